@@ -1,0 +1,75 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const noDaemon = {
+  group: ['@forge/daemon', '@forge/daemon/*', '**/daemon/src/**'],
+  message: 'Clients talk to the daemon only through @forge/shared (ARCHITECTURE §1).',
+};
+const clientOnlyShared = [
+  noDaemon,
+  { group: ['@forge/cli', '@forge/cli/*', '@forge/web', '@forge/web/*'], message: 'Import only @forge/shared of ours.' },
+];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tsbuild/**', 'coverage/**', 'artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['packages/shared/src/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'shared is isomorphic: no Node built-ins.' },
+            { group: ['@forge/*'], message: 'shared imports no other package of ours.' },
+          ],
+          paths: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'url', 'util', 'events', 'stream'].map(
+            (name) => ({ name, message: 'shared is isomorphic: no Node built-ins.' }),
+          ),
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'window', message: 'shared runs in Node too.' },
+        { name: 'document', message: 'shared runs in Node too.' },
+        { name: 'localStorage', message: 'shared runs in Node too.' },
+        { name: 'process', message: 'shared runs in the browser too.' },
+        { name: 'Buffer', message: 'shared runs in the browser too.' },
+      ],
+    },
+  },
+  {
+    files: ['packages/web/**/*.{ts,tsx}', 'packages/tui/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...clientOnlyShared, { group: ['@forge/tui', '@forge/tui/*'], message: 'Import only @forge/shared of ours.' }] }] },
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['packages/web/**/*.tsx', 'packages/tui/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['packages/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noDaemon, { group: ['@forge/web', '@forge/web/*'], message: 'Import only @forge/shared (and @forge/tui lazily).' }] },
+      ],
+    },
+  },
+);

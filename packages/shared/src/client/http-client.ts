@@ -1,0 +1,113 @@
+import {
+  buildPath,
+  routes,
+  withQuery,
+  type RouteInput,
+  type RouteName,
+  type RouteResponse,
+} from '../http/routes.ts';
+import { ForgeHttpError, ForgeProtocolError, ForgeUnreachableError } from './errors.ts';
+import { connectSocket, type SocketHandlers, type SocketSubscription, type WebSocketLike } from './socket.ts';
+
+export interface ForgeClientOptions {
+  /** Daemon origin, e.g. http://127.0.0.1:4317. Empty string means same origin (the web app). */
+  baseUrl: string;
+  /** Access token for a daemon bound beyond loopback. */
+  token?: string;
+  fetch?: typeof fetch;
+  /** WebSocket constructor; defaults to globalThis.WebSocket (pass `ws` on Node 20). */
+  WebSocket?: new (url: string) => WebSocketLike;
+  /** Send cookies (the web app's default, spec §7). */
+  credentials?: RequestCredentials;
+}
+
+export interface ForgeClient {
+  readonly baseUrl: string;
+  /** Call a route by name; resolves with the parsed answer or rejects with ForgeHttpError / ForgeUnreachableError. */
+  request<N extends RouteName>(
+    name: N,
+    ...input: {} extends RouteInput<N> ? [RouteInput<N>?] : [RouteInput<N>]
+  ): Promise<RouteResponse<N>>;
+  /** URL of a route (for downloads and links). */
+  url<N extends RouteName>(name: N, input?: Pick<RouteInput<N>, 'params' | 'query'>): string;
+  /** Subscribe to /ws; reconnects every 3 s until closed. */
+  subscribe(handlers: SocketHandlers): SocketSubscription;
+}
+
+export function createForgeClient(options: ForgeClientOptions): ForgeClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+
+  const url: ForgeClient['url'] = (name, input) => {
+    const route = routes[name];
+    const i = (input ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown> };
+    return baseUrl + withQuery(buildPath(route.path, i.params), i.query);
+  };
+
+  async function request<N extends RouteName>(name: N, input?: RouteInput<N>): Promise<RouteResponse<N>> {
+    const route = routes[name];
+    const i = (input ?? {}) as { body?: unknown; form?: FormData };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (i.form) body = i.form;
+    else if (route.method !== 'GET' && 'body' in route && route.body) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(i.body ?? {});
+    }
+    const target = url(name, input as never);
+    let res: Response;
+    try {
+      res = await doFetch(target, {
+        method: route.method,
+        headers,
+        body,
+        credentials: options.credentials ?? 'include',
+      });
+    } catch (err) {
+      throw new ForgeUnreachableError(baseUrl || 'this page', err);
+    }
+    if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
+    if (route.response === 'binary') return new Uint8Array(await res.arrayBuffer()) as RouteResponse<N>;
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ForgeProtocolError(`${route.method} ${route.path} answered non-JSON: ${text.slice(0, 200)}`);
+    }
+    const parsed = route.response.safeParse(json);
+    if (!parsed.success) {
+      throw new ForgeProtocolError(
+        `${route.method} ${route.path} answered an unexpected shape: ${parsed.error.message}`,
+      );
+    }
+    return parsed.data as RouteResponse<N>;
+  }
+
+  return {
+    baseUrl,
+    request: request as ForgeClient['request'],
+    url,
+    subscribe: (handlers) =>
+      connectSocket({
+        url: socketUrl(baseUrl, options.token),
+        WebSocket: options.WebSocket,
+        ...handlers,
+      }),
+  };
+}
+
+/** ws:// or wss:// URL of /ws for a base URL ('' = the current page's origin). */
+export function socketUrl(baseUrl: string, token?: string): string {
+  let origin = baseUrl;
+  if (!origin) {
+    const loc = (globalThis as { location?: { protocol: string; host: string } }).location;
+    if (!loc) throw new Error('socketUrl needs a baseUrl outside a browser');
+    origin = `${loc.protocol}//${loc.host}`;
+  }
+  const u = new URL('/ws', origin);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (token) u.searchParams.set('token', token);
+  return u.toString();
+}

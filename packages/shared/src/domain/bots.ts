@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+export const BOT_CATEGORIES = ['infrastructure', 'development', 'operations', 'services'] as const;
+export const BotCategory = z.enum(BOT_CATEGORIES);
+export type BotCategory = z.infer<typeof BotCategory>;
+
+/** Bot status (spec §3): active, building, error; anything else is shown neutral. */
+export const BotStatus = z.string();
+export type BotStatus = 'active' | 'building' | 'error' | 'idle' | (string & {});
+
+export const Bot = z.object({
+  /** Unique bot name, e.g. "BuildBot". */
+  name: z.string(),
+  category: BotCategory,
+  /** active | building | error | other (neutral). */
+  status: z.string(),
+  description: z.string(),
+});
+export type Bot = z.infer<typeof Bot>;
+
+/** Nav "Bot Activity" row (spec §3): online is green, pending yellow, anything else red. */
+export const BotActivity = z.object({
+  type: z.string(),
+  count: z.number().int().nonnegative(),
+  status: z.string(),
+});
+export type BotActivity = z.infer<typeof BotActivity>;
+
+export const BotStatusResponse = z.object({
+  /** The second reading of the spec checks only this flag. */
+  success: z.boolean(),
+  activities: z.array(BotActivity),
+});
+export type BotStatusResponse = z.infer<typeof BotStatusResponse>;
+
+export const BotActionBody = z.object({ botName: z.string().min(1) });
+export type BotActionBody = z.infer<typeof BotActionBody>;
+export const BotActionResponse = z.object({ ok: z.boolean(), botName: z.string(), message: z.string() });
+export type BotActionResponse = z.infer<typeof BotActionResponse>;
+
+export interface BotDefinition {
+  name: string;
+  category: BotCategory;
+  description: string;
+}
+
+/** The 25-bot roster (ARCHITECTURE §3): infrastructure 6, development 6, operations 6, services 7. */
+export const BOT_ROSTER: readonly BotDefinition[] = [
+  {
+    name: 'ExtractBot',
+    category: 'infrastructure',
+    description: 'Extracts uploaded ZIPs safely into the project folder',
+  },
+  {
+    name: 'DependencyBot',
+    category: 'infrastructure',
+    description: 'Installs dependencies with the locked package manager',
+  },
+  {
+    name: 'CacheBot',
+    category: 'infrastructure',
+    description: 'Reuses outputs and installs when nothing changed',
+  },
+  { name: 'PreviewBot', category: 'infrastructure', description: 'Serves the built app on its own origin' },
+  {
+    name: 'PackageBot',
+    category: 'infrastructure',
+    description: 'Zips sources and build outputs for download',
+  },
+  {
+    name: 'WatchBot',
+    category: 'infrastructure',
+    description: 'Watches project files and pushes changes live',
+  },
+  { name: 'BuildBot', category: 'development', description: 'Runs the project build script' },
+  { name: 'UiBot', category: 'development', description: 'Checks the built output and its assets' },
+  { name: 'TestBot', category: 'development', description: 'Runs the project tests' },
+  {
+    name: 'OptimizationBot',
+    category: 'development',
+    description: 'Reports bundle sizes and flags heavy files',
+  },
+  { name: 'LintBot', category: 'development', description: 'Runs the project linter when one is configured' },
+  {
+    name: 'CodeGenBot',
+    category: 'development',
+    description: 'Generates components, APIs, functions and schemas',
+  },
+  {
+    name: 'BlueprintBot',
+    category: 'operations',
+    description: 'Detects the package manager, framework and build plan',
+  },
+  {
+    name: 'WorkflowBot',
+    category: 'operations',
+    description: 'Describes the build workflow of the current project',
+  },
+  { name: 'ScanBot', category: 'operations', description: 'Scans the project for issues' },
+  {
+    name: 'RepairBot',
+    category: 'operations',
+    description: 'Retries failed jobs and repairs missing modules',
+  },
+  { name: 'IntegrationBot', category: 'operations', description: 'Integrates finished builds' },
+  { name: 'HealthBot', category: 'operations', description: 'Checks the daemon and the fleet' },
+  { name: 'BrainBot', category: 'services', description: 'Answers the brain chat' },
+  { name: 'ForgeBot', category: 'services', description: 'Runs the Forge assistant commands' },
+  { name: 'ChatBot', category: 'services', description: 'Carries chat messages over the live socket' },
+  { name: 'ExtensionBot', category: 'services', description: 'Installs and lists extensions' },
+  { name: 'MemoryBot', category: 'services', description: 'Keeps the memory cells' },
+  { name: 'AuthBot', category: 'services', description: 'Guards the university area' },
+  { name: 'LogBot', category: 'services', description: 'Stores and streams every log line' },
+];
+
+export const DEFAULT_BUILDER_BOTS = ['BuildBot', 'UiBot', 'TestBot', 'OptimizationBot'] as const;
+
+export const isKnownBot = (name: string): boolean => BOT_ROSTER.some((b) => b.name === name);
+
+/** Colour class of an activity status (spec §2.1): online green, pending yellow, anything else red. */
+export const activityTone = (status: string): 'online' | 'pending' | 'error' =>
+  status === 'online' ? 'online' : status === 'pending' ? 'pending' : 'error';

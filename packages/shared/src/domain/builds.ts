@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { Blueprint } from './blueprint.ts';
+import { LogEntry } from './log.ts';
+import { Stage } from './stage.ts';
+
+export const BUILD_STATUSES = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'timed-out',
+  'cancelled',
+  'interrupted',
+] as const;
+export const BuildStatus = z.enum(BUILD_STATUSES);
+export type BuildStatus = z.infer<typeof BuildStatus>;
+export const FINISHED_BUILD_STATUSES: readonly BuildStatus[] = [
+  'succeeded',
+  'failed',
+  'timed-out',
+  'cancelled',
+  'interrupted',
+];
+export const isFinished = (s: BuildStatus): boolean => FINISHED_BUILD_STATUSES.includes(s);
+
+/** Why a build was cancelled. */
+export const CancelReason = z.enum(['user', 'superseded', 'timeout', 'shutdown']);
+export type CancelReason = z.infer<typeof CancelReason>;
+
+/** One spec §4 stage the build entered, with its time. */
+export const StageEvent = z.object({ stage: Stage, at: z.string() });
+export type StageEvent = z.infer<typeof StageEvent>;
+
+export const STEP_NAMES = [
+  'extract',
+  'detect',
+  'install',
+  'build',
+  'test',
+  'check',
+  'optimize',
+  'preview',
+] as const;
+export const StepName = z.enum(STEP_NAMES);
+export type StepName = z.infer<typeof StepName>;
+
+/** One job of the pipeline, run by one bot. */
+export const BuildStep = z.object({
+  name: StepName,
+  botName: z.string(),
+  status: z.enum(['running', 'succeeded', 'failed', 'skipped', 'timed-out', 'cancelled', 'cached']),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative().nullable(),
+  /** One line on what happened, e.g. "npm ci: reused node_modules (lockfile unchanged)". */
+  detail: z.string().nullable(),
+});
+export type BuildStep = z.infer<typeof BuildStep>;
+
+/** TestBot's result: recorded, never fails the build. */
+export const TestReport = z.object({
+  ran: z.boolean(),
+  passed: z.boolean().nullable(),
+  command: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+  /** Last lines of output, for the JUnit report and a quick look. */
+  outputTail: z.string(),
+});
+export type TestReport = z.infer<typeof TestReport>;
+
+/** UiBot's check of the output. */
+export const UiCheck = z.object({
+  ok: z.boolean(),
+  hasIndexHtml: z.boolean(),
+  /** Local assets referenced by HTML that do not exist. */
+  missingAssets: z.array(z.string()),
+});
+export type UiCheck = z.infer<typeof UiCheck>;
+
+/** OptimizationBot's bundle report. */
+export const BundleReport = z.object({
+  totalBytes: z.number().nonnegative(),
+  totalGzipBytes: z.number().nonnegative(),
+  files: z.array(
+    z.object({ path: z.string(), bytes: z.number(), gzipBytes: z.number(), flagged: z.boolean() }),
+  ),
+  /** Files above this size are flagged. */
+  thresholdBytes: z.number(),
+});
+export type BundleReport = z.infer<typeof BundleReport>;
+
+export const BuildError = z.object({ code: z.string(), message: z.string() });
+
+/** A build record (GET /api/builds/:id). Exists in the store from the first byte of the upload. */
+export const Build = z.object({
+  id: z.string(),
+  projectName: z.string(),
+  status: BuildStatus,
+  /** Current (or last) spec §4 stage. */
+  stage: Stage,
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+  cacheHit: z.boolean(),
+  noCache: z.boolean(),
+  /** Content hash of the extracted tree + plan. */
+  sourceHash: z.string().nullable(),
+  blueprint: Blueprint.nullable(),
+  stages: z.array(StageEvent),
+  steps: z.array(BuildStep),
+  test: TestReport.nullable(),
+  uiCheck: UiCheck.nullable(),
+  bundle: BundleReport.nullable(),
+  previewUrl: z.string().nullable(),
+  cancelReason: CancelReason.nullable(),
+  error: BuildError.nullable(),
+  /** Stored log lines, and whether the per-build cap cut some. */
+  logCount: z.number().int().nonnegative(),
+  logTruncated: z.boolean(),
+});
+export type Build = z.infer<typeof Build>;
+
+export const BuildsQuery = z.object({
+  project: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export const BuildIdParams = z.object({ id: z.string().min(1) });
+export const StartBuildBody = z.object({ projectName: z.string().min(1), noCache: z.boolean().optional() });
+export const BuildLogsQuery = z.object({
+  /** Only entries after this sequence number (for following). */
+  after: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+});
+export const BuildLogsResponse = z.object({
+  entries: z.array(LogEntry.extend({ seq: z.number().int() })),
+  truncated: z.boolean(),
+  /** Sequence number to pass as `after` next time. */
+  next: z.number().int(),
+});
+export type BuildLogsResponse = z.infer<typeof BuildLogsResponse>;
+
+/** A project known to the daemon. */
+export const Project = z.object({
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastBuild: Build.pick({ id: true, status: true, stage: true, createdAt: true, cacheHit: true }).nullable(),
+  hasArtifact: z.boolean(),
+});
+export type Project = z.infer<typeof Project>;
+export const ProjectParams = z.object({ name: z.string().min(1) });
+
+/** Every bot with its live state (GET /api/bots). */
+export const BotInfo = z.object({
+  name: z.string(),
+  category: z.string(),
+  status: z.string(),
+  description: z.string(),
+  /** What it is doing now, e.g. "build app#12". */
+  currentJob: z.string().nullable(),
+  jobsRun: z.number().int().nonnegative(),
+  failures: z.number().int().nonnegative(),
+});
+export type BotInfo = z.infer<typeof BotInfo>;

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { Stage } from './stage.ts';
+import { Settings } from './settings.ts';
+
+export const HealthResponse = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  uptimeMs: z.number().nonnegative(),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** Extension (spec §3). */
+export const Extension = z.object({ name: z.string(), displayName: z.string(), route: z.string() });
+export type Extension = z.infer<typeof Extension>;
+export const UploadExtensionResponse = z.object({ ok: z.literal(true), extension: Extension });
+
+/** Dynamic route (spec §3). */
+export const DynamicRoute = z.object({
+  path: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+});
+export type DynamicRoute = z.infer<typeof DynamicRoute>;
+
+/** Assistant chat message (spec §3). */
+export const AssistantChatMessage = z.object({
+  id: z.string(),
+  type: z.enum(['bot', 'user']),
+  content: z.string(),
+  timestamp: z.string(),
+});
+export type AssistantChatMessage = z.infer<typeof AssistantChatMessage>;
+
+/** Brain chat message (spec §3). */
+export const BrainChatMessage = z.object({
+  id: z.string(),
+  type: z.enum(['user', 'brain', 'system']),
+  message: z.string(),
+  timestamp: z.string(),
+  authenticated: z.boolean().optional(),
+  sessionExpired: z.boolean().optional(),
+});
+export type BrainChatMessage = z.infer<typeof BrainChatMessage>;
+
+/** Brain status (spec §3), polled every 5 s. */
+export const BrainStatus = z.object({
+  authenticated: z.boolean(),
+  /** Milliseconds left in the session. */
+  sessionTimeRemaining: z.number().nonnegative(),
+  memoryCellCount: z.number().int().nonnegative(),
+});
+export type BrainStatus = z.infer<typeof BrainStatus>;
+export const BrainHandshakeBody = z.object({ message: z.string().trim().min(1) });
+/** Brain reply (spec §3). */
+export const BrainReply = z.object({
+  reply: z.string(),
+  authenticated: z.boolean(),
+  sessionExpired: z.boolean(),
+});
+export type BrainReply = z.infer<typeof BrainReply>;
+
+export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
+/** Forge chat item (spec §3). */
+export const ForgeChatItem = z.object({ role: ForgeChatRole, message: z.string(), timestamp: z.string() });
+export type ForgeChatItem = z.infer<typeof ForgeChatItem>;
+export const ChatBody = z.object({ q: z.string().trim().min(1) });
+export const ChatAccepted = z.object({ ok: z.literal(true) });
+
+/** Upload result (spec §3), plus the id of the build it started. */
+export const UploadResult = z.object({
+  projectName: z.string(),
+  builderBots: z.array(z.string()),
+  buildResult: z.object({ success: z.boolean(), hasPackageJson: z.boolean() }),
+  buildId: z.string().optional(),
+  error: z.string().optional(),
+});
+export type UploadResult = z.infer<typeof UploadResult>;
+
+/** Build output (spec §3), carried by build_complete; zipData is only set when asked for. */
+export const BuildOutput = z.object({
+  projectName: z.string(),
+  buildPath: z.string(),
+  files: z.array(z.string()),
+  zipData: z.string().optional(),
+});
+export type BuildOutput = z.infer<typeof BuildOutput>;
+
+/** Preview info (spec §3); url is null while no preview is being served. */
+export const PreviewInfo = z.object({ url: z.string().nullable() });
+export type PreviewInfo = z.infer<typeof PreviewInfo>;
+
+/** Memory cell (spec §3). */
+export const MemoryCell = z.object({ key: z.string(), value: z.string(), ts: z.number() });
+export type MemoryCell = z.infer<typeof MemoryCell>;
+
+/** Live message (spec §3): what the Live Development viewer keeps. */
+export const LiveMessage = z.object({
+  type: z.string(),
+  projectName: z.string().optional(),
+  stage: Stage.optional(),
+  botName: z.string().optional(),
+  output: z.string().optional(),
+  buildOutput: BuildOutput.optional(),
+  message: z.string().optional(),
+  timestamp: z.string(),
+});
+export type LiveMessage = z.infer<typeof LiveMessage>;
+
+/** Plain-text answers of the Forge assistant endpoints (spec §7 "text"). */
+export const TextAnswer = z.object({ text: z.string() });
+export type TextAnswer = z.infer<typeof TextAnswer>;
+
+export const ForgeToggleBody = z.object({ active: z.boolean() });
+export const ForgeToggleResponse = z.object({ active: z.boolean() });
+
+export const IntegrateBody = z.object({
+  projectName: z.string().min(1),
+  buildPath: z.string().min(1),
+  files: z.array(z.string()),
+});
+export const SaveProjectBody = z.object({ projectName: z.string().min(1), buildPath: z.string().min(1) });
+export const OkText = z.object({ ok: z.boolean(), text: z.string() });
+
+export const PackagePlatformResponse = z.object({ status: z.string() });
+
+export const LoginBody = z.object({ username: z.string().min(1), password: z.string().min(1) });
+export const LoginResponse = z.object({ token: z.string() });
+
+/** Merged daemon configuration as `forge config print` shows it (secrets redacted). */
+export const DaemonConfigView = z.object({
+  home: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  allowedHosts: z.array(z.string()),
+  accessToken: z.string().nullable(),
+  logLevel: z.string(),
+  configFile: z.string().nullable(),
+});
+export type DaemonConfigView = z.infer<typeof DaemonConfigView>;
+
+export { Settings };

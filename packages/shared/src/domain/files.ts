@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** A file tree node (spec §3); `size` is set on files for the explorer's size labels. */
+export interface FileNode {
+  name: string;
+  /** Path relative to the project root, forward slashes, no leading slash. */
+  path: string;
+  type: 'file' | 'folder';
+  children?: FileNode[];
+  content?: string;
+  size?: number;
+}
+export const FileNode: z.ZodType<FileNode> = z
+  .lazy(() =>
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      type: z.enum(['file', 'folder']),
+      children: z.array(FileNode).optional(),
+      content: z.string().optional(),
+      size: z.number().int().nonnegative().optional(),
+    }),
+  )
+  .meta({ id: 'FileNode' });
+
+export const FileStructureResponse = z.object({
+  projectName: z.string(),
+  tree: z.array(FileNode),
+});
+export type FileStructureResponse = z.infer<typeof FileStructureResponse>;
+
+export const FileContentQuery = z.object({ path: z.string().min(1), project: z.string().optional() });
+export const FileContentResponse = z.object({ path: z.string(), content: z.string() });
+export type FileContentResponse = z.infer<typeof FileContentResponse>;
+
+export const FileSaveBody = z.object({ path: z.string().min(1), content: z.string() });
+export const FileDeleteBody = z.object({ path: z.string().min(1) });
+/** POST /api/files/create accepts both readings of spec §7. */
+export const FileCreateBody = z.union([
+  z.object({
+    type: z.enum(['file', 'folder']),
+    name: z.string().trim().min(1),
+    parentPath: z.string().default(''),
+  }),
+  z.object({ path: z.string().trim().min(1), content: z.string().default('') }),
+]);
+export type FileCreateBody = z.input<typeof FileCreateBody>;
+export const FileOpResponse = z.object({ ok: z.literal(true), path: z.string() });
+export type FileOpResponse = z.infer<typeof FileOpResponse>;
+
+/** An open editor file (spec §3); `path` is absent for a new unsaved file. */
+export const OpenEditorFile = z.object({
+  name: z.string(),
+  content: z.string(),
+  language: z.string(),
+  icon: z.string(),
+  path: z.string().optional(),
+});
+export type OpenEditorFile = z.infer<typeof OpenEditorFile>;
+
+const LANGUAGE_BY_EXTENSION: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  json: 'json',
+  css: 'css',
+  scss: 'scss',
+  html: 'html',
+  md: 'markdown',
+  py: 'python',
+  sql: 'sql',
+};
+
+export const fileExtension = (path: string): string => {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+};
+
+/** Language from the file extension (spec §3); anything else is typescript. */
+export const languageFromPath = (path: string): string =>
+  LANGUAGE_BY_EXTENSION[fileExtension(path)] ?? 'typescript';
+
+/** Size label with B, KB or MB (spec §2.6). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${trim(bytes / 1024)} KB`;
+  return `${trim(bytes / (1024 * 1024))} MB`;
+}
+const trim = (n: number): string => (n >= 100 ? Math.round(n).toString() : n.toFixed(1).replace(/\.0$/, ''));

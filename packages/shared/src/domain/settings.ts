@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
+
+/** Settings (spec §3). */
+export const Settings = z.object({
+  botOrchestration: z.boolean(),
+  autoRepair: z.boolean(),
+  debugMode: z.boolean(),
+  /** Shown read-only in the UI; bounds concurrent bot jobs. */
+  maxConcurrentBots: z.number().int().min(1).max(100),
+});
+export type Settings = z.infer<typeof Settings>;
+export type SettingKey = keyof Settings;
+export const SETTING_KEYS = Object.keys(Settings.shape) as SettingKey[];
+
+export const DEFAULT_SETTINGS: Settings = {
+  botOrchestration: true,
+  autoRepair: true,
+  debugMode: false,
+  maxConcurrentBots: DEFAULT_MAX_CONCURRENT_BOTS,
+};
+
+/**
+ * POST /api/settings body: exactly one known key with its value (spec §7).
+ * Strict objects refuse unknown keys, `__proto__` included.
+ */
+export const SettingUpdate = z.union([
+  z.strictObject({ botOrchestration: Settings.shape.botOrchestration }),
+  z.strictObject({ autoRepair: Settings.shape.autoRepair }),
+  z.strictObject({ debugMode: Settings.shape.debugMode }),
+  z.strictObject({ maxConcurrentBots: Settings.shape.maxConcurrentBots }),
+]);
+export type SettingUpdate = z.infer<typeof SettingUpdate>;
+
+/** Parse a CLI/text value for a setting key into its typed value, or explain why not. */
+export function parseSettingValue(
+  key: string,
+  raw: string,
+): { ok: true; update: SettingUpdate } | { ok: false; message: string } {
+  if (!(SETTING_KEYS as string[]).includes(key)) {
+    return { ok: false, message: `Unknown setting "${key}". Known settings: ${SETTING_KEYS.join(', ')}.` };
+  }
+  let value: unknown = raw;
+  if (raw === 'true' || raw === 'false') value = raw === 'true';
+  else if (/^-?\d+$/.test(raw)) value = Number(raw);
+  const parsed = SettingUpdate.safeParse({ [key]: value });
+  if (!parsed.success) {
+    const expected = key === 'maxConcurrentBots' ? 'an integer from 1 to 100' : 'true or false';
+    return { ok: false, message: `Invalid value "${raw}" for ${key}: expected ${expected}.` };
+  }
+  return { ok: true, update: parsed.data };
+}

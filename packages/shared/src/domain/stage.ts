@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Build stages of spec §4, in pipeline order. */
+export const STAGES = [
+  'starting',
+  'bot-assignment',
+  'extraction',
+  'extraction-complete',
+  'build-start',
+  'build-success',
+  'build-failed',
+  'build-timeout',
+  'no-build-needed',
+  'integration-available',
+  'idle',
+] as const;
+
+export const Stage = z.enum(STAGES);
+export type Stage = z.infer<typeof Stage>;
+
+export const STAGE_LABELS: Record<Stage, string> = {
+  starting: 'Starting',
+  'bot-assignment': 'Assigning Bots',
+  extraction: 'Extracting',
+  'extraction-complete': 'Extracted',
+  'build-start': 'Building',
+  'build-success': 'Build Complete',
+  'build-failed': 'Build Failed',
+  'build-timeout': 'Build Timeout',
+  'no-build-needed': 'Ready',
+  'integration-available': 'Integration Available',
+  idle: 'Idle',
+};
+
+export const stageLabel = (stage: string): string => (STAGE_LABELS as Record<string, string>)[stage] ?? stage;

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { MAX_UPLOAD_LABEL } from './constants.ts';
+
+/**
+ * The permanent error catalogue. Codes are stable: never renamed or reused, only added.
+ * Each says what happened and what to do (Astro's errors-data style).
+ */
+export const ERROR_CATALOGUE = {
+  HOST_NOT_ALLOWED: {
+    status: 403,
+    message: 'This Host header is not allowed.',
+    hint: 'Open Forge at http://localhost:<port> or http://127.0.0.1:<port>, or add the host to allowedHosts in forge.config.',
+  },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    message: 'Requests from another origin are not allowed.',
+    hint: 'Only pages served by this Forge daemon may change its state.',
+  },
+  TOKEN_REQUIRED: {
+    status: 401,
+    message: 'An access token is required.',
+    hint: 'Send "Authorization: Bearer <token>" or open the URL printed by `forge open`.',
+  },
+  NOT_FOUND: { status: 404, message: 'No such API route.', hint: 'See docs/protocol.md for the routes.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  VALIDATION_FAILED: { status: 400, message: 'The request is not valid.' },
+  UNKNOWN_SETTING: {
+    status: 400,
+    message: 'Send exactly one known setting with a value of the right type.',
+    hint: 'Known settings: botOrchestration, autoRepair, debugMode (booleans), maxConcurrentBots (1-100).',
+  },
+  NOT_IMPLEMENTED: {
+    status: 503,
+    message:
+      'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
+    hint: 'This part of Forge is not built yet.',
+  },
+  SHUTTING_DOWN: { status: 503, message: 'Forge is shutting down.' },
+  INVALID_FILE_TYPE: { status: 400, message: 'Invalid file type', hint: 'Please upload a ZIP file' },
+  FILE_TOO_LARGE: {
+    status: 413,
+    message: 'File too large',
+    hint: `Maximum file size is ${MAX_UPLOAD_LABEL}`,
+  },
+  ARCHIVE_PATH_TRAVERSAL: {
+    status: 422,
+    message: 'The archive has an entry that climbs out of its folder (..).',
+    hint: 'Re-create the ZIP from the project folder itself.',
+  },
+  ARCHIVE_ABSOLUTE_PATH: {
+    status: 422,
+    message: 'The archive has an entry with an absolute or drive path.',
+    hint: 'Re-create the ZIP with relative paths.',
+  },
+  ARCHIVE_BACKSLASH: {
+    status: 422,
+    message: 'The archive has an entry name with a backslash.',
+    hint: 'Re-create the ZIP with a tool that writes forward slashes.',
+  },
+  ARCHIVE_BAD_NAME: { status: 422, message: 'The archive has an entry name with NUL or control characters.' },
+  ARCHIVE_SYMLINK: {
+    status: 422,
+    message: 'The archive contains a symbolic link.',
+    hint: 'Forge does not extract links; replace them with the files they point to.',
+  },
+  ARCHIVE_DUPLICATE_ENTRY: {
+    status: 422,
+    message: 'The archive has two entries with the same name (ignoring case).',
+  },
+  ARCHIVE_TOO_MANY_ENTRIES: {
+    status: 422,
+    message: 'The archive has too many entries (more than 10,000).',
+    hint: 'Leave node_modules and build output out of the ZIP.',
+  },
+  ARCHIVE_TOO_LARGE: {
+    status: 422,
+    message: 'The archive expands to more than 500 MB.',
+    hint: 'Leave node_modules and build output out of the ZIP.',
+  },
+  ARCHIVE_RATIO: {
+    status: 422,
+    message: 'An entry compresses suspiciously well (over 100:1); refusing a possible ZIP bomb.',
+  },
+  ARCHIVE_SIZE_MISMATCH: { status: 422, message: 'An entry inflates to more than its declared size.' },
+  ARCHIVE_ENCRYPTED: {
+    status: 422,
+    message: 'The archive is encrypted.',
+    hint: 'Upload a ZIP without a password.',
+  },
+  ARCHIVE_CORRUPT: { status: 422, message: 'The archive is corrupt or not a ZIP file.' },
+  ARCHIVE_EMPTY: { status: 422, message: 'The archive has no files.' },
+  ARCHIVE_BAD_PATH: {
+    status: 422,
+    message: 'The archive has an entry path with an empty or "." segment, or one too long to write.',
+    hint: 'Re-create the ZIP from the project folder itself.',
+  },
+  BOT_NOT_FOUND: {
+    status: 404,
+    message: 'There is no bot with that name.',
+    hint: 'List the bots with: forge bots',
+  },
+  BUILD_NOT_FOUND: {
+    status: 404,
+    message: 'There is no build with that id.',
+    hint: 'List builds with: forge builds',
+  },
+  PROJECT_NOT_FOUND: {
+    status: 404,
+    message: 'There is no project with that name.',
+    hint: 'Upload it first: forge upload app.zip',
+  },
+  NO_ARTIFACT: {
+    status: 404,
+    message: 'This project has no successful build output yet.',
+    hint: 'Build it: forge build <project>',
+  },
+  BUILD_FINISHED: { status: 409, message: 'This build has already finished.' },
+  BLUEPRINT_INVALID_PACKAGE_JSON: {
+    status: 422,
+    message: "The project's package.json cannot be read.",
+    hint: 'package.json must be a JSON object smaller than 1 MB; fix it and upload the project again.',
+  },
+  BLUEPRINT_INVALID_CONFIG: {
+    status: 422,
+    message: "The project's forge config is not valid.",
+    hint: 'Fix the field named in the message (install, build, start, test, outputDir, env, timeout), or remove the forge config.',
+  },
+  INTERNAL: {
+    status: 500,
+    message: 'Something went wrong inside Forge.',
+    hint: 'See the daemon log: forge daemon logs',
+  },
+} as const satisfies Record<string, { status: number; message: string; hint?: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** The one wire shape of every failure (ARCHITECTURE §5): `{ error, code, hint? }`. */
+export const ErrorBody = z.object({
+  /** Human-readable message; clients show it as the server error text. */
+  error: z.string(),
+  /** Stable code from the catalogue. */
+  code: z.string(),
+  /** What to do about it. */
+  hint: z.string().optional(),
+  /** Structured details (e.g. which field failed validation). */
+  details: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const errorBody = (code: ErrorCode, message?: string, details?: unknown): ErrorBody => {
+  const entry: { message: string; hint?: string } = ERROR_CATALOGUE[code];
+  return {
+    error: message ?? entry.message,
+    code,
+    ...(entry.hint ? { hint: entry.hint } : {}),
+    ...(details === undefined ? {} : { details }),
+  };
+};
+
+/** Spec §8 texts the clients show, exactly as given. */
+export const UI_TEXT = {
+  uploadFailed: 'Upload failed',
+  uploadFailedGeneric: 'Failed to upload project. Please try again.',
+  invalidFileType: 'Invalid file type',
+  invalidFileTypeHint: 'Please upload a ZIP file',
+  fileTooLarge: 'File too large',
+  fileTooLargeHint: `Maximum file size is ${MAX_UPLOAD_LABEL}`,
+  saveFailed: 'Unable to save file. Please try again.',
+  deleteFailed: (name: string) => `Failed to delete ${name}`,
+  createFailed: (type: string) => `Failed to create ${type}`,
+  forgeUnavailable:
+    'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
+  integrationFailed: (text: string) => `Integration failed - ${text}`,
+  blueprintFailed: 'Blueprint generation failed.',
+  workflowFailed: 'Workflow generation failed.',
+  issueScanFailed: 'Issue scan failed.',
+  statusCheckFailed: 'Status check failed.',
+  moduleFixFailed: (text: string) => `Module fix failed - ${text}`,
+  commandFailed: (error: string) => `Command failed: ${error}`,
+  commandError: 'Error processing command.',
+  invalidCredentials: 'Invalid credentials',
+  loginFailed: 'Login failed',
+  packageFailed: 'Build failed - family authentication required',
+  packageTriggered: 'Build triggered',
+  brainConnectionError: 'Connection error. Please try again.',
+  filesLoadErrorTitle: 'Error loading files',
+  filesLoadErrorBody: 'Unable to load project files. Please try again.',
+  fileLoadError: 'Error loading file',
+  noProjectFiles: 'No project files found',
+  settingErrorTitle: 'Error',
+  settingErrorBody: 'Failed to update setting.',
+  settingUpdated: 'Setting updated',
+  botStatusFailed: 'Failed to load bot status.',
+  botTriggerFailed: (op: string, bot: string) => `Failed to trigger ${op} for ${bot}.`,
+  forgeChatErrorTitle: 'Chat Error',
+  forgeChatErrorBody: 'Failed to send message to Forge',
+  generationFailed: 'Generation failed',
+  insertFailed: 'Insert failed',
+  requestFailed: 'Request failed',
+  forgeRequestFailed: 'Forge request failed',
+  fileSaved: 'File saved',
+  notFoundTitle: '404 Page Not Found',
+  notFoundBody: 'Did you forget to add the page to the router?',
+  connected: 'Connected',
+  disconnected: 'Disconnected',
+} as const;
+
+/** Spec §8: a non-OK response becomes "status: body text" (or the status text when the body is empty). */
+export const httpErrorMessage = (status: number, statusText: string, bodyText: string): string =>
+  `${status}: ${bodyText.length > 0 ? bodyText : statusText}`;

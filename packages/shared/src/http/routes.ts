@@ -1,0 +1,396 @@
+import { z } from 'zod';
+import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
+import {
+  BrainHandshakeBody,
+  BrainReply,
+  BrainStatus,
+  ChatAccepted,
+  ChatBody,
+  DynamicRoute,
+  Extension,
+  ForgeToggleBody,
+  ForgeToggleResponse,
+  HealthResponse,
+  IntegrateBody,
+  LoginBody,
+  LoginResponse,
+  MemoryCell,
+  OkText,
+  PackagePlatformResponse,
+  PreviewInfo,
+  SaveProjectBody,
+  TextAnswer,
+  UploadExtensionResponse,
+  UploadResult,
+} from '../domain/entities.ts';
+import {
+  FileContentQuery,
+  FileContentResponse,
+  FileCreateBody,
+  FileDeleteBody,
+  FileOpResponse,
+  FileSaveBody,
+  FileStructureResponse,
+} from '../domain/files.ts';
+import { Settings, SettingUpdate } from '../domain/settings.ts';
+import { Blueprint } from '../domain/blueprint.ts';
+import {
+  BotInfo,
+  Build,
+  BuildIdParams,
+  BuildLogsQuery,
+  BuildLogsResponse,
+  BuildsQuery,
+  Project,
+  ProjectParams,
+  StartBuildBody,
+} from '../domain/builds.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A multipart upload: the file travels in one named form field. */
+export interface MultipartSpec {
+  field: string;
+}
+
+export interface RouteContract {
+  method: HttpMethod;
+  /** Express-style path; `:name` segments are filled from `params`. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  multipart?: MultipartSpec;
+  /** JSON answer schema; `'binary'` for a streamed download. */
+  response: z.ZodType | 'binary';
+  /** One line for docs/protocol.md. */
+  summary: string;
+}
+
+const defineRoutes = <T extends Record<string, RouteContract>>(table: T): T => table;
+
+const ProjectQuery = z.object({ project: z.string().optional() });
+
+/**
+ * The route table: every REST call of spec §7 plus the daemon's own. The daemon registers from it;
+ * clients call routes by name. No path string is written twice.
+ */
+export const routes = defineRoutes({
+  health: {
+    method: 'GET',
+    path: '/api/health',
+    response: HealthResponse,
+    summary: 'Liveness and version of the daemon.',
+  },
+  getSettings: { method: 'GET', path: '/api/settings', response: Settings, summary: 'The current settings.' },
+  updateSetting: {
+    method: 'POST',
+    path: '/api/settings',
+    body: SettingUpdate,
+    response: Settings,
+    summary: 'Change one known setting; answers the settings after the change.',
+  },
+  botStatus: {
+    method: 'GET',
+    path: '/api/bots/status',
+    response: BotStatusResponse,
+    summary: 'Bot activity for the nav badge (polled every 5 s).',
+  },
+  botBuild: {
+    method: 'POST',
+    path: '/api/bots/build',
+    body: BotActionBody,
+    response: BotActionResponse,
+    summary: "Run a bot's job on the current project.",
+  },
+  botFix: {
+    method: 'POST',
+    path: '/api/bots/fix',
+    body: BotActionBody,
+    response: BotActionResponse,
+    summary: "Retry a bot's last failed job.",
+  },
+  upload: {
+    method: 'POST',
+    path: '/api/upload',
+    query: z.object({ rapid: z.string().optional(), noCache: z.string().optional() }),
+    multipart: { field: 'file' },
+    response: UploadResult,
+    summary: 'Upload a project ZIP (multipart field "file", at most 50MB).',
+  },
+  fileStructure: {
+    method: 'GET',
+    path: '/api/files/structure',
+    query: ProjectQuery,
+    response: FileStructureResponse,
+    summary: 'File tree of the current project (refetched every 30 s).',
+  },
+  fileContent: {
+    method: 'GET',
+    path: '/api/files/content',
+    query: FileContentQuery,
+    response: FileContentResponse,
+    summary: 'Text content of one project file.',
+  },
+  fileSave: {
+    method: 'POST',
+    path: '/api/files/save',
+    body: FileSaveBody,
+    response: FileOpResponse,
+    summary: 'Write a project file atomically.',
+  },
+  fileDelete: {
+    method: 'DELETE',
+    path: '/api/files/delete',
+    body: FileDeleteBody,
+    response: FileOpResponse,
+    summary: 'Delete a project file or folder.',
+  },
+  fileCreate: {
+    method: 'POST',
+    path: '/api/files/create',
+    body: FileCreateBody,
+    response: FileOpResponse,
+    summary: 'Create a file or folder ({type, name, parentPath} or {path, content}).',
+  },
+  previewUrl: {
+    method: 'GET',
+    path: '/api/preview/url',
+    query: ProjectQuery,
+    response: PreviewInfo,
+    summary: 'Address of the live preview, or null while none is served.',
+  },
+  extensions: {
+    method: 'GET',
+    path: '/api/extensions',
+    response: z.array(Extension),
+    summary: 'Installed extensions (polled every 5 s).',
+  },
+  uploadExtension: {
+    method: 'POST',
+    path: '/api/upload-extension',
+    multipart: { field: 'zipfile' },
+    response: UploadExtensionResponse,
+    summary: 'Install an extension from a ZIP (multipart field "zipfile").',
+  },
+  packagePlatform: {
+    method: 'POST',
+    path: '/api/package-platform',
+    response: PackagePlatformResponse,
+    summary: 'Repackage the platform; the installer is then at /api/download/app.',
+  },
+  downloadApp: {
+    method: 'GET',
+    path: '/api/download/app',
+    response: 'binary',
+    summary: 'Download the packaged platform.',
+  },
+  forgeIntegrateLast: {
+    method: 'POST',
+    path: '/api/forge/integrate-last',
+    response: TextAnswer,
+    summary: 'Forge assistant: integrate the last build.',
+  },
+  forgeFixModules: {
+    method: 'POST',
+    path: '/api/forge/fix-modules',
+    response: TextAnswer,
+    summary: 'Forge assistant: repair missing modules.',
+  },
+  forgeBlueprint: {
+    method: 'GET',
+    path: '/api/forge/blueprint',
+    response: TextAnswer,
+    summary: 'Forge assistant: the blueprint of the current project.',
+  },
+  forgeWorkflow: {
+    method: 'GET',
+    path: '/api/forge/workflow',
+    response: TextAnswer,
+    summary: 'Forge assistant: the build workflow.',
+  },
+  forgeIssues: {
+    method: 'GET',
+    path: '/api/forge/issues',
+    response: TextAnswer,
+    summary: 'Forge assistant: scan for issues.',
+  },
+  forgeStatus: {
+    method: 'GET',
+    path: '/api/forge/status',
+    response: TextAnswer,
+    summary: 'Forge assistant: status and health.',
+  },
+  forgeToggle: {
+    method: 'POST',
+    path: '/api/forge/toggle',
+    body: ForgeToggleBody,
+    response: ForgeToggleResponse,
+    summary: 'Turn auto-forge on or off.',
+  },
+  brainStatus: {
+    method: 'GET',
+    path: '/api/brain/status',
+    response: BrainStatus,
+    summary: 'Brain session status (polled every 5 s).',
+  },
+  brainHandshake: {
+    method: 'POST',
+    path: '/api/brain/handshake',
+    body: BrainHandshakeBody,
+    response: BrainReply,
+    summary: 'Send a message to the brain.',
+  },
+  dynamicRoutes: {
+    method: 'GET',
+    path: '/api/dynamic-routes',
+    response: z.array(DynamicRoute),
+    summary: 'Routes added by extensions (polled every 10 s).',
+  },
+  integrate: {
+    method: 'POST',
+    path: '/api/integrate',
+    body: IntegrateBody,
+    response: OkText,
+    summary: 'Integrate a finished build.',
+  },
+  saveProject: {
+    method: 'POST',
+    path: '/api/save-project',
+    body: SaveProjectBody,
+    response: OkText,
+    summary: 'Save a build output as a ZIP on the machine.',
+  },
+  chat: {
+    method: 'POST',
+    path: '/api/chat',
+    body: ChatBody,
+    response: ChatAccepted,
+    summary: 'Send a Forge chat command; replies arrive over /ws.',
+  },
+  login: {
+    method: 'POST',
+    path: '/api/login',
+    body: LoginBody,
+    response: LoginResponse,
+    summary: 'University login; the token is stored as authToken.',
+  },
+  bots: {
+    method: 'GET',
+    path: '/api/bots',
+    response: z.array(BotInfo),
+    summary: 'Every bot: category, status, current job, jobs run, failures.',
+  },
+  builds: {
+    method: 'GET',
+    path: '/api/builds',
+    query: BuildsQuery,
+    response: z.array(Build),
+    summary: 'Builds, newest first, optionally of one project.',
+  },
+  build: {
+    method: 'GET',
+    path: '/api/builds/:id',
+    params: BuildIdParams,
+    response: Build,
+    summary: 'One build: stages with times, steps, blueprint, reports, result.',
+  },
+  buildLogs: {
+    method: 'GET',
+    path: '/api/builds/:id/logs',
+    params: BuildIdParams,
+    query: BuildLogsQuery,
+    response: BuildLogsResponse,
+    summary: 'Stored log lines of a build (page with `after`).',
+  },
+  startBuild: {
+    method: 'POST',
+    path: '/api/builds',
+    body: StartBuildBody,
+    response: Build,
+    summary: 'Build an uploaded project again ("Start Build").',
+  },
+  cancelBuild: {
+    method: 'POST',
+    path: '/api/builds/:id/cancel',
+    params: BuildIdParams,
+    response: Build,
+    summary: 'Cancel a queued or running build.',
+  },
+  projects: {
+    method: 'GET',
+    path: '/api/projects',
+    response: z.array(Project),
+    summary: 'Uploaded projects with their last build.',
+  },
+  projectBlueprint: {
+    method: 'GET',
+    path: '/api/projects/:name/blueprint',
+    params: ProjectParams,
+    response: Blueprint,
+    summary: 'The build plan of an uploaded project, without building.',
+  },
+  planArchive: {
+    method: 'POST',
+    path: '/api/plan',
+    multipart: { field: 'file' },
+    response: Blueprint,
+    summary: 'The build plan of a ZIP, without keeping or building it.',
+  },
+  downloadProject: {
+    method: 'GET',
+    path: '/api/projects/:name/download',
+    params: ProjectParams,
+    response: 'binary',
+    summary: 'The project source as {projectName}.zip.',
+  },
+  downloadArtifact: {
+    method: 'GET',
+    path: '/api/projects/:name/artifact',
+    params: ProjectParams,
+    response: 'binary',
+    summary: 'The build output as {projectName}.zip.',
+  },
+  memoryCells: {
+    method: 'GET',
+    path: '/api/memory-cells',
+    response: z.array(MemoryCell),
+    summary: 'Memory cells of the university memory manager.',
+  },
+});
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+type Infer<T> = T extends z.ZodType ? z.input<T> : never;
+type Out<T> = T extends z.ZodType ? z.output<T> : never;
+
+/** What a caller passes for a route: params/query/body only where the route has them. */
+export type RouteInput<N extends RouteName> = (Routes[N] extends { params: z.ZodType }
+  ? { params: Infer<Routes[N]['params']> }
+  : { params?: never }) &
+  (Routes[N] extends { query: z.ZodType } ? { query?: Infer<Routes[N]['query']> } : { query?: never }) &
+  (Routes[N] extends { body: z.ZodType } ? { body: Infer<Routes[N]['body']> } : { body?: never }) &
+  (Routes[N] extends { multipart: MultipartSpec } ? { form: FormData } : { form?: never });
+
+export type RouteResponse<N extends RouteName> = Routes[N]['response'] extends z.ZodType
+  ? Out<Routes[N]['response']>
+  : Uint8Array;
+
+/** Fill `:name` segments of a route path; values are URI-encoded. */
+export function buildPath(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, key: string) => {
+    const value = params?.[key];
+    if (value === undefined) throw new Error(`Missing path parameter "${key}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** Append a query object (undefined values skipped). */
+export function withQuery(path: string, query?: Record<string, unknown>): string {
+  if (!query) return path;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) search.set(k, String(v));
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}

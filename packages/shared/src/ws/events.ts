@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { Stage } from '../domain/stage.ts';
+import { LogLevel } from '../domain/log.ts';
+import { FileNode } from '../domain/files.ts';
+import { BuildOutput, ForgeChatRole } from '../domain/entities.ts';
+import { Settings } from '../domain/settings.ts';
+import { BuildStatus } from '../domain/builds.ts';
+
+/** The WebSocket path on the daemon's own host (spec §7). */
+export const WS_PATH = '/ws';
+
+/** Fields the spec says any build message may carry. */
+const buildContext = {
+  /** Project the message is about. */
+  projectName: z.string().optional(),
+  /** Build stage at the time of the message (spec §4). */
+  stage: Stage.optional(),
+  /** Build the message belongs to. */
+  buildId: z.string().optional(),
+  /** ISO-8601 time the daemon sent it. */
+  timestamp: z.string().optional(),
+};
+
+/**
+ * Every message the daemon sends on /ws. One discriminated union; type names are the spec's
+ * (`build-output`, `build_complete`, …). Clients safeParse and drop what they do not know.
+ */
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    /** Daemon version. */
+    version: z.string(),
+    /** Id of this connection, for logs. */
+    clientId: z.string(),
+  }),
+  z.object({
+    type: z.literal('build-output'),
+    /** One or more lines of stdout. */ output: z.string(),
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('build-error'),
+    /** One or more lines of stderr. */ output: z.string(),
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('build-stage'),
+    /** The stage the build entered. */
+    stage: Stage,
+    projectName: z.string().optional(),
+    buildId: z.string().optional(),
+    timestamp: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('project-files-updated'),
+    /** The new tree. */ fileStructure: z.array(FileNode),
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('file-content-updated'),
+    /** Project-relative path. */
+    filePath: z.string(),
+    content: z.string(),
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('bot-assigned'),
+    /** Bot taking the job. */ botName: z.string(),
+    ...buildContext,
+  }),
+  z.object({ type: z.literal('rapid-build-start'), ...buildContext }),
+  z.object({
+    type: z.literal('build_complete'),
+    /** What the build produced. */ buildOutput: BuildOutput,
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('log'),
+    /** Log entry id, when stored. */
+    id: z.string().optional(),
+    botName: z.string(),
+    message: z.string(),
+    level: LogLevel,
+    ...buildContext,
+  }),
+  z.object({
+    type: z.literal('chat'),
+    /** The chat text. */
+    chat: z.string(),
+    role: ForgeChatRole,
+    timestamp: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('bot-status'),
+    /** Bot whose status changed. */
+    botName: z.string(),
+    status: z.string(),
+    /** What it is doing now, if anything. */
+    job: z.string().nullable().optional(),
+  }),
+  z.object({
+    type: z.literal('build-finished'),
+    buildId: z.string(),
+    projectName: z.string(),
+    /** Final status of the build. */
+    status: BuildStatus,
+    stage: Stage,
+    previewUrl: z.string().nullable().optional(),
+    cacheHit: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('settings-updated'), /** Settings after the change. */ settings: Settings }),
+  z.object({ type: z.literal('pong'), /** Echo of the ping's id. */ id: z.string().optional() }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+export type ServerMessageType = ServerMessage['type'];
+export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;
+
+/** Every message a client may send on /ws; the daemon parses each and answers bad ones with nothing. */
+export const ClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping'), id: z.string().max(64).optional() }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+/** Spec §7: non-JSON text on the socket is shown as a plain info line. */
+export function parseServerFrame(
+  text: string,
+): { kind: 'message'; message: ServerMessage } | { kind: 'unknown'; value: unknown } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {
+      kind: 'message',
+      message: { type: 'log', botName: 'SYSTEM', level: 'info', message: text },
+    };
+  }
+  const parsed = ServerMessage.safeParse(value);
+  return parsed.success ? { kind: 'message', message: parsed.data } : { kind: 'unknown', value };
+}

@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { UI_TEXT } from '@forge/shared';
+import { installFakeDaemon } from '@/test/fake-daemon.ts';
+import { renderApp } from '@/test/render-app.tsx';
+
+describe('routes (spec §2.1)', () => {
+  it('shows the 404 page with both spec texts for an unknown path', async () => {
+    installFakeDaemon();
+    renderApp('/code-editor');
+
+    expect(await screen.findByText('404 Page Not Found')).toBeDefined();
+    expect(screen.getByText('Did you forget to add the page to the router?')).toBeDefined();
+  });
+
+  it('treats a university tab that does not exist as an unknown page', async () => {
+    installFakeDaemon();
+    renderApp('/university/nope');
+
+    expect(await screen.findByText(UI_TEXT.notFoundTitle)).toBeDefined();
+  });
+
+  it('redirects /dashboard to / and shows the dashboard', async () => {
+    installFakeDaemon();
+    const { router } = renderApp('/dashboard');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const upload = await screen.findByRole('region', { name: 'Project upload' });
+    expect(upload.textContent).toContain('Drop a project ZIP here or run forge upload app.zip');
+    expect(screen.queryByText(UI_TEXT.notFoundTitle)).toBeNull();
+  });
+
+  it('loads each screen of the route table', async () => {
+    installFakeDaemon();
+    const screens: [string, string][] = [
+      ['/file-explorer', 'File Explorer'],
+      ['/console', 'Console'],
+      ['/bot-factory', 'Bot Factory'],
+      ['/code-generator', 'Code Generator'],
+      ['/description-pad', 'Description Pad'],
+      ['/login', 'Login'],
+      ['/university', 'University'],
+      ['/university/memory', 'University'],
+      ['/settings', 'Settings'],
+    ];
+    for (const [path, title] of screens) {
+      const view = renderApp(path);
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeDefined();
+      view.unmount();
+    }
+  });
+
+  it('lists the route-table entries in the navigation, Automation pointing at the Bot Factory', async () => {
+    installFakeDaemon();
+    renderApp('/');
+
+    const nav = (await screen.findAllByRole('navigation', { name: 'Main' }))[0]!;
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((a) => a.textContent)).toEqual([
+      'Dashboard',
+      'File Explorer',
+      'Code Generator',
+      'Description Pad',
+      'Settings',
+      'Bot Factory',
+      'Automation',
+      'Console',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Automation' }).getAttribute('href')).toBe('/bot-factory');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+  });
+});
+
+describe('connection indicator', () => {
+  it('follows the socket: Disconnected until it opens, Connected while open, Disconnected when it drops', async () => {
+    installFakeDaemon();
+    const { socket } = renderApp('/');
+    const indicator = within(await screen.findByRole('banner')).getByRole('status');
+    expect(indicator.textContent).toBe(UI_TEXT.disconnected);
+
+    socket.setStatus('connected');
+    expect(indicator.textContent).toBe(UI_TEXT.connected);
+    expect(indicator.dataset.status).toBe('connected');
+
+    socket.setStatus('disconnected');
+    expect(indicator.textContent).toBe(UI_TEXT.disconnected);
+  });
+
+  it('refetches what is on screen once the socket comes back after an outage', async () => {
+    const daemon = installFakeDaemon();
+    const { socket } = renderApp('/');
+    socket.setStatus('connected');
+    await screen.findByText('1.0.0');
+    const healthCalls = () => daemon.requests.filter((r) => r.path === '/api/health').length;
+    expect(healthCalls()).toBe(1);
+
+    socket.setStatus('disconnected');
+    socket.setStatus('connecting');
+    socket.setStatus('connected');
+
+    await waitFor(() => expect(healthCalls()).toBe(2));
+  });
+});

@@ -1,0 +1,117 @@
+import { lazy, type ReactNode } from 'react';
+import { Navigate, useRouteError, type RouteObject } from 'react-router';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { TriangleAlert } from 'lucide-react';
+import { APP_PATHS } from '@/lib/app-paths.ts';
+import { SocketProvider, type SocketConnector } from '@/lib/socket.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { TooltipProvider } from '@/components/ui/tooltip.tsx';
+import { ToastStoreProvider } from '@/components/ui/use-toast.tsx';
+import { AppShell } from '@/components/layout/app-shell.tsx';
+import { EmptyState } from '@/components/layout/page.tsx';
+import { DashboardPage } from '@/features/dashboard/components/dashboard-page.tsx';
+import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
+
+// The landing screen and the 404 ship in the main chunk; every other screen loads on first visit,
+// so the first paint pays only for the shell.
+const SettingsPage = lazy(() =>
+  import('@/features/settings/components/settings-page.tsx').then((m) => ({ default: m.SettingsPage })),
+);
+const FileExplorerPage = lazy(() =>
+  import('@/features/file-explorer/components/file-explorer-page.tsx').then((m) => ({
+    default: m.FileExplorerPage,
+  })),
+);
+const ConsolePage = lazy(() =>
+  import('@/features/console/components/console-page.tsx').then((m) => ({ default: m.ConsolePage })),
+);
+const BotFactoryPage = lazy(() =>
+  import('@/features/bot-factory/components/bot-factory-page.tsx').then((m) => ({
+    default: m.BotFactoryPage,
+  })),
+);
+const CodeGeneratorPage = lazy(() =>
+  import('@/features/code-generator/components/code-generator-page.tsx').then((m) => ({
+    default: m.CodeGeneratorPage,
+  })),
+);
+const DescriptionPadPage = lazy(() =>
+  import('@/features/description-pad/components/description-pad-page.tsx').then((m) => ({
+    default: m.DescriptionPadPage,
+  })),
+);
+const LoginPage = lazy(() =>
+  import('@/features/login/components/login-page.tsx').then((m) => ({ default: m.LoginPage })),
+);
+const UniversityPage = lazy(() =>
+  import('@/features/university/components/university-page.tsx').then((m) => ({ default: m.UniversityPage })),
+);
+
+/** A screen that threw or whose chunk failed to load (e.g. Forge was rebuilt while the tab was open). */
+function RouteError() {
+  const error = useRouteError();
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <div className="p-6">
+      <EmptyState icon={TriangleAlert} title="This screen failed to load" role="alert">
+        <p className="font-mono text-xs break-words">{message}</p>
+        <Button variant="outline" size="sm" className="mt-3" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+      </EmptyState>
+    </div>
+  );
+}
+
+/** The routes of spec §2.1. */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <DashboardPage /> },
+          { path: APP_PATHS.dashboardAlias, element: <Navigate to={APP_PATHS.dashboard} replace /> },
+          { path: APP_PATHS.fileExplorer, element: <FileExplorerPage /> },
+          { path: APP_PATHS.settings, element: <SettingsPage /> },
+          { path: APP_PATHS.console, element: <ConsolePage /> },
+          { path: APP_PATHS.botFactory, element: <BotFactoryPage /> },
+          { path: APP_PATHS.codeGenerator, element: <CodeGeneratorPage /> },
+          { path: APP_PATHS.descriptionPad, element: <DescriptionPadPage /> },
+          { path: APP_PATHS.login, element: <LoginPage /> },
+          { path: APP_PATHS.university, element: <UniversityPage /> },
+          { path: `${APP_PATHS.university}/:tab`, element: <UniversityPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];
+
+/** Everything a screen may rely on: cache, live socket, notices, tooltips. */
+export function AppProviders({
+  queryClient,
+  connect,
+  children,
+}: {
+  queryClient: QueryClient;
+  /** Replaces the real /ws connection (tests). */
+  connect?: SocketConnector;
+  children: ReactNode;
+}) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SocketProvider connect={connect}>
+        <ToastStoreProvider>
+          <TooltipProvider>
+            {children}
+            <Toaster />
+          </TooltipProvider>
+        </ToastStoreProvider>
+      </SocketProvider>
+    </QueryClientProvider>
+  );
+}

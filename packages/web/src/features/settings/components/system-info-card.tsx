@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import { BOT_ROSTER, TOTAL_BOTS } from '@forge/shared';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useDaemonState, type DaemonState } from '@/features/system/queries.ts';
+
+const STATUS: Record<DaemonState, { label: string; engine: string; tone: 'online' | 'pending' | 'error' }> = {
+  operational: { label: 'operational', engine: 'engine active', tone: 'online' },
+  checking: { label: 'checking', engine: 'checking', tone: 'pending' },
+  offline: { label: 'offline', engine: 'engine unreachable', tone: 'error' },
+};
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4 py-2">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="text-right">{children}</dd>
+    </div>
+  );
+}
+
+/** Spec §2.8 system information, every value observed from the running daemon. */
+export function SystemInfoCard() {
+  const { state, health } = useDaemonState();
+  const status = STATUS[state];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>System information</CardTitle>
+        <CardDescription>The Forge daemon serving this page.</CardDescription>
+      </CardHeader>
+      <CardContent className="pt-2">
+        <dl className="divide-y text-sm">
+          <Row label="Version">
+            {health.data ? (
+              <span className="font-mono">{health.data.version}</span>
+            ) : health.isPending ? (
+              <Skeleton className="h-4 w-12" />
+            ) : (
+              <span className="text-muted-foreground">unknown</span>
+            )}
+          </Row>
+          <Row label="Bots">
+            <span className="font-mono">
+              {BOT_ROSTER.length}/{TOTAL_BOTS} bots
+            </span>
+          </Row>
+          <Row label="Status">
+            <Badge variant={status.tone}>{status.label}</Badge>
+          </Row>
+          <Row label="Engine">
+            <Badge variant={status.tone}>{status.engine}</Badge>
+          </Row>
+        </dl>
+        {health.isError ? (
+          <p className="mt-2 font-mono text-xs break-words text-error">{health.error.message}</p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

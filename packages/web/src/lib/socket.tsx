@@ -1,0 +1,124 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  connectSocket,
+  socketUrl,
+  type ServerMessage,
+  type SocketHandlers,
+  type SocketSubscription,
+} from '@forge/shared';
+import { routeQueryKey } from './query-client.ts';
+
+/** What the UI shows (spec §4): a socket that is not open — yet or any more — is disconnected. */
+export type ConnectionStatus = 'connected' | 'disconnected';
+
+export type MessageListener = (message: ServerMessage) => void;
+
+/** Opens the app's socket. The default dials /ws on this page's origin and redials every 3 s. */
+export type SocketConnector = (handlers: SocketHandlers) => SocketSubscription;
+
+export const connectAppSocket: SocketConnector = (handlers) =>
+  connectSocket({ url: socketUrl(''), ...handlers });
+
+interface SocketContextValue {
+  status: ConnectionStatus;
+  /** True until the first attempt has either opened or failed: "not known yet", not "down". */
+  firstAttempt: boolean;
+  /** Listen to every server message; returns the unsubscribe function. */
+  subscribe: (listener: MessageListener) => () => void;
+}
+
+const SocketContext = createContext<SocketContextValue | null>(null);
+
+/**
+ * Messages that change data the app caches are written into the query cache here, once, so every
+ * screen reading that query updates without refetching.
+ */
+export function applyToQueryCache(queryClient: QueryClient, message: ServerMessage): void {
+  switch (message.type) {
+    case 'settings-updated':
+      queryClient.setQueryData(routeQueryKey('getSettings'), message.settings);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The one app-wide socket. Mount once, above everything that reads the connection or messages. */
+export function SocketProvider({
+  children,
+  connect = connectAppSocket,
+}: {
+  children: ReactNode;
+  connect?: SocketConnector;
+}) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<ConnectionStatus>('disconnected');
+  const [firstAttempt, setFirstAttempt] = useState(true);
+  const listeners = useRef(new Set<MessageListener>());
+
+  useEffect(() => {
+    // Results never go stale on their own (spec §7), so after an outage everything on screen is
+    // refetched once the socket is back: the daemon may have restarted or missed us a push.
+    let hadOutage = false;
+    const subscription = connect({
+      onStatus: (next) => {
+        if (next !== 'connecting') setFirstAttempt(false);
+        if (next === 'connected') {
+          setStatus('connected');
+          if (hadOutage) void queryClient.invalidateQueries();
+          hadOutage = false;
+        } else {
+          setStatus('disconnected');
+          if (next === 'disconnected') hadOutage = true;
+        }
+      },
+      onMessage: (message) => {
+        applyToQueryCache(queryClient, message);
+        for (const listener of listeners.current) listener(message);
+      },
+      onUnknown: (value) => {
+        // Spec §7: frames we cannot parse are only logged.
+        console.debug('[forge] ignored socket frame', value);
+      },
+    });
+    return () => subscription.close();
+  }, [connect, queryClient]);
+
+  const subscribe = useCallback((listener: MessageListener) => {
+    listeners.current.add(listener);
+    return () => {
+      listeners.current.delete(listener);
+    };
+  }, []);
+
+  const value = useMemo(() => ({ status, firstAttempt, subscribe }), [status, firstAttempt, subscribe]);
+  return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket(): SocketContextValue {
+  const value = useContext(SocketContext);
+  if (!value) throw new Error('useSocket must be used inside <SocketProvider>');
+  return value;
+}
+
+export const useConnectionStatus = (): ConnectionStatus => useSocket().status;
+
+/** Run `listener` for every server message while the calling component is mounted. */
+export function useSocketMessages(listener: MessageListener): void {
+  const { subscribe } = useSocket();
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => subscribe((message) => latest.current(message)), [subscribe]);
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The README's two commands, runnable on a fresh clone with only Node and npm:
+//   npm start  → install, build, run Forge in the foreground (prints the URL)
+//   npm test   → install, build, run every test, print "tests: N passed, N failed"
+// Plain Node on purpose: it runs before any dependency is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const mode = process.argv[2];
+const PNPM_SPEC = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager; // pnpm@10.x
+
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && Number(process.versions.node.split('.')[1]) < 19)) {
+  console.error(`Forge needs Node >= 20.19 (this is ${process.version}).`);
+  process.exit(1);
+}
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (res.error) throw res.error;
+  return res.status ?? 1;
+}
+
+/** pnpm from PATH, else through npx (corepack is not relied on: its signature check fails offline). */
+function pnpmCommand() {
+  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+  if (probe.status === 0 && probe.stdout.trim().startsWith('10.')) return ['pnpm', []];
+  return ['npx', ['--yes', PNPM_SPEC]];
+}
+
+function step(label, cmd, args, opts) {
+  console.error(`\n▸ ${label}`);
+  const code = run(cmd, args, opts);
+  if (code !== 0) {
+    console.error(`✗ ${label} failed (exit ${code})`);
+    process.exit(code);
+  }
+}
+
+const [pnpm, pre] = pnpmCommand();
+const p = (...args) => [pnpm, [...pre, ...args]];
+
+step('Installing dependencies', ...p('install', '--frozen-lockfile'));
+step('Building Forge', ...p('run', 'build'));
+
+if (mode === 'start') {
+  const args = ['packages/cli/bin/forge.js', 'daemon', 'run', ...process.argv.slice(3)];
+  process.exit(run(process.execPath, args));
+} else if (mode === 'test') {
+  const outDir = join(root, 'test-results');
+  mkdirSync(outDir, { recursive: true });
+  const report = join(outDir, 'vitest.json');
+  rmSync(report, { force: true });
+  const code = run(process.execPath, [
+    join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--config',
+    'vitest.workspace.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(3),
+  ]);
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    console.log(`\ntests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+    if (r.numTotalTests === 0) {
+      console.error('No test ran.');
+      process.exit(1);
+    }
+  }
+  process.exit(code);
+} else {
+  console.error('usage: node scripts/quickstart.mjs start|test');
+  process.exit(2);
+}

@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The root test config (Vitest 4 has no workspace files; this is `test.projects`).
+ * Run: vitest run --config vitest.workspace.ts [--project <name>]
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'shared',
+          root: './packages/shared',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'daemon',
+          root: './packages/daemon',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'cli',
+          root: './packages/cli',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // CLI tests spawn real daemons; keep them from fighting over CPU on 2-core CI.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'tui',
+          root: './packages/tui',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.tsx'],
+          environment: 'node',
+        },
+      },
+      './packages/web/vite.config.ts',
+    ],
+  },
+});
