@@ -10,7 +10,10 @@ const noDaemon = {
 };
 const clientOnlyShared = [
   noDaemon,
-  { group: ['@forge/cli', '@forge/cli/*', '@forge/web', '@forge/web/*'], message: 'Import only @forge/shared of ours.' },
+  {
+    group: ['@forge/cli', '@forge/cli/*', '@forge/web', '@forge/web/*'],
+    message: 'Import only @forge/shared of ours.',
+  },
 ];
 
 export default tseslint.config(
@@ -35,9 +38,19 @@ export default tseslint.config(
             { group: ['node:*'], message: 'shared is isomorphic: no Node built-ins.' },
             { group: ['@forge/*'], message: 'shared imports no other package of ours.' },
           ],
-          paths: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'url', 'util', 'events', 'stream'].map(
-            (name) => ({ name, message: 'shared is isomorphic: no Node built-ins.' }),
-          ),
+          paths: [
+            'fs',
+            'path',
+            'os',
+            'child_process',
+            'crypto',
+            'http',
+            'net',
+            'url',
+            'util',
+            'events',
+            'stream',
+          ].map((name) => ({ name, message: 'shared is isomorphic: no Node built-ins.' })),
         },
       ],
       'no-restricted-globals': [
@@ -52,7 +65,17 @@ export default tseslint.config(
   },
   {
     files: ['packages/web/**/*.{ts,tsx}', 'packages/tui/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...clientOnlyShared, { group: ['@forge/tui', '@forge/tui/*'], message: 'Import only @forge/shared of ours.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...clientOnlyShared,
+            { group: ['@forge/tui', '@forge/tui/*'], message: 'Import only @forge/shared of ours.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],
@@ -68,7 +91,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [noDaemon, { group: ['@forge/web', '@forge/web/*'], message: 'Import only @forge/shared (and @forge/tui lazily).' }] },
+        {
+          patterns: [
+            noDaemon,
+            {
+              group: ['@forge/web', '@forge/web/*'],
+              message: 'Import only @forge/shared (and @forge/tui lazily).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'cli',
           root: './packages/cli',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // Fails fast with "run pnpm build" when the built forge or daemon is missing.
+          globalSetup: ['./test/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

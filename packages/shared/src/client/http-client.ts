@@ -26,6 +26,8 @@ export interface ForgeClient {
   /** Call a route by name; resolves with the parsed answer or rejects with ForgeHttpError / ForgeUnreachableError. */
   request<N extends RouteName>(
     name: N,
+    // `{}` is the point here: the input is optional exactly when every field of it is optional.
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     ...input: {} extends RouteInput<N> ? [RouteInput<N>?] : [RouteInput<N>]
   ): Promise<RouteResponse<N>>;
   /** URL of a route (for downloads and links). */

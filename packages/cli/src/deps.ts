@@ -1,0 +1,115 @@
+import { createForgeClient, type ForgeClient } from '@forge/shared';
+import { resolveGlobals, type GlobalOptions, type ResolvedGlobals } from './context.ts';
+import { runEntryCommand, runForeground } from './daemon/foreground.ts';
+import { daemonEntry, forgePaths, type ForgePaths } from './daemon/paths.ts';
+import { runArgs, startDaemon, type ListenOptions, type StartResult } from './daemon/start.ts';
+import { probeDaemon, type DaemonProbe } from './daemon/state.ts';
+import { stopDaemon, type StopResult } from './daemon/stop.ts';
+import { CliError, EXIT, type Output } from './output.ts';
+
+/**
+ * Everything a command's `run` needs from the outside world. Built lazily (this module pulls in
+ * @forge/shared and zod), so `forge --version` and `--help` never load it.
+ */
+export interface Deps {
+  out: Output;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  globals: ResolvedGlobals;
+  paths: ForgePaths;
+  daemon: DaemonControl;
+  /** A client for a daemon that answers: --url's, or the local one (started if allowed). */
+  connect(): Promise<Connection>;
+}
+
+export interface DaemonControl {
+  probe(): Promise<DaemonProbe>;
+  start(opts: ListenOptions): Promise<StartResult>;
+  stop(): Promise<StopResult>;
+  /** `run` in the foreground with our stdio; resolves with its exit code. */
+  runForeground(opts: ListenOptions & { dev?: boolean }): Promise<number>;
+  /** Any other entry command (print-config) with our stdio; resolves with its exit code. */
+  runEntry(args: string[]): Promise<number>;
+}
+
+export interface Connection {
+  client: ForgeClient;
+  baseUrl: string;
+  token: string | undefined;
+}
+
+export interface DepsInput {
+  out: Output;
+  options: GlobalOptions;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export function createDeps({ out, options, env = process.env, cwd = process.cwd() }: DepsInput): Deps {
+  const globals = resolveGlobals(options, env);
+  const paths = forgePaths(env);
+  const startContext = () => ({
+    paths,
+    entry: daemonEntry(),
+    env,
+    cwd,
+    token: globals.token,
+    onStale: (pid: number | null) => out.info(staleNotice(pid)),
+  });
+
+  const daemon: DaemonControl = {
+    probe: () => probeDaemon(paths.stateFile, globals.token),
+    start: (opts) => startDaemon(startContext(), opts),
+    stop: () => stopDaemon(paths, globals.token),
+    runForeground: (opts) => runForeground(daemonEntry(), runArgs(opts), env, cwd),
+    runEntry: (args) => runEntryCommand(daemonEntry(), args, env, cwd),
+  };
+
+  const client = (baseUrl: string): Connection => ({
+    client: createForgeClient({ baseUrl, token: globals.token }),
+    baseUrl,
+    token: globals.token,
+  });
+
+  async function connect(): Promise<Connection> {
+    if (globals.url) {
+      const connection = client(globals.url);
+      // Fail here with exit 3 (unreachable) rather than halfway through a command.
+      await connection.client.request('health');
+      return connection;
+    }
+    const probe = await daemon.probe();
+    if (probe.status === 'running') return client(probe.state.url);
+    if (probe.status === 'unresponsive') {
+      throw new CliError(`The Forge daemon (pid ${probe.state.pid}) does not answer at ${probe.state.url}.`, {
+        exitCode: EXIT.unreachable,
+        hint: 'Restart it: `forge daemon stop`, then `forge daemon start`.',
+      });
+    }
+    if (probe.stale) out.info(staleNotice(probe.stale.pid));
+    if (!globals.autostart) {
+      throw new CliError(
+        `The Forge daemon is not running, and it is not started automatically ${globals.autostartOffReason}.`,
+        {
+          exitCode: EXIT.unreachable,
+          hint: 'Run `forge daemon start` first, or pass --start-daemon (or set FORGE_AUTOSTART=1).',
+        },
+      );
+    }
+    out.progress('Starting the Forge daemon… ');
+    let result: StartResult;
+    try {
+      result = await daemon.start({});
+    } catch (err) {
+      out.info('failed.');
+      throw err;
+    }
+    out.info(`running at ${result.state.url}`);
+    return client(result.state.url);
+  }
+
+  return { out, env, cwd, globals, paths, daemon, connect };
+}
+
+const staleNotice = (pid: number | null) =>
+  `Removed a stale state file${pid === null ? '' : ` from pid ${pid}`} (that daemon is gone).`;

@@ -1,0 +1,190 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { assertBuilt } from './global-setup.ts';
+
+// Also checked here so a run without the globalSetup wiring still fails fast and says why.
+assertBuilt();
+
+export const REPO = resolve(import.meta.dirname, '../../..');
+export const FORGE_BIN = join(REPO, 'packages/cli/bin/forge.js');
+/** Upper bound for one forge invocation; daemon start waits up to 15 s, stop up to 12 s. */
+const RUN_TIMEOUT_MS = 40_000;
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment variables of the developer's shell that would change what forge does. */
+const SCRUBBED = [
+  'CI',
+  'FORGE_URL',
+  'BOT_SERVICE_URL',
+  'FORGE_TOKEN',
+  'FORGE_AUTOSTART',
+  'FORGE_HOST',
+  'FORGE_PORT',
+];
+
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A killed daemon whose parent is gone may linger as a zombie: that is dead too.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+};
+
+/**
+ * A temporary FORGE_HOME and working directory for one test (or one file). Every daemon it may have
+ * started is stopped by `dispose`, even when the test failed halfway.
+ */
+export class Sandbox {
+  private readonly pids = new Set<number>();
+  private readonly children = new Set<ChildProcess>();
+
+  private constructor(
+    readonly home: string,
+    readonly cwd: string,
+  ) {}
+
+  static async create(): Promise<Sandbox> {
+    const home = await mkdtemp(join(tmpdir(), 'forge-cli-home-'));
+    const cwd = await mkdtemp(join(tmpdir(), 'forge-cli-cwd-'));
+    return new Sandbox(home, cwd);
+  }
+
+  get stateFile(): string {
+    return join(this.home, 'daemon.json');
+  }
+
+  env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const key of SCRUBBED) delete env[key];
+    return { ...env, FORGE_HOME: this.home, FORGE_PORT: '0', ...extra };
+  }
+
+  /** The daemon named by daemon.json, remembered so dispose can kill it if stop fails. */
+  state(): { pid: number; url: string; port: number } | undefined {
+    if (!existsSync(this.stateFile)) return undefined;
+    const state = JSON.parse(readFileSync(this.stateFile, 'utf8')) as {
+      pid: number;
+      url: string;
+      port: number;
+    };
+    this.pids.add(state.pid);
+    return state;
+  }
+
+  /** A long-running forge (daemon run, logs -f); killed by dispose if still running. */
+  spawn(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+    const child = spawn(process.execPath, [FORGE_BIN, ...args], {
+      cwd: this.cwd,
+      env: this.env(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
+    return child;
+  }
+
+  /** Run forge to completion. */
+  run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+    const child = this.spawn(args, env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(
+          new Error(`forge ${args.join(' ')} did not finish in ${RUN_TIMEOUT_MS} ms\n${stdout}\n${stderr}`),
+        );
+      }, RUN_TIMEOUT_MS);
+      child.once('error', reject);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        this.state();
+        resolvePromise({ code, stdout, stderr });
+      });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    for (const child of this.children) child.kill('SIGKILL');
+    this.state();
+    if (existsSync(this.stateFile)) await this.run(['daemon', 'stop']).catch(() => undefined);
+    for (const pid of this.pids) {
+      if (isAlive(pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+    await rm(this.home, { recursive: true, force: true });
+    await rm(this.cwd, { recursive: true, force: true });
+  }
+}
+
+/** Resolve with the text seen so far once `pattern` appears on the stream. */
+export function waitForOutput(
+  stream: NodeJS.ReadableStream | null,
+  pattern: RegExp,
+  timeoutMs = 20_000,
+): Promise<string> {
+  if (!stream) return Promise.reject(new Error('stream is not piped'));
+  return new Promise((resolvePromise, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.toString();
+      if (pattern.test(seen)) {
+        cleanup();
+        resolvePromise(seen);
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(new Error(`stream ended before ${pattern}; saw:\n${seen}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`no ${pattern} within ${timeoutMs} ms; saw:\n${seen}`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+  });
+}
+
+/** Resolve with the exit code once the child exits. */
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolvePromise) => child.once('exit', (code) => resolvePromise(code)));
+}
+
+/** A loopback port that nothing listens on (bound then released). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}

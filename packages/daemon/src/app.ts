@@ -1,0 +1,151 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { type Express, type Router } from 'express';
+import { FORGE_VERSION, MAX_JSON_BODY_BYTES, routes, WS_PATH } from '@forge/shared';
+import type { DaemonConfig } from './config/schema.ts';
+import { createHealthService, type HealthService } from './features/health/service.ts';
+import { registerHealthRoutes } from './features/health/routes.ts';
+import { createSettingsService, type SettingsService } from './features/settings/service.ts';
+import { registerSettingsRoutes } from './features/settings/routes.ts';
+import { apiNotFound, errorMiddleware, notFound } from './http/error-middleware.ts';
+import { ForgeError } from './http/forge-error.ts';
+import {
+  checkUpgrade,
+  createSecurityPolicy,
+  parseRequestTarget,
+  type SecurityPolicy,
+} from './http/security.ts';
+import { baseHeaders, securityMiddleware } from './http/security-middleware.ts';
+import { startViteDev } from './http/vite-dev.ts';
+import { devHtmlHeaders, resolveWebRoot, staticWeb, type WebMode } from './http/web.ts';
+import { redactUrl, type Logger } from './logging/logger.ts';
+import type { Store } from './store/store.ts';
+import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
+
+export interface AppDeps {
+  config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot'>;
+  logger: Logger;
+  store: Store;
+  version?: string;
+  now?: () => number;
+  /** Default: the built web app (config webRoot, else @forge/web's dist). */
+  web?: WebMode;
+  socket?: { heartbeatMs?: number; maxBufferedBytes?: number };
+  /** Extra /api routes registered before the 404 (tests, and later features under development). */
+  registerRoutes?: (router: Router, services: AppServices) => void;
+}
+
+export interface AppServices {
+  health: HealthService;
+  settings: SettingsService;
+}
+
+export interface ForgeApp {
+  /** The request handler; pass it to http.createServer. */
+  app: Express;
+  hub: Hub;
+  services: AppServices;
+  policy: SecurityPolicy;
+  /** Route WebSocket upgrades of `server` (and, in dev, start Vite with HMR on it). Call before listen. */
+  attach(server: Server): Promise<void>;
+  /** Refuse new requests, close WebSocket clients with 1001, stop Vite. Does not close the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Routes of the protocol that no feature has built yet answer 503 NOT_IMPLEMENTED (the spec's
+ * "service unavailable" text), never a fake answer. Registered after the features, so a real
+ * handler always wins.
+ */
+function registerNotImplemented(router: Router): void {
+  for (const route of Object.values(routes)) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, () => {
+      throw new ForgeError('NOT_IMPLEMENTED', undefined, { route: `${route.method} ${route.path}` });
+    });
+  }
+}
+
+const VITE_PROTOCOLS = new Set(['vite-hmr', 'vite-ping']);
+
+/** Build the daemon's HTTP app. It never listens: main.ts and the tests own the server. */
+export function createApp(deps: AppDeps): ForgeApp {
+  const { logger } = deps;
+  const now = deps.now ?? Date.now;
+  const version = deps.version ?? FORGE_VERSION;
+  const policy = createSecurityPolicy(deps.config);
+  const hub = createHub({ logger, version, policy, ...deps.socket });
+  const services: AppServices = {
+    health: createHealthService({ version, startedAt: now(), now }),
+    settings: createSettingsService({ store: deps.store, logger, broadcast: (m) => hub.broadcast(m) }),
+  };
+  const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
+  let closing = false;
+  let vite: { close(): Promise<void> } | undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.on('finish', () => {
+      const ms = Math.round(performance.now() - started);
+      logger.debug(
+        { method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms },
+        'request',
+      );
+    });
+    if (!closing) return next();
+    res.setHeader('Connection', 'close');
+    next(new ForgeError('SHUTTING_DOWN'));
+  });
+  app.use(baseHeaders);
+  app.use(securityMiddleware(policy));
+
+  app.use('/api', express.json({ limit: MAX_JSON_BODY_BYTES }));
+  const api = express.Router();
+  registerHealthRoutes(api, services);
+  registerSettingsRoutes(api, services);
+  deps.registerRoutes?.(api, services);
+  registerNotImplemented(api);
+  app.use(api);
+  app.use('/api', apiNotFound);
+
+  const devRouter = express.Router();
+  if (web.mode === 'static') app.use(staticWeb(web.root));
+  else app.use(devHtmlHeaders, devRouter);
+  app.use(notFound);
+  app.use(errorMiddleware(logger));
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', (err) => logger.debug({ err: err.message }, 'upgrade socket error'));
+    const url = parseRequestTarget(req.url);
+    if (url.pathname === WS_PATH) return hub.handleUpgrade(req, socket, head);
+    const protocol = req.headers['sec-websocket-protocol'];
+    if (web.mode === 'dev' && protocol && VITE_PROTOCOLS.has(protocol)) {
+      // Vite's own upgrade listener takes it from here, but only once our checks pass.
+      const refusal = closing ? 'SHUTTING_DOWN' : checkUpgrade(policy, req);
+      if (refusal) refuseUpgrade(socket, refusal);
+      return;
+    }
+    logger.debug({ url: redactUrl(req.url ?? '') }, 'upgrade for an unknown path refused');
+    socket.destroy();
+  };
+
+  return {
+    app,
+    hub,
+    services,
+    policy,
+    async attach(server) {
+      server.on('upgrade', onUpgrade);
+      if (web.mode !== 'dev') return;
+      const devServer = await startViteDev({ root: web.root, configFile: web.configFile, server, logger });
+      vite = devServer;
+      devRouter.use(devServer.middlewares);
+    },
+    async close() {
+      closing = true;
+      await Promise.all([hub.close(), vite?.close()]);
+    },
+  };
+}

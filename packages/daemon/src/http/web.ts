@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import express, { type RequestHandler, type Response, type Router } from 'express';
+import { WS_PATH } from '@forge/shared';
+
+/** How the browser workspace is served: built files, or Vite in middleware mode (`run --dev`). */
+export type WebMode =
+  { mode: 'static'; root: string | null } | { mode: 'dev'; root: string; configFile?: string | false };
+
+export const WEB_NOT_BUILT_TEXT = 'The web workspace is not built yet. Run: pnpm build';
+
+/** The @forge/web package directory (a workspace devDependency), or null when it is not installed. */
+export function resolveWebPackageDir(): string | null {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve('@forge/web/package.json'));
+  } catch {
+    return null;
+  }
+}
+
+/** Built web root: the configured one, else @forge/web's dist. */
+export function resolveWebRoot(configured: string | null): string | null {
+  if (configured) return configured;
+  const dir = resolveWebPackageDir();
+  return dir ? path.join(dir, 'dist') : null;
+}
+
+/**
+ * CSP for the workspace page. Previews run on their own loopback origins, hence frame-src;
+ * the dev page needs Vite's inline preamble, so dev only restricts framing.
+ */
+export function contentSecurityPolicy(dev: boolean, host?: string): string {
+  if (dev) return "frame-ancestors 'self'";
+  // 'self' covers ws: in CSP3 browsers; the explicit ws:// origin covers the rest. Host was allow-listed.
+  const socket = host ? ` ws://${host}` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${socket}`,
+    "worker-src 'self' blob:",
+    "frame-src 'self' http://localhost:* http://127.0.0.1:*",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+export const setHtmlHeaders = (res: Response, dev = false): void => {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(dev, res.req.headers.host));
+  res.setHeader('Cache-Control', 'no-cache');
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function notBuiltPage(res: Response): void {
+  setHtmlHeaders(res);
+  res
+    .status(503)
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forge</title></head>` +
+        `<body style="font-family:system-ui,sans-serif;margin:3rem"><h1>Forge</h1><p>${escapeHtml(WEB_NOT_BUILT_TEXT)}</p></body></html>`,
+    );
+}
+
+/** Paths the web app never owns. */
+export const isReservedPath = (p: string): boolean =>
+  p === '/api' || p.startsWith('/api/') || p === WS_PATH || p.startsWith(`${WS_PATH}/`);
+
+/** Looks like a file request (last segment has an extension) rather than a client-side route. */
+const looksLikeFile = (p: string): boolean => /\.[A-Za-z0-9]+$/.test(p.slice(p.lastIndexOf('/') + 1));
+
+/**
+ * Static files with long-lived caching for Vite's hashed /assets, and the SPA history fallback:
+ * any other GET for a page path answers index.html (no-cache), so client routes survive a reload.
+ */
+export function staticWeb(root: string | null): Router {
+  const router = express.Router();
+  if (root) {
+    router.use(
+      express.static(root, {
+        index: false,
+        redirect: false,
+        setHeaders(res, file) {
+          const rel = path.relative(root, file).split(path.sep);
+          if (rel[0] === 'assets') res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+          else if (file.endsWith('.html')) setHtmlHeaders(res);
+          else res.setHeader('Cache-Control', 'no-cache');
+        },
+      }),
+    );
+  }
+  const fallback: RequestHandler = (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isReservedPath(req.path)) return next();
+    const index = root ? path.join(root, 'index.html') : null;
+    if (!index || !fs.existsSync(index)) return notBuiltPage(res);
+    // A missing script or image is a 404, not the HTML page (which would fail confusingly).
+    if (looksLikeFile(req.path) && !req.headers.accept?.includes('text/html')) return next();
+    setHtmlHeaders(res);
+    res.sendFile(index);
+  };
+  router.use(fallback);
+  return router;
+}
+
+/** Page responses from Vite get the dev CSP; /api and /ws never reach Vite. */
+export const devHtmlHeaders: RequestHandler = (req, res, next) => {
+  if (isReservedPath(req.path)) return next('router');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(true));
+  next();
+};

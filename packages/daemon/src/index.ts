@@ -1,0 +1,13 @@
+export { createApp, type AppDeps, type AppServices, type ForgeApp } from './app.ts';
+export { ConfigError, loadConfig, toConfigView, type LoadConfigInput } from './config/load-config.ts';
+export { ConfigFileSchema, type DaemonConfig, type LogLevelName } from './config/schema.ts';
+export { createLogger, redactUrl, REDACT_PATHS, type DaemonLogger, type Logger } from './logging/logger.ts';
+export { openStore, STORE_FILE, type Store, type OpenStoreOptions } from './store/store.ts';
+export { MIGRATIONS, runMigrations, type Migration } from './store/migrations.ts';
+export { defineRoute, type RouteHandler } from './http/define-route.ts';
+export { ForgeError } from './http/forge-error.ts';
+export { createSecurityPolicy, TOKEN_COOKIE, type SecurityPolicy } from './http/security.ts';
+export { WEB_NOT_BUILT_TEXT, type WebMode } from './http/web.ts';
+export { createHub, type Hub, type HubOptions } from './ws/hub.ts';
+export { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
+export { readStateFile, stateFilePath } from './process/state-file.ts';

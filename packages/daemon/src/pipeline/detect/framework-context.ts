@@ -1,0 +1,144 @@
+import path from 'node:path';
+import type { PackageManager, ProjectKind } from '@forge/shared';
+import { execBin, formatCommand, runScript, type Argv } from './command-line.ts';
+import { scanObjects, type ConfigObject } from './config-text.ts';
+import type { DecisionLog } from './decisions.ts';
+import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
+import type { ProjectFiles } from './project-files.ts';
+
+/** What a framework rule decides. */
+export interface FrameworkPlan {
+  framework: string;
+  kind: ProjectKind;
+  outputDir: string | null;
+  build: Argv | null;
+  start: Argv | null;
+}
+
+/** Everything a framework rule may look at. */
+export interface FrameworkContext {
+  files: ProjectFiles;
+  pkg: PackageInfo;
+  pm: PackageManager;
+  log: DecisionLog;
+}
+
+/** Config file names a framework accepts, in the order its CLI looks for them. */
+export const configNames = (base: string, exts: readonly string[]): string[] =>
+  exts.map((ext) => `${base}.${ext}`);
+
+/** "vite in devDependencies", for rules. */
+export function depRule(ctx: FrameworkContext, name: string): string | null {
+  const field = ctx.pkg.depField(name);
+  return field ? `${name} in ${field}` : null;
+}
+
+/** The first of `names` the project depends on, with the rule text. */
+export function firstDep(
+  ctx: FrameworkContext,
+  names: readonly string[],
+): { name: string; rule: string } | null {
+  for (const name of names) {
+    const rule = depRule(ctx, name);
+    if (rule) return { name, rule };
+  }
+  return null;
+}
+
+/** A config file's object literals, read as text (never run). */
+export async function readConfigObjects(
+  ctx: FrameworkContext,
+  names: readonly string[],
+): Promise<{ file: string; objects: ConfigObject[] } | null> {
+  const file = await ctx.files.firstFile(names);
+  if (!file) return null;
+  const content = await ctx.files.read(file);
+  return content ? { file, objects: scanObjects(content.text) } : null;
+}
+
+/**
+ * A project-relative folder in canonical form ("dist", "public/app", "."), or null when it is absolute
+ * or climbs out of the project: a preview must never serve a folder outside the project.
+ */
+export function projectDir(...segments: string[]): string | null {
+  const joined = path.posix.normalize(path.posix.join(...segments.map((s) => s.replaceAll('\\', '/'))));
+  if (
+    path.posix.isAbsolute(joined) ||
+    /^[A-Za-z]:/.test(joined) ||
+    joined === '..' ||
+    joined.startsWith('../')
+  ) {
+    return null;
+  }
+  return joined.replace(/\/+$/, '') || '.';
+}
+
+/** The value of a `--flag value` or `--flag=value` option in a script, for output-dir flags. */
+export function scriptFlag(script: string | undefined, flags: readonly string[]): string | null {
+  if (!script) return null;
+  for (const flag of flags) {
+    const escaped = flag.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+    const match = new RegExp(`(?:^|\\s)${escaped}(?:=|\\s+)(["']?)([^\\s"'&|;]+)\\1`).exec(script);
+    if (match?.[2]) return match[2];
+  }
+  return null;
+}
+
+/** A production server or a static build, with its build command: the script, or the framework's own. */
+export function withBuild(
+  ctx: FrameworkContext,
+  plan: Omit<FrameworkPlan, 'build'>,
+  fallback: { bin: string; args: string[]; label: string } | null,
+): FrameworkPlan {
+  const script = ctx.pkg.scripts.build;
+  if (script !== undefined) {
+    const argv = runScript(ctx.pm, 'build');
+    ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, `"build" script: ${script}`);
+    return { ...plan, build: argv };
+  }
+  if (fallback) {
+    const argv = execBin(ctx.pm, fallback.bin, fallback.args);
+    ctx.log.add(
+      'build',
+      formatCommand(argv),
+      PACKAGE_JSON,
+      `no "build" script: ${fallback.label}'s own build command`,
+    );
+    return { ...plan, build: argv };
+  }
+  ctx.log.add('build', 'none', PACKAGE_JSON, 'no "build" script');
+  return { ...plan, build: null };
+}
+
+/** Dev servers and previews: never what a production start should run. */
+const DEV_SERVER =
+  /^\s*(?:(?:npx\s+)?(?:astro\s+(?:dev|preview)|vite(?:\s+(?:dev|serve|preview))?|ng\s+serve|react-scripts\s+start|vue-cli-service\s+serve|gatsby\s+develop|next\s+dev|svelte-kit\s+dev))(?:\s|$)/;
+
+export const isDevServerScript = (script: string): boolean => DEV_SERVER.test(script);
+
+/** The `start` script as the server command, unless it is a dev server. */
+export function startScript(ctx: FrameworkContext): { argv: Argv; rule: string } | null {
+  const script = ctx.pkg.scripts.start;
+  if (script === undefined || isDevServerScript(script)) return null;
+  return { argv: runScript(ctx.pm, 'start'), rule: `"start" script: ${script}` };
+}
+
+/** Record framework and kind together: they are one decision with one piece of evidence. */
+export function decide(
+  ctx: FrameworkContext,
+  framework: string,
+  kind: ProjectKind,
+  file: string | null,
+  rule: string,
+): void {
+  ctx.log.add('framework', framework, file, rule);
+  // For "unknown" the framework rule is the reason, and the reason is what a user needs to read.
+  ctx.log.add('kind', kind, file, kind === 'unknown' ? rule : KIND_RULE[kind]);
+}
+
+const KIND_RULE: Record<ProjectKind, string> = {
+  'static-build': 'builds to static files that the preview serves',
+  static: 'already static: served as is, no build needed',
+  server: 'a server app: its start command runs with PORT set',
+  unknown: 'Forge cannot tell how to build or serve this project',
+};

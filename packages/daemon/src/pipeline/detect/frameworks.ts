@@ -1,0 +1,118 @@
+import { detectAngular } from './angular.ts';
+import { detectEleventy, detectFixedOutput, detectParcel, detectVite, detectVueCli } from './bundlers.ts';
+import { formatCommand } from './command-line.ts';
+import {
+  decide,
+  firstDep,
+  scriptFlag,
+  startScript,
+  withBuild,
+  type FrameworkContext,
+  type FrameworkPlan,
+} from './framework-context.ts';
+import { detectAstro, detectNext, detectSvelteKit } from './meta-frameworks.ts';
+import { resolveOutputDir } from './output-dir.ts';
+import { PACKAGE_JSON } from './package-json.ts';
+
+export const INDEX_HTML = 'index.html';
+
+/**
+ * Framework rules, most specific first: meta-frameworks that bundle with Vite come before Vite, and
+ * anything with a framework comes before the generic start-script and build-script rules.
+ */
+const FRAMEWORK_RULES: readonly ((
+  ctx: FrameworkContext,
+) => FrameworkPlan | null | Promise<FrameworkPlan | null>)[] = [
+  detectNext,
+  detectAstro,
+  detectSvelteKit,
+  detectAngular,
+  detectFixedOutput,
+  detectEleventy,
+  detectVueCli,
+  detectVite,
+  detectParcel,
+];
+
+/** Server libraries, to name the framework of a server app. */
+const SERVER_LIBRARIES: readonly { dep: string; framework: string }[] = [
+  { dep: '@nestjs/core', framework: 'nest' },
+  { dep: 'express', framework: 'express' },
+  { dep: 'fastify', framework: 'fastify' },
+  { dep: 'koa', framework: 'koa' },
+  { dep: '@hapi/hapi', framework: 'hapi' },
+  { dep: 'hono', framework: 'hono' },
+];
+
+/** Flags common build tools use for their output folder (esbuild, tsc, babel, rollup, webpack-cli, …). */
+const OUTPUT_FLAGS = ['--out-dir', '--outDir', '--outdir', '--dist-dir', '--output-dir', '--output-path'];
+
+/** Framework, kind, output dir, build and start of a project that has a package.json. */
+export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boolean): Promise<FrameworkPlan> {
+  for (const rule of FRAMEWORK_RULES) {
+    const plan = await rule(ctx);
+    if (plan) return plan;
+  }
+  const { scripts } = ctx.pkg;
+
+  const start = startScript(ctx);
+  if (start) {
+    const library = firstDep(
+      ctx,
+      SERVER_LIBRARIES.map((s) => s.dep),
+    );
+    const framework = SERVER_LIBRARIES.find((s) => s.dep === library?.name)?.framework ?? 'node';
+    decide(
+      ctx,
+      framework,
+      'server',
+      PACKAGE_JSON,
+      library
+        ? `${library.rule} and a "start" script, with no static framework`
+        : 'a "start" script, with no static framework',
+    );
+    ctx.log.add('start', formatCommand(start.argv), PACKAGE_JSON, start.rule);
+    ctx.log.add('outputDir', 'none', PACKAGE_JSON, 'a server app serves itself');
+    return withBuild(ctx, { framework, kind: 'server', outputDir: null, start: start.argv }, null);
+  }
+
+  if (scripts.build !== undefined) {
+    decide(
+      ctx,
+      'custom',
+      'static-build',
+      PACKAGE_JSON,
+      'a "build" script, with no framework Forge recognises',
+    );
+    const flag = scriptFlag(scripts.build, OUTPUT_FLAGS);
+    const outputDir = resolveOutputDir(ctx, {
+      file: PACKAGE_JSON,
+      key: 'the output flag of the "build" script',
+      value: flag === null ? undefined : { kind: 'string', value: flag },
+      fallback: 'dist',
+      fallbackRule:
+        'no output flag in the "build" script: the conventional dist/ (set outputDir in the forge config if it writes elsewhere)',
+    });
+    return withBuild(ctx, { framework: 'custom', kind: 'static-build', outputDir, start: null }, null);
+  }
+
+  if (hasIndexHtml) {
+    decide(
+      ctx,
+      'static',
+      'static',
+      INDEX_HTML,
+      'index.html at the root and no "build" or "start" script: no build needed',
+    );
+    ctx.log.add('outputDir', '.', INDEX_HTML, 'the project folder itself is the site');
+    ctx.log.add('build', 'none', PACKAGE_JSON, 'no "build" script');
+    return { framework: 'static', kind: 'static', outputDir: '.', build: null, start: null };
+  }
+
+  const why =
+    scripts.start !== undefined
+      ? `the only "start" script is a dev server (${scripts.start}), there is no "build" script, and no framework Forge recognises`
+      : 'package.json has no "build" or "start" script, no framework Forge recognises, and there is no index.html at the root';
+  decide(ctx, 'unknown', 'unknown', PACKAGE_JSON, why);
+  return { framework: 'unknown', kind: 'unknown', outputDir: null, build: null, start: null };
+}

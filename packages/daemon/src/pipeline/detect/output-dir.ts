@@ -1,0 +1,54 @@
+import type { ConfigValue } from './config-text.ts';
+import { projectDir, type FrameworkContext } from './framework-context.ts';
+
+/** Where an output-dir setting was looked for. */
+export interface DirSetting {
+  /** The file the setting was read from (a config file, package.json for a script flag), or null. */
+  file: string | null;
+  /** How the setting is named in that file, for the rule text, e.g. "build.outDir". */
+  key: string;
+  value: ConfigValue | undefined;
+  /** Folder the setting is relative to (Vite's `root`), if not the project root. */
+  base?: string;
+  /** The framework's default output folder. */
+  fallback: string;
+  /** Why the default applies, e.g. "Vite's default". */
+  fallbackRule: string;
+}
+
+/**
+ * The output dir from a setting read out of a config file, recording the decision: a plain string is
+ * used (if it stays inside the project); a computed value is reported as unreadable, never guessed at.
+ */
+export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): string {
+  const { file, key, value, base = '.', fallback, fallbackRule } = setting;
+  const fallbackDir = projectDir(base, fallback) ?? fallback;
+  const hint = 'set outputDir in the forge config if that is wrong';
+  if (value === undefined) {
+    const where = file ? `no ${key} in ${file}: ` : '';
+    ctx.log.add('outputDir', fallbackDir, file, `${where}${fallbackRule}`);
+    return fallbackDir;
+  }
+  if (value.kind !== 'string') {
+    ctx.log.add(
+      'outputDir',
+      fallbackDir,
+      file,
+      `${key} in ${file ?? 'the config'} is computed, and Forge does not run project code to evaluate it; ` +
+        `using ${fallbackRule} (${hint})`,
+    );
+    return fallbackDir;
+  }
+  const dir = projectDir(base, value.value);
+  if (dir === null) {
+    ctx.log.add(
+      'outputDir',
+      fallbackDir,
+      file,
+      `${key} "${value.value}" in ${file ?? 'the config'} is outside the project and will not be served; using ${fallbackRule}`,
+    );
+    return fallbackDir;
+  }
+  ctx.log.add('outputDir', dir, file, `${key}: "${value.value}" in ${file ?? 'the config'}`);
+  return dir;
+}

@@ -1,0 +1,121 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MB } from '@forge/shared';
+
+/** No file is read past this: detection only needs the head of a config, and uploads are untrusted. */
+export const MAX_READ_BYTES = 1 * MB;
+
+/** What a bounded read returns. */
+export interface FileText {
+  text: string;
+  /** The file was larger than the cap and only its head was read. */
+  truncated: boolean;
+  /** The file's full size in bytes. */
+  size: number;
+}
+
+/** A file detection refused to read, so the plan can say why it was not used. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+/**
+ * Read-only view of an extracted project that never leaves it: every path is resolved after following
+ * links and must still be inside the project's real root; only regular files are read, and at most
+ * `maxBytes` of each. Results are cached, since detection asks about the same few files repeatedly.
+ */
+export interface ProjectFiles {
+  readonly root: string;
+  /** A regular file inside the project (links are followed only while they stay inside). */
+  isFile(rel: string): Promise<boolean>;
+  /** The first of `rels` that is a file, in order. */
+  firstFile(rels: readonly string[]): Promise<string | null>;
+  /** UTF-8 text of a file (BOM stripped), or null when it is absent, not a file, or outside. */
+  read(rel: string, maxBytes?: number): Promise<FileText | null>;
+  /** Files that exist but were not followed (links out of the project). */
+  readonly skipped: readonly SkippedFile[];
+}
+
+const isInside = (root: string, candidate: string): boolean => {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
+const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
+
+/** Open the project folder for detection. Throws when the folder itself does not exist. */
+export async function openProject(projectDir: string): Promise<ProjectFiles> {
+  const realRoot = await fs.realpath(projectDir);
+  const rootStat = await fs.stat(realRoot);
+  if (!rootStat.isDirectory()) throw new Error(`Project folder is not a directory: ${projectDir}`);
+
+  const skipped: SkippedFile[] = [];
+  const resolved = new Map<string, Promise<{ real: string; size: number } | null>>();
+
+  const resolveFile = (rel: string): Promise<{ real: string; size: number } | null> => {
+    let pending = resolved.get(rel);
+    if (!pending) {
+      pending = (async () => {
+        // Callers pass fixed, relative names; anything else is a bug, never project input.
+        if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) {
+          throw new Error(`Detection may only read project-relative paths, got "${rel}"`);
+        }
+        let real: string;
+        try {
+          real = await fs.realpath(path.join(realRoot, rel));
+        } catch (err) {
+          const code = errCode(err);
+          if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES') return null;
+          throw err;
+        }
+        if (!isInside(realRoot, real)) {
+          skipped.push({
+            file: rel,
+            reason: 'it is a link to a place outside the project, which is not followed',
+          });
+          return null;
+        }
+        // stat before open: opening a FIFO or device would block or read forever.
+        const st = await fs.stat(real).catch(() => null);
+        return st?.isFile() ? { real, size: st.size } : null;
+      })();
+      resolved.set(rel, pending);
+    }
+    return pending;
+  };
+
+  const read = async (rel: string, maxBytes = MAX_READ_BYTES): Promise<FileText | null> => {
+    const file = await resolveFile(rel);
+    if (!file) return null;
+    const handle = await fs.open(file.real, 'r');
+    try {
+      const want = Math.min(file.size, maxBytes);
+      const buffer = Buffer.alloc(want);
+      let filled = 0;
+      while (filled < want) {
+        const { bytesRead } = await handle.read(buffer, filled, want - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const text = buffer
+        .subarray(0, filled)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
+      return { text, truncated: file.size > maxBytes, size: file.size };
+    } finally {
+      await handle.close();
+    }
+  };
+
+  return {
+    root: realRoot,
+    skipped,
+    isFile: async (rel) => (await resolveFile(rel)) !== null,
+    firstFile: async (rels) => {
+      for (const rel of rels) if (await resolveFile(rel)) return rel;
+      return null;
+    },
+    read,
+  };
+}

@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCommand, type OutputLine, type RunCommandOptions } from './run-command.ts';
+import { sandboxAvailable } from './sandbox.ts';
+import { eventually, killQuietly, makeTempDir, pidsWithArg } from './test-support.ts';
+
+const available = await sandboxAvailable();
+/** The daemon package, from where `--import tsx` resolves. */
+const packageDir = resolve(import.meta.dirname, '../../..');
+
+/** Waits for processes with `marker` in their arguments to go; returns (and kills) any left. */
+async function allGone(marker: string): Promise<number[]> {
+  await eventually(async () => (await pidsWithArg(marker)).length === 0);
+  const left = await pidsWithArg(marker);
+  killQuietly(left);
+  return left;
+}
+
+describe.skipIf(!available)('runCommand with the bubblewrap sandbox', () => {
+  let dir: string;
+  let outside: string;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    const project = await makeTempDir('forge-sbx-');
+    const other = await makeTempDir('forge-sbx-outside-');
+    dir = project.dir;
+    outside = other.dir;
+    cleanups.push(project.cleanup, other.cleanup);
+  });
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((fn) => fn()));
+  });
+
+  async function run(script: string, options: Partial<RunCommandOptions> = {}) {
+    const lines: OutputLine[] = [];
+    const result = await runCommand({
+      argv: ['sh', '-c', script],
+      cwd: dir,
+      timeoutMs: 10_000,
+      sandbox: true,
+      onLine: (line) => lines.push(line),
+      ...options,
+    });
+    return { result, text: lines.map((l) => l.text) };
+  }
+
+  // Another /tmp dir is invisible (private /tmp); $HOME is visible but read-only.
+  it('lets the command write in its cwd but nowhere else', async () => {
+    const { result, text } = await run(
+      `echo built > out.txt && echo inside-ok; ` +
+        `if (echo x > '${outside}/escape.txt') 2>/dev/null; then echo outside-written; else echo outside-refused; fi; ` +
+        `if (echo x > "$HOME/.forge-sandbox-probe") 2>/dev/null; then echo home-written; else echo home-refused; fi`,
+    );
+    expect(result).toMatchObject({ outcome: 'succeeded', sandboxed: true });
+    expect(text).toEqual(['inside-ok', 'outside-refused', 'home-refused']);
+    expect(existsSync(join(dir, 'out.txt'))).toBe(true);
+    expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
+  });
+
+  it('fails a command whose only job is to write outside cwd', async () => {
+    const { result } = await run(`echo x > '${outside}/escape.txt'`);
+    expect(result).toMatchObject({ outcome: 'failed', sandboxed: true });
+    expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
+  });
+
+  it('gives a private, writable /tmp and masks hidden directories', async () => {
+    const secretDir = join(outside, 'forge-home');
+    await mkdir(secretDir);
+    await writeFile(join(secretDir, 'config.json'), '{"accessToken":"secret"}');
+    const marker = `forge-private-tmp-${process.pid}-${Date.now()}`;
+    const { result, text } = await run(
+      `echo scratch > /tmp/${marker} && echo tmp-ok; echo "TMPDIR=$TMPDIR"; ls -A '${secretDir}' | wc -l`,
+      { sandbox: { hidden: [secretDir] } },
+    );
+    expect(result.outcome).toBe('succeeded');
+    expect(text).toEqual(['tmp-ok', 'TMPDIR=/tmp', '0']);
+    expect(existsSync(join('/tmp', marker))).toBe(false);
+  });
+
+  it('still kills the whole tree on timeout, even a grandchild that left the group', async () => {
+    // The pid namespace means printed pids are not ours: find the processes by a unique argument.
+    const marker = `${(Date.now() % 1000) + 1000}.${process.pid}`;
+    const { result } = await run(`setsid sleep ${marker} & sleep ${marker} & echo started; sleep ${marker}`, {
+      timeoutMs: 1_000,
+    });
+    expect(result).toMatchObject({ outcome: 'timed-out', sandboxed: true });
+    expect(await allGone(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('kills what a command left behind when it exits normally, even outside its group', async () => {
+    const marker = `${(Date.now() % 1000) + 2000}.${process.pid}`;
+    // The escapee touches a file once it has its own session, so the main shell cannot exit earlier.
+    const { result, text } = await run(
+      `setsid sh -c 'touch escaped; exec sleep ${marker}' </dev/null >/dev/null 2>&1 & ` +
+        `sleep ${marker} >/dev/null 2>&1 & ` +
+        `while [ ! -e escaped ]; do sleep 0.01; done; echo started`,
+    );
+    expect(result).toMatchObject({ outcome: 'succeeded', sandboxed: true });
+    expect(text).toEqual(['started']);
+    expect(await allGone(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('cancels a sandboxed command at once: the namespace goes with bwrap, no grace applies', async () => {
+    const controller = new AbortController();
+    const marker = `${(Date.now() % 1000) + 3000}.${process.pid}`;
+    const { result } = await run(`trap '' TERM; echo ready; sleep ${marker}`, {
+      signal: controller.signal,
+      killGraceMs: 5_000,
+      onLine: () => controller.abort('superseded'),
+    });
+    expect(result).toMatchObject({ outcome: 'cancelled', cancelReason: 'superseded', sandboxed: true });
+    expect(result.durationMs).toBeLessThan(3_000);
+    expect(await allGone(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('takes the sandboxed tree down when the daemon itself is SIGKILLed', async () => {
+    const marker = `${(Date.now() % 1000) + 4000}.${process.pid}`;
+    const daemon = join(dir, 'fake-daemon.mts');
+    await writeFile(
+      daemon,
+      `import { runCommand } from ${JSON.stringify(join(import.meta.dirname, 'run-command.ts'))};
+       await runCommand({ argv: ['sh', '-c', 'sleep ${marker} & echo started; sleep ${marker}'], cwd: ${JSON.stringify(dir)},
+         timeoutMs: 60_000, sandbox: true, onLine: (line) => console.log(line.text) });`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', daemon], {
+      cwd: packageDir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const first = await Promise.race([
+        once(child.stdout, 'data').then(([chunk]) => String(chunk)),
+        once(child, 'exit').then(([code]) => `fake daemon exited with ${code}`),
+      ]);
+      expect(first).toContain('started');
+      expect(await pidsWithArg(`sleep ${marker}`)).not.toEqual([]);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect(await allGone(`sleep ${marker}`)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('runCommand without the sandbox', () => {
+  it('says it ran unsandboxed when not asked to sandbox', async () => {
+    const { dir, cleanup } = await makeTempDir();
+    try {
+      const result = await runCommand({ argv: ['true'], cwd: dir, timeoutMs: 5_000, onLine: () => {} });
+      expect(result).toMatchObject({ outcome: 'succeeded', sandboxed: false });
+    } finally {
+      await cleanup();
+    }
+  });
+});

@@ -1,0 +1,16 @@
+import type { DaemonConfigView } from '@forge/shared';
+
+/** Human form of `print-config`: one aligned `name  value` line per field. */
+export function formatConfigView(view: DaemonConfigView): string {
+  const rows: Array<[string, string]> = [
+    ['home', view.home],
+    ['host', view.host],
+    ['port', String(view.port)],
+    ['allowedHosts', view.allowedHosts.length > 0 ? view.allowedHosts.join(', ') : '(none)'],
+    ['accessToken', view.accessToken ?? '(not set)'],
+    ['logLevel', view.logLevel],
+    ['configFile', view.configFile ?? '(none)'],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');
+}

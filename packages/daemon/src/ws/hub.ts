@@ -1,0 +1,179 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import {
+  ClientMessage,
+  ERROR_CATALOGUE,
+  SOCKET_HEARTBEAT_MS,
+  SOCKET_MAX_BUFFERED_BYTES,
+  WS_CLOSE_GOING_AWAY,
+  errorBody,
+  type ErrorCode,
+  type ServerMessage,
+} from '@forge/shared';
+import type { Logger } from '../logging/logger.ts';
+import { checkUpgrade, type SecurityPolicy } from '../http/security.ts';
+
+/** Largest frame a client may send; clients only send small control messages. */
+const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+/** How long shutdown waits for clients to acknowledge the close frame before cutting them. */
+const CLOSE_WAIT_MS = 2_000;
+
+export interface HubOptions {
+  logger: Logger;
+  version: string;
+  policy: SecurityPolicy;
+  heartbeatMs?: number;
+  maxBufferedBytes?: number;
+}
+
+export interface Hub {
+  /** Accept (or refuse, with an HTTP answer on the socket) an upgrade for /ws. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Send one message to every client; serialised once. Slow clients are dropped, not buffered. */
+  broadcast(message: ServerMessage): void;
+  readonly clientCount: number;
+  /** Close every client with 1001 and stop accepting. */
+  close(): Promise<void>;
+}
+
+interface ClientState {
+  id: string;
+  alive: boolean;
+}
+
+/** Answer a refused upgrade with a real HTTP response in the catalogue shape, then close. */
+export function refuseUpgrade(socket: Duplex, code: ErrorCode): void {
+  const { status } = ERROR_CATALOGUE[code];
+  const body = JSON.stringify(errorBody(code));
+  const reason = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Service Unavailable';
+  socket.once('finish', () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+  );
+}
+
+export function createHub(options: HubOptions): Hub {
+  const { logger, policy } = options;
+  const heartbeatMs = options.heartbeatMs ?? SOCKET_HEARTBEAT_MS;
+  const maxBuffered = options.maxBufferedBytes ?? SOCKET_MAX_BUFFERED_BYTES;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_FRAME_BYTES,
+    clientTracking: false,
+  });
+  const clients = new Map<WebSocket, ClientState>();
+  let closing = false;
+
+  const sendData = (ws: WebSocket, data: string, bytes: number): void => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount + bytes > maxBuffered) {
+      // A client that cannot keep up is cut off; it reconnects and refetches state.
+      logger.warn(
+        { clientId: clients.get(ws)?.id, bufferedAmount: ws.bufferedAmount },
+        'dropping slow WebSocket client',
+      );
+      clients.delete(ws);
+      ws.terminate();
+      return;
+    }
+    ws.send(data);
+  };
+  const send = (ws: WebSocket, message: ServerMessage): void => {
+    const data = JSON.stringify(message);
+    sendData(ws, data, Buffer.byteLength(data));
+  };
+
+  const onMessage = (ws: WebSocket, raw: RawData, isBinary: boolean): void => {
+    if (isBinary) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw.toString());
+    } catch {
+      return; // not JSON: ignored, as the protocol says
+    }
+    const parsed = ClientMessage.safeParse(value);
+    if (!parsed.success) return;
+    if (parsed.data.type === 'ping') {
+      send(ws, parsed.data.id === undefined ? { type: 'pong' } : { type: 'pong', id: parsed.data.id });
+    }
+  };
+
+  const onConnection = (ws: WebSocket): void => {
+    const state: ClientState = { id: crypto.randomUUID(), alive: true };
+    clients.set(ws, state);
+    ws.on('pong', () => {
+      state.alive = true;
+    });
+    ws.on('message', (raw, isBinary) => onMessage(ws, raw, isBinary));
+    ws.on('error', (err) => logger.debug({ clientId: state.id, err: err.message }, 'WebSocket client error'));
+    ws.on('close', () => clients.delete(ws));
+    logger.debug({ clientId: state.id }, 'WebSocket client connected');
+    send(ws, { type: 'hello', version: options.version, clientId: state.id });
+  };
+
+  const heartbeat = setInterval(() => {
+    for (const [ws, state] of clients) {
+      if (!state.alive) {
+        logger.debug({ clientId: state.id }, 'WebSocket client missed a heartbeat');
+        clients.delete(ws);
+        ws.terminate();
+        continue;
+      }
+      state.alive = false;
+      ws.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    handleUpgrade(req, socket, head) {
+      const refusal = closing ? 'SHUTTING_DOWN' : checkUpgrade(policy, req);
+      if (refusal) {
+        logger.debug(
+          { code: refusal, host: req.headers.host, origin: req.headers.origin },
+          'WebSocket upgrade refused',
+        );
+        refuseUpgrade(socket, refusal);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, onConnection);
+    },
+    broadcast(message) {
+      if (clients.size === 0) return;
+      const data = JSON.stringify(message);
+      const bytes = Buffer.byteLength(data);
+      for (const ws of [...clients.keys()]) sendData(ws, data, bytes);
+    },
+    get clientCount() {
+      return clients.size;
+    },
+    async close() {
+      closing = true;
+      clearInterval(heartbeat);
+      const open = [...clients.keys()];
+      await Promise.all(
+        open.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === WebSocket.CLOSED) return resolve();
+              const timer = setTimeout(() => {
+                ws.terminate();
+                resolve();
+              }, CLOSE_WAIT_MS);
+              ws.once('close', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              ws.close(WS_CLOSE_GOING_AWAY, 'Forge is shutting down');
+            }),
+        ),
+      );
+      clients.clear();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

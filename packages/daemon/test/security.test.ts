@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '@forge/shared';
+import { cleanup, openSocket, rawRequest, startTestApp, upgradeStatus } from './helpers.ts';
+
+afterEach(cleanup);
+
+const TOKEN = 'test-token-0123456789abcdef';
+
+const settingsOf = async (url: string, headers: Record<string, string> = {}) =>
+  (await fetch(`${url}/api/settings`, { headers })).json();
+
+describe('Host allow-list (DNS rebinding)', () => {
+  it('refuses Host: evil.example with 403 HOST_NOT_ALLOWED on API and page paths', async () => {
+    const app = await startTestApp();
+    for (const path of ['/api/health', '/api/settings', '/']) {
+      const res = await rawRequest(app.port, { path, headers: { host: 'evil.example' } });
+      expect(res.status).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'HOST_NOT_ALLOWED' });
+    }
+  });
+
+  it('refuses a loopback name on another port and a missing Host', async () => {
+    const app = await startTestApp();
+    expect(
+      (await rawRequest(app.port, { path: '/api/health', headers: { host: 'localhost:1' } })).status,
+    ).toBe(403);
+    // Node itself answers 400 to a request without Host; either way nothing is served.
+    expect([400, 403]).toContain(
+      (await rawRequest(app.port, { path: '/api/health', headers: { host: '' } })).status,
+    );
+  });
+
+  it('answers localhost, 127.0.0.1 and [::1] on its port, and configured allowedHosts', async () => {
+    const app = await startTestApp({ config: { allowedHosts: ['forge.lan', 'proxy.lan:8443'] } });
+    for (const host of [
+      `localhost:${app.port}`,
+      `127.0.0.1:${app.port}`,
+      `[::1]:${app.port}`,
+      `FORGE.lan:${app.port}`,
+      'proxy.lan:8443',
+    ]) {
+      const res = await rawRequest(app.port, { path: '/api/health', headers: { host } });
+      expect(res.status, host).toBe(200);
+    }
+    expect(
+      (await rawRequest(app.port, { path: '/api/health', headers: { host: 'proxy.lan:9999' } })).status,
+    ).toBe(403);
+  });
+
+  it('refuses a WebSocket upgrade with a foreign Host', async () => {
+    const app = await startTestApp();
+    const { status, body } = await upgradeStatus(`${app.url}/ws`, { headers: { host: 'evil.example' } });
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ code: 'HOST_NOT_ALLOWED' });
+    expect(app.forge.hub.clientCount).toBe(0);
+  });
+});
+
+describe('Origin check (CSRF, cross-site WebSocket hijacking)', () => {
+  it('refuses a POST from http://evil.example with 403 and leaves the setting unchanged', async () => {
+    const app = await startTestApp();
+    const res = await fetch(`${app.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ debugMode: true }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await settingsOf(app.url)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it.each(['null', 'https://127.0.0.1:PORT', 'http://127.0.0.1:1', 'http://localhost.evil.example:PORT'])(
+    'refuses Origin %s on a POST',
+    async (origin) => {
+      const app = await startTestApp();
+      const res = await fetch(`${app.url}/api/settings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: origin.replace('PORT', String(app.port)) },
+        body: JSON.stringify({ autoRepair: false }),
+      });
+      expect(res.status).toBe(403);
+      expect(await settingsOf(app.url)).toEqual(DEFAULT_SETTINGS);
+    },
+  );
+
+  it("accepts the daemon's own origin and a request without Origin (CLI)", async () => {
+    const app = await startTestApp();
+    const own = await fetch(`${app.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://localhost:${app.port}` },
+      body: JSON.stringify({ autoRepair: false }),
+    });
+    expect(own.status).toBe(200);
+    const cli = await fetch(`${app.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ debugMode: true }),
+    });
+    expect(cli.status).toBe(200);
+    expect(await settingsOf(app.url)).toEqual({ ...DEFAULT_SETTINGS, autoRepair: false, debugMode: true });
+  });
+
+  it('lets a GET with a foreign Origin read nothing extra: no CORS headers are sent', async () => {
+    const app = await startTestApp();
+    const res = await fetch(`${app.url}/api/settings`, { headers: { origin: 'http://evil.example' } });
+    expect([...res.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it('refuses a WebSocket upgrade with a foreign Origin', async () => {
+    const app = await startTestApp();
+    const { status, body } = await upgradeStatus(`${app.url}/ws`, { origin: 'http://evil.example' });
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+    expect(app.forge.hub.clientCount).toBe(0);
+    expect((await upgradeStatus(`${app.url}/ws`, { origin: `http://127.0.0.1:${app.port}` })).status).toBe(
+      101,
+    );
+  });
+});
+
+describe('access token', () => {
+  it('refuses requests without the token (401 TOKEN_REQUIRED) and accepts a bearer token', async () => {
+    const app = await startTestApp({ config: { accessToken: TOKEN } });
+    const bare = await fetch(`${app.url}/api/health`);
+    expect(bare.status).toBe(401);
+    expect(await bare.json()).toMatchObject({ code: 'TOKEN_REQUIRED' });
+    expect(
+      (await fetch(`${app.url}/api/health`, { headers: { authorization: 'Bearer wrong-token' } })).status,
+    ).toBe(401);
+    expect((await fetch(`${app.url}/api/health?token=${TOKEN}`)).status).toBe(401);
+    const ok = await fetch(`${app.url}/api/health`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('does not change anything for a POST without the token', async () => {
+    const app = await startTestApp({ config: { accessToken: TOKEN } });
+    const res = await fetch(`${app.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ debugMode: true }),
+    });
+    expect(res.status).toBe(401);
+    expect(await settingsOf(app.url, { authorization: `Bearer ${TOKEN}` })).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('trades ?token= on a page for an HttpOnly SameSite=Strict cookie and a clean URL', async () => {
+    const app = await startTestApp({ config: { accessToken: TOKEN } });
+    const res = await fetch(`${app.url}/settings?tab=a&token=${TOKEN}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/settings?tab=a');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^forge_token=${TOKEN};`));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+
+    const pair = cookie.split(';')[0]!;
+    const withCookie = await fetch(`${app.url}/api/settings`, { headers: { cookie: pair } });
+    expect(withCookie.status).toBe(200);
+    expect((await fetch(`${app.url}/settings?token=wrong`, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('never redirects off-site after the token exchange', async () => {
+    const app = await startTestApp({ config: { accessToken: TOKEN } });
+    const res = await rawRequest(app.port, {
+      path: `//evil.example/?token=${TOKEN}`,
+      headers: { host: `127.0.0.1:${app.port}` },
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/evil.example/');
+  });
+
+  it('needs the token on the WebSocket upgrade too (header, cookie or ?token=)', async () => {
+    const app = await startTestApp({ config: { accessToken: TOKEN } });
+    expect((await upgradeStatus(`${app.url}/ws`)).status).toBe(401);
+    expect((await upgradeStatus(`${app.url}/ws?token=nope`)).status).toBe(401);
+    expect((await upgradeStatus(`${app.url}/ws?token=${TOKEN}`)).status).toBe(101);
+    expect(
+      (await upgradeStatus(`${app.url}/ws`, { headers: { cookie: `forge_token=${TOKEN}` } })).status,
+    ).toBe(101);
+    const socket = await openSocket(`${app.url}/ws`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect((await socket.next('hello')).type).toBe('hello');
+  });
+});
