@@ -20,10 +20,20 @@ import { startViteDev } from './http/vite-dev.ts';
 import { devHtmlHeaders, resolveWebRoot, staticWeb, type WebMode } from './http/web.ts';
 import { redactUrl, type Logger } from './logging/logger.ts';
 import type { Store } from './store/store.ts';
+import type { ServerMessage } from '@forge/shared';
+import { createFleet, type Fleet } from './fleet/fleet.ts';
+import { homeLayout, type HomeLayout } from './home-layout.ts';
+import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
+import { createBuildService, type BuildService } from './features/builds/service.ts';
+import { registerBuildRoutes } from './features/builds/routes.ts';
+import { registerUploadRoutes } from './features/uploads/routes.ts';
+import { registerProjectRoutes } from './features/projects/routes.ts';
+import { registerBotRoutes } from './features/bots/routes.ts';
+import { createPreviewRegistry, type PreviewRegistry } from './features/preview/preview-registry.ts';
 import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
 
 export interface AppDeps {
-  config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot'>;
+  config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'>;
   logger: Logger;
   store: Store;
   version?: string;
@@ -31,6 +41,8 @@ export interface AppDeps {
   /** Default: the built web app (config webRoot, else @forge/web's dist). */
   web?: WebMode;
   socket?: { heartbeatMs?: number; maxBufferedBytes?: number };
+  /** Run build commands inside bubblewrap when the machine has it (default true). */
+  sandbox?: boolean;
   /** Extra /api routes registered before the 404 (tests, and later features under development). */
   registerRoutes?: (router: Router, services: AppServices) => void;
 }
@@ -38,6 +50,11 @@ export interface AppDeps {
 export interface AppServices {
   health: HealthService;
   settings: SettingsService;
+  fleet: Fleet;
+  builds: BuildService;
+  previews: PreviewRegistry;
+  repo: BuildRepo;
+  layout: HomeLayout;
 }
 
 export interface ForgeApp {
@@ -75,9 +92,31 @@ export function createApp(deps: AppDeps): ForgeApp {
   const version = deps.version ?? FORGE_VERSION;
   const policy = createSecurityPolicy(deps.config);
   const hub = createHub({ logger, version, policy, ...deps.socket });
+  const broadcast = (m: ServerMessage) => hub.broadcast(m);
+  const settings = createSettingsService({ store: deps.store, logger, broadcast });
+  const layout = homeLayout(deps.config.home);
+  const repo = createBuildRepo(deps.store);
+  const fleet = createFleet({ broadcast, maxConcurrent: () => settings.get().maxConcurrentBots });
+  const previews = createPreviewRegistry({ logger });
+  const sandbox = deps.sandbox ?? true;
+  const builds = createBuildService({
+    layout,
+    repo,
+    fleet,
+    previews,
+    logger,
+    settings: settings.get,
+    broadcast,
+    sandbox,
+  });
   const services: AppServices = {
     health: createHealthService({ version, startedAt: now(), now }),
-    settings: createSettingsService({ store: deps.store, logger, broadcast: (m) => hub.broadcast(m) }),
+    settings,
+    fleet,
+    builds,
+    previews,
+    repo,
+    layout,
   };
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;
@@ -105,6 +144,10 @@ export function createApp(deps: AppDeps): ForgeApp {
   const api = express.Router();
   registerHealthRoutes(api, services);
   registerSettingsRoutes(api, services);
+  registerUploadRoutes(api, { builds, layout });
+  registerBuildRoutes(api, { builds, repo });
+  registerProjectRoutes(api, { repo, layout, previews, logger });
+  registerBotRoutes(api, { fleet, builds, repo });
   deps.registerRoutes?.(api, services);
   registerNotImplemented(api);
   app.use(api);
@@ -137,6 +180,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     services,
     policy,
     async attach(server) {
+      await builds.recover();
       server.on('upgrade', onUpgrade);
       if (web.mode !== 'dev') return;
       const devServer = await startViteDev({ root: web.root, configFile: web.configFile, server, logger });
@@ -145,7 +189,8 @@ export function createApp(deps: AppDeps): ForgeApp {
     },
     async close() {
       closing = true;
-      await Promise.all([hub.close(), vite?.close()]);
+      await builds.shutdown();
+      await Promise.all([hub.close(), vite?.close(), previews.stopAll()]);
     },
   };
 }

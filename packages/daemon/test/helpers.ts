@@ -68,7 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = openStore(path.join(home, STORE_FILE));
   const { logger, lines } = memoryLogger();
   const forge = createApp({
-    config: { host: '127.0.0.1', allowedHosts: [], accessToken: null, webRoot: null, ...config },
+    config: { host: '127.0.0.1', allowedHosts: [], accessToken: null, webRoot: null, home, ...config },
     logger,
     store,
     web: { mode: 'static', root: null },

@@ -100,6 +100,8 @@ export const ERROR_CATALOGUE = {
     message: 'There is no bot with that name.',
     hint: 'List the bots with: forge bots',
   },
+  BOT_HAS_NO_JOB: { status: 409, message: 'This bot has no build job to run.' },
+  NOTHING_TO_FIX: { status: 409, message: 'This bot has no failed job to retry.' },
   BUILD_NOT_FOUND: {
     status: 404,
     message: 'There is no build with that id.',
@@ -115,6 +117,7 @@ export const ERROR_CATALOGUE = {
     message: 'This project has no successful build output yet.',
     hint: 'Build it: forge build <project>',
   },
+  BUILD_SUPERSEDED: { status: 409, message: 'A newer upload of this project replaced this one.' },
   BUILD_FINISHED: { status: 409, message: 'This build has already finished.' },
   BLUEPRINT_INVALID_PACKAGE_JSON: {
     status: 422,

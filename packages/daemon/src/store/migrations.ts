@@ -23,6 +23,53 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'projects, builds and build logs',
+    up(db) {
+      // A build row exists from the first byte of its upload; `record` holds the JSON parts of the
+      // shared Build schema (blueprint, stages, steps, reports) that are read and written whole.
+      // `pids` lists the process groups a build has running, so a restarted daemon can kill them.
+      db.exec(`
+        CREATE TABLE projects (
+          name TEXT PRIMARY KEY NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          output_hash TEXT,
+          output_build_id TEXT,
+          preview_pid INTEGER
+        ) STRICT;
+        CREATE TABLE builds (
+          id TEXT PRIMARY KEY NOT NULL,
+          seq INTEGER NOT NULL UNIQUE,
+          project_name TEXT NOT NULL,
+          status TEXT NOT NULL,
+          stage TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          ended_at TEXT,
+          duration_ms INTEGER,
+          cache_hit INTEGER NOT NULL DEFAULT 0,
+          no_cache INTEGER NOT NULL DEFAULT 0,
+          source_hash TEXT,
+          record TEXT NOT NULL,
+          log_count INTEGER NOT NULL DEFAULT 0,
+          log_truncated INTEGER NOT NULL DEFAULT 0,
+          pids TEXT NOT NULL DEFAULT '[]'
+        ) STRICT;
+        CREATE INDEX builds_by_project ON builds (project_name, seq DESC);
+        CREATE INDEX builds_active ON builds (status) WHERE status IN ('queued', 'running');
+        CREATE TABLE build_logs (
+          build_id TEXT NOT NULL REFERENCES builds (id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          ts TEXT NOT NULL,
+          level TEXT NOT NULL,
+          bot_name TEXT NOT NULL,
+          message TEXT NOT NULL,
+          PRIMARY KEY (build_id, seq)
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

@@ -44,13 +44,14 @@ describe('openStore', () => {
   it('applies only the new migrations of a later version', () => {
     const file = dbFile();
     openStore(file).close();
+    const latest = MIGRATIONS.at(-1)!.version;
     const added: Migration = {
-      version: 2,
+      version: latest + 1,
       name: 'extra',
       up: (db) => db.exec('CREATE TABLE extra (id INTEGER)'),
     };
     const store = openStore(file, { migrations: [...MIGRATIONS, added] });
-    expect(store.schemaVersion).toBe(2);
+    expect(store.schemaVersion).toBe(latest + 1);
     expect(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'extra'").pluck().get()).toBe(
       'extra',
     );
@@ -59,8 +60,9 @@ describe('openStore', () => {
 
   it('rolls back a failing migration completely', () => {
     const file = dbFile();
+    const latest = MIGRATIONS.at(-1)!.version;
     const broken: Migration = {
-      version: 2,
+      version: latest + 1,
       name: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half (id INTEGER)');
@@ -70,7 +72,7 @@ describe('openStore', () => {
     expect(() => openStore(file, { migrations: [...MIGRATIONS, broken] })).toThrow('boom');
     const db = new Database(file);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
-    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(latest);
     db.close();
   });
 

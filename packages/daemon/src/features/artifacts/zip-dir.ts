@@ -1,0 +1,341 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { finished, pipeline } from 'node:stream/promises';
+import { createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { Zip } from 'fflate';
+import { timeSlicer, windowBitsFor } from '../../pipeline/checks/time-slice.ts';
+import { walkFiles, type WalkedFile } from '../../pipeline/checks/walk-files.ts';
+import { DEFLATED, NativeZipEntry, STORED, type ZipMethod } from './zip-entry.ts';
+
+/**
+ * PackageBot's ZIPs (project source and build artifact downloads), streamed: each file is compressed
+ * and written as soon as it is read, and the writer waits for the client when it reads slower than we
+ * compress, so memory stays bounded whatever the project's size. fflate's `Zip` writes the archive
+ * structure; the DEFLATE work is Node's zlib. Small files are read and deflated synchronously in time
+ * slices (time-slice.ts: per-file async calls cost more than the work); large ones are streamed.
+ */
+
+export interface ZipDirOptions {
+  /** Return true to leave a file out, or a directory with everything below it (paths use "/"). */
+  exclude?: (relPath: string, isDir: boolean) => boolean;
+  /** Aborting stops the ZIP; the output is destroyed (the client sees a cut download). */
+  signal?: AbortSignal;
+}
+
+export interface ZipDirResult {
+  /** Files written into the ZIP. */
+  files: number;
+  /** ZIP bytes written to the output. */
+  bytes: number;
+  /** Uncompressed bytes of those files. */
+  inputBytes: number;
+  /** True when the output closed (client disconnect) or `signal` aborted before the ZIP was complete. */
+  aborted: boolean;
+}
+
+/** Thrown before any byte is written when the directory needs ZIP64, which fflate cannot write. */
+export class ZipTooLargeError extends Error {
+  override readonly name = 'ZipTooLargeError';
+}
+
+/** DEFLATE level: zlib's default, the usual balance of speed and size. */
+const DEFLATE_LEVEL = 6;
+/** Formats already compressed: deflating them again costs time and saves nothing. */
+const STORED_EXTENSIONS = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'avif',
+  'woff',
+  'woff2',
+  'zip',
+  'gz',
+  'tgz',
+  'br',
+  'zst',
+  'bz2',
+  'xz',
+  '7z',
+  'rar',
+  'mp3',
+  'mp4',
+  'm4a',
+  'webm',
+  'ogg',
+  'mov',
+  'jar',
+]);
+/** Files up to this size are read and compressed whole; larger ones are streamed in chunks. */
+const WHOLE_FILE_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 256 * 1024;
+/** Classic ZIP limits (no ZIP64): entry count, and sizes/offsets that fit 32 bits. */
+const MAX_ENTRIES = 0xffff;
+const MAX_BYTES = 0xffffffff;
+/** DOS timestamps in ZIP headers cover 1980–2107; fflate accepts up to 2099. */
+const MIN_MTIME = Date.UTC(1980, 0, 2);
+const MAX_MTIME = Date.UTC(2099, 11, 31);
+/** Unix "regular file" type bits, for the external attributes. */
+const REGULAR_FILE = 0o100000;
+
+/**
+ * Regular files below `dir`, depth first in name order, each with `rel` ("a/b.js"), `abs`, `size`,
+ * `mtimeMs` and `mode`. Symbolic links are skipped, never followed; `exclude` can prune files and
+ * whole folders.
+ */
+export async function listFiles(
+  dir: string,
+  exclude?: (relPath: string, isDir: boolean) => boolean,
+): Promise<WalkedFile[]> {
+  const { files } = await walkFiles(path.resolve(dir), { stat: true, ...(exclude ? { exclude } : {}) });
+  return files;
+}
+
+const isStored = (rel: string): boolean =>
+  STORED_EXTENSIONS.has(path.posix.extname(rel).slice(1).toLowerCase());
+
+function entryFor(file: WalkedFile, method: ZipMethod): NativeZipEntry {
+  const entry = new NativeZipEntry(file.rel, method);
+  entry.mtime = new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, file.mtimeMs ?? Date.now())));
+  // Unix permissions (os 3), so an executable script stays executable once unzipped.
+  entry.os = 3;
+  entry.attrs = (((file.mode ?? 0o644) & 0o7777) | REGULAR_FILE) * 0x10000;
+  return entry;
+}
+
+/** Unreadable files (gone since the listing, no permission) are left out of the ZIP. */
+const SKIPPED_CODES = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR']);
+
+function readableSync<T>(load: () => T): T | null {
+  try {
+    return load();
+  } catch (error) {
+    if (SKIPPED_CODES.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}
+
+async function readable<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (SKIPPED_CODES.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}
+
+/** A small file's entry data: deflated, or stored when compressed already or when it would not shrink. */
+function payloadOf(rel: string, raw: Buffer): { method: ZipMethod; payload: Buffer } {
+  if (raw.length > 0 && !isStored(rel)) {
+    const deflated = deflateRawSync(raw, { level: DEFLATE_LEVEL, windowBits: windowBitsFor(raw.length) });
+    if (deflated.length < raw.length) return { method: DEFLATED, payload: deflated };
+  }
+  return { method: STORED, payload: raw };
+}
+
+/**
+ * Streams a ZIP of `dir` into `out` (an HTTP response, a file stream) and ends it. Names use forward
+ * slashes and are UTF-8; symbolic links are skipped; compressed formats (and files that would not
+ * shrink) are stored, the rest deflated at level 6. Writes wait for `drain` when `out` is full. When
+ * `out` closes early (the client went away) or `signal` aborts, the work stops, files are closed and
+ * the result says `aborted`: nothing is thrown for that. Throws `ZipTooLargeError` (before writing)
+ * when the tree needs ZIP64, and rethrows read/compression errors after destroying `out`. The caller
+ * sets the response headers (Content-Type, Content-Disposition) before calling.
+ */
+export async function streamZipOfDir(
+  dir: string,
+  out: NodeJS.WritableStream,
+  options: ZipDirOptions = {},
+): Promise<ZipDirResult> {
+  const { signal } = options;
+  const files = await listFiles(dir, options.exclude);
+  const inputTotal = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
+  if (files.length > MAX_ENTRIES || inputTotal >= MAX_BYTES) {
+    throw new ZipTooLargeError(
+      `${dir} holds ${files.length} files and ${inputTotal} bytes: more than a ZIP without ZIP64 can hold ` +
+        `(${MAX_ENTRIES} entries, 4 GiB).`,
+    );
+  }
+
+  const state: { aborted: boolean; complete: boolean; failure: unknown; needDrain: boolean } = {
+    aborted: false,
+    complete: false,
+    failure: undefined,
+    needDrain: false,
+  };
+  let bytes = 0;
+  let inputBytes = 0;
+  let count = 0;
+  /** Ends the pending wait for 'drain' (also on abort). */
+  let wake: (() => void) | undefined;
+  /** Stops a file being streamed at once on abort. */
+  const stopStreaming = new AbortController();
+
+  const abort = () => {
+    if (state.complete || state.aborted) return;
+    state.aborted = true;
+    stopStreaming.abort();
+    wake?.();
+  };
+  const onClose = () => abort();
+  // Stays attached: an error on the output after we are done must not become an uncaught exception.
+  const onError = () => abort();
+  out.on('close', onClose);
+  out.on('error', onError);
+  signal?.addEventListener('abort', abort, { once: true });
+  if (signal?.aborted) abort();
+
+  const zip = new Zip((error, chunk, final) => {
+    if (error) {
+      state.failure ??= error;
+      abort();
+      return;
+    }
+    if (state.aborted) return;
+    bytes += chunk.length;
+    if (!out.write(chunk)) state.needDrain = true;
+    if (final) state.complete = true;
+  });
+
+  const drained = async (): Promise<void> => {
+    if (!state.needDrain || state.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        wake = undefined;
+        state.needDrain = false;
+        resolve();
+      };
+      wake = done;
+      out.on('drain', done);
+    });
+  };
+
+  const streamFile = async (file: WalkedFile): Promise<boolean> => {
+    const handle = await readable(() => open(file.abs, 'r'));
+    if (handle === null) return false;
+    const stored = isStored(file.rel);
+    const entry = entryFor(file, stored ? STORED : DEFLATED);
+    zip.add(entry);
+    const source = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
+    // Raw bytes feed the entry's CRC and size on their way to the compressor.
+    const measure = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        entry.push(chunk, false);
+        inputBytes += chunk.length;
+        yield chunk;
+      }
+    };
+    const write = async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) {
+        entry.emit(chunk);
+        await drained();
+      }
+    };
+    try {
+      if (stored) await pipeline(source, measure, write, { signal: stopStreaming.signal });
+      else
+        await pipeline(
+          source,
+          measure,
+          createDeflateRaw({ level: DEFLATE_LEVEL, chunkSize: 64 * 1024 }),
+          write,
+          {
+            signal: stopStreaming.signal,
+          },
+        );
+    } catch (error) {
+      // An abort ends the pipeline with an AbortError; only a real read or zlib error counts.
+      if (state.aborted) return false;
+      throw error;
+    }
+    if (state.aborted) return false;
+    entry.push(new Uint8Array(0), true);
+    return true;
+  };
+
+  const slicer = timeSlicer();
+  try {
+    for (const file of files) {
+      if (state.aborted) break;
+      if ((file.size ?? 0) > WHOLE_FILE_BYTES) {
+        if (await streamFile(file)) count += 1;
+        slicer.restart();
+      } else {
+        const raw = readableSync(() => readFileSync(file.abs));
+        if (raw !== null) {
+          const { method, payload } = payloadOf(file.rel, raw);
+          const entry = entryFor(file, method);
+          zip.add(entry);
+          entry.whole(raw, payload);
+          inputBytes += raw.length;
+          count += 1;
+        }
+      }
+      if (state.failure !== undefined) throw state.failure;
+      if (state.needDrain) {
+        await drained();
+        slicer.restart();
+      } else {
+        await slicer.pause();
+      }
+    }
+    if (!state.aborted) {
+      zip.end();
+      if (state.failure !== undefined) throw state.failure;
+      out.end();
+      try {
+        await finished(out);
+      } catch {
+        // The client went away while the last bytes were in flight.
+        state.aborted = true;
+      }
+    }
+  } catch (error) {
+    stopStreaming.abort();
+    zip.terminate();
+    destroy(out);
+    throw error;
+  } finally {
+    out.off('close', onClose);
+    signal?.removeEventListener('abort', abort);
+  }
+
+  if (state.aborted) {
+    zip.terminate();
+    destroy(out);
+  }
+  return { files: count, bytes, inputBytes, aborted: state.aborted };
+}
+
+function destroy(out: NodeJS.WritableStream): void {
+  const stream = out as NodeJS.WritableStream & { destroy?: () => void; destroyed?: boolean };
+  if (typeof stream.destroy === 'function' && !stream.destroyed) stream.destroy();
+}
+
+/**
+ * Writes a ZIP of `dir` to `file` (tests, benchmarks, stored artifacts). A partial file is removed when
+ * the ZIP fails or is aborted.
+ */
+export async function zipDirToFile(
+  dir: string,
+  file: string,
+  options: ZipDirOptions = {},
+): Promise<ZipDirResult> {
+  const out = createWriteStream(file);
+  try {
+    const result = await streamZipOfDir(dir, out, options);
+    if (result.aborted) {
+      await finished(out).catch(() => undefined);
+      await rm(file, { force: true });
+    }
+    return result;
+  } catch (error) {
+    destroy(out);
+    await finished(out).catch(() => undefined);
+    await rm(file, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import type { Response, Router } from 'express';
+import { projectZipName, routes, type Project } from '@forge/shared';
+import { defineRoute } from '../../http/define-route.ts';
+import { ForgeError } from '../../http/forge-error.ts';
+import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { detectBlueprint } from '../../pipeline/detect/index.ts';
+import { streamZipOfDir } from '../artifacts/zip-dir.ts';
+import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import type { BuildRepo } from '../builds/repo.ts';
+
+export interface ProjectDeps {
+  repo: BuildRepo;
+  layout: HomeLayout;
+  previews: PreviewRegistry;
+  logger: Logger;
+}
+
+/** Where the downloadable build output of a project is, or null when it has none. */
+export function artifactDir(deps: ProjectDeps, name: string): string | null {
+  const project = deps.repo.project(name);
+  if (!project?.output_build_id) return null;
+  const build = deps.repo.get(project.output_build_id);
+  const kind = build?.blueprint?.kind;
+  // A plain static site and a server app ship their sources; a built site ships its output.
+  const dir = kind === 'static-build' ? deps.layout.outputDir(name) : deps.layout.projectDir(name);
+  return fs.existsSync(dir) ? dir : null;
+}
+
+function requireProject(deps: ProjectDeps, name: string): void {
+  if (!isValidProjectName(name) || !deps.repo.project(name) || !fs.existsSync(deps.layout.projectDir(name))) {
+    throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${name}".`);
+  }
+}
+
+/** The project the dashboard means when it names none: the most recently uploaded or built. */
+export const currentProject = (repo: BuildRepo): string | null => repo.projects()[0]?.name ?? null;
+
+const skipInstalls = (rel: string) =>
+  rel === 'node_modules' || rel.startsWith('node_modules/') || rel === '.git' || rel.startsWith('.git/');
+
+async function sendZip(res: Response, dir: string, name: string, deps: ProjectDeps): Promise<void> {
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', `attachment; filename="${projectZipName(name)}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    await streamZipOfDir(dir, res, { exclude: (rel) => skipInstalls(rel) });
+  } catch (err) {
+    deps.logger.warn({ err, dir }, 'zip download ended early');
+    if (!res.headersSent) throw err;
+    res.destroy();
+  }
+}
+
+export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
+  const { repo } = deps;
+
+  defineRoute(router, routes.projects, (): Project[] =>
+    repo
+      .projects()
+      .map(({ outputBuildId: _o, ...p }) => ({ ...p, hasArtifact: artifactDir(deps, p.name) !== null })),
+  );
+
+  defineRoute(router, routes.projectBlueprint, async ({ params }) => {
+    requireProject(deps, params.name);
+    return detectBlueprint(deps.layout.projectDir(params.name));
+  });
+
+  router.get(routes.downloadProject.path, async (req, res) => {
+    const name = req.params.name as string;
+    requireProject(deps, name);
+    await sendZip(res, deps.layout.projectDir(name), name, deps);
+  });
+
+  router.get(routes.downloadArtifact.path, async (req, res) => {
+    const name = req.params.name as string;
+    requireProject(deps, name);
+    const dir = artifactDir(deps, name);
+    if (!dir) throw new ForgeError('NO_ARTIFACT', `Project "${name}" has no successful build output yet.`);
+    await sendZip(res, dir, name, deps);
+  });
+
+  defineRoute(router, routes.previewUrl, async ({ query }) => {
+    const name = query.project ?? currentProject(repo);
+    if (!name) return { url: null };
+    if (query.project) requireProject(deps, name);
+    const live = deps.previews.get(name);
+    if (live) return { url: live.url };
+    // After a restart, a static output is served again on request; server apps are not restarted
+    // behind the user's back (they run project code): building again starts them.
+    const project = repo.project(name);
+    const build = project?.output_build_id ? repo.get(project.output_build_id) : null;
+    const kind = build?.blueprint?.kind;
+    if (kind === 'static' || kind === 'static-build') {
+      const dir = artifactDir(deps, name);
+      if (dir) return { url: (await deps.previews.serveStatic(name, dir)).url };
+    }
+    return { url: null };
+  });
+}

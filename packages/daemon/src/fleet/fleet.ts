@@ -1,0 +1,161 @@
+import {
+  BOT_CATEGORIES,
+  BOT_ROSTER,
+  type BotActivity,
+  type BotInfo,
+  type ServerMessage,
+} from '@forge/shared';
+
+/** What a job is about, for the bot card ("build app#b3") and the bot-assigned message. */
+export interface JobInfo {
+  label: string;
+  projectName?: string;
+  buildId?: string;
+}
+
+export interface FleetDeps {
+  broadcast: (message: ServerMessage) => void;
+  /** Read at every acquire, so a settings change applies to the next job. */
+  maxConcurrent: () => number;
+}
+
+interface BotState {
+  running: Map<number, JobInfo>;
+  jobsRun: number;
+  failures: number;
+  /** The last job that failed, kept for "Fix" (retry). Cleared by a later success. */
+  lastFailure: JobInfo | null;
+}
+
+/**
+ * The 25 bots and the scheduler. Every pipeline step is a job run by one named bot; at most
+ * `maxConcurrent()` jobs run at once across the fleet, the rest wait in FIFO order.
+ */
+export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
+  const bots = new Map<string, BotState>(
+    BOT_ROSTER.map((b) => [b.name, { running: new Map(), jobsRun: 0, failures: 0, lastFailure: null }]),
+  );
+  let active = 0;
+  let nextJobId = 1;
+  const waiting: Array<() => void> = [];
+
+  const statusOf = (state: BotState): string =>
+    state.running.size > 0 ? 'building' : state.lastFailure ? 'error' : 'active';
+  const jobText = (state: BotState): string | null =>
+    state.running.size === 0 ? null : [...state.running.values()].map((j) => j.label).join(', ');
+
+  const emit = (name: string) => {
+    const state = bots.get(name)!;
+    broadcast({ type: 'bot-status', botName: name, status: statusOf(state), job: jobText(state) });
+  };
+
+  const acquire = (signal?: AbortSignal): Promise<void> => {
+    if (active < maxConcurrent()) {
+      active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        active++;
+        resolve();
+      };
+      const onAbort = () => {
+        const i = waiting.indexOf(grant);
+        if (i >= 0) waiting.splice(i, 1);
+        reject(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason)));
+      };
+      waiting.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  };
+  const release = () => {
+    active--;
+    while (active < maxConcurrent() && waiting.length > 0) waiting.shift()!();
+  };
+
+  return {
+    /**
+     * Run `fn` as a job of `botName` once a slot is free. `failed(result)` decides whether a resolved
+     * result counts as a failure (a build that exits 1 resolves, but the bot failed its job).
+     */
+    async run<T>(
+      botName: string,
+      job: JobInfo,
+      fn: () => Promise<T>,
+      opts: { signal?: AbortSignal; failed?: (result: T) => boolean } = {},
+    ): Promise<T> {
+      const state = bots.get(botName);
+      if (!state) throw new Error(`Unknown bot ${botName}`);
+      await acquire(opts.signal);
+      const id = nextJobId++;
+      state.running.set(id, job);
+      emit(botName);
+      broadcast({
+        type: 'bot-assigned',
+        botName,
+        ...(job.projectName ? { projectName: job.projectName } : {}),
+        ...(job.buildId ? { buildId: job.buildId } : {}),
+      });
+      let ok = false;
+      try {
+        const result = await fn();
+        ok = !(opts.failed?.(result) ?? false);
+        return result;
+      } finally {
+        state.running.delete(id);
+        state.jobsRun++;
+        if (ok) state.lastFailure = null;
+        else {
+          state.failures++;
+          state.lastFailure = job;
+        }
+        release();
+        emit(botName);
+      }
+    },
+    list(): BotInfo[] {
+      return BOT_ROSTER.map((b) => {
+        const state = bots.get(b.name)!;
+        return {
+          name: b.name,
+          category: b.category,
+          description: b.description,
+          status: statusOf(state),
+          currentJob: jobText(state),
+          jobsRun: state.jobsRun,
+          failures: state.failures,
+        };
+      });
+    },
+    /**
+     * Nav "Bot Activity" (spec §2.1): one row per category. count = bots of the category that are
+     * online (not in error); status online when all are idle or working fine, pending while any is
+     * building, error when any failed its last job.
+     */
+    activities(): BotActivity[] {
+      return BOT_CATEGORIES.map((category) => {
+        const states = BOT_ROSTER.filter((b) => b.category === category).map((b) =>
+          statusOf(bots.get(b.name)!),
+        );
+        const status = states.includes('error')
+          ? 'error'
+          : states.includes('building')
+            ? 'pending'
+            : 'online';
+        return { type: category, count: states.filter((s) => s !== 'error').length, status };
+      });
+    },
+    lastFailure(botName: string): JobInfo | null {
+      return bots.get(botName)?.lastFailure ?? null;
+    },
+    get activeJobs(): number {
+      return active;
+    },
+    get queuedJobs(): number {
+      return waiting.length;
+    },
+  };
+}
+
+export type Fleet = ReturnType<typeof createFleet>;

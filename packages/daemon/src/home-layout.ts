@@ -1,0 +1,61 @@
+import path from 'node:path';
+
+/**
+ * Where things live inside FORGE_HOME (ARCHITECTURE §4). One place, so no feature builds these
+ * paths by hand.
+ */
+export interface HomeLayout {
+  home: string;
+  /** Extracted sources; install and build run here. */
+  projectsDir: string;
+  projectDir(name: string): string;
+  /** The stored output of the last successful build of each project (served and zipped from here). */
+  outputDir(name: string): string;
+  /** node_modules kept aside between uploads of the same project, for reuse. */
+  depsDir(name: string): string;
+  /** Scratch space on the same file system as projects/ (staging, uploads in flight). */
+  tmpDir: string;
+}
+
+export function homeLayout(home: string): HomeLayout {
+  const projectsDir = path.join(home, 'projects');
+  return {
+    home,
+    projectsDir,
+    projectDir: (name) => path.join(projectsDir, name),
+    outputDir: (name) => path.join(home, 'outputs', name),
+    depsDir: (name) => path.join(home, 'deps', name),
+    tmpDir: path.join(home, 'tmp'),
+  };
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+export const MAX_PROJECT_NAME = 64;
+
+/**
+ * Project name from an uploaded file name (docs/decisions.md): drop the .zip extension, turn every
+ * run of characters other than letters, digits, dot, dash and underscore into one dash, trim dashes
+ * and dots from the ends, cut to 64 characters. Empty → "project"; Windows device names get "-project".
+ */
+export function projectNameFromFile(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  const stem = base.replace(/\.zip$/i, '');
+  let name = stem
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-._]+|[-._]+$/g, '')
+    .slice(0, MAX_PROJECT_NAME)
+    .replace(/[-._]+$/g, '');
+  if (!name) name = 'project';
+  if (WINDOWS_RESERVED.test(name)) name = `${name}-project`;
+  return name;
+}
+
+/** A project name as it may appear in a URL or on disk: exactly what projectNameFromFile can produce. */
+export const isValidProjectName = (name: string): boolean =>
+  name.length > 0 &&
+  name.length <= MAX_PROJECT_NAME + '-project'.length &&
+  /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) &&
+  !name.includes('..');

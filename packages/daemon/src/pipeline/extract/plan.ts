@@ -1,0 +1,279 @@
+import AdmZip from 'adm-zip';
+import { decodeEntryName, foldName, parseEntryName } from './entry-name.ts';
+import type { ExtractLimits } from './limits.ts';
+import { printable, Refusal, refuseEntry } from './refusal.ts';
+
+/** The few fields of an adm-zip entry we rely on; all read from the central directory. */
+export interface ArchiveEntry {
+  readonly rawEntryName: Buffer;
+  readonly header: {
+    readonly flags: number;
+    readonly method: number;
+    readonly crc: number;
+    readonly compressedSize: number;
+    readonly size: number;
+    readonly attr: number;
+  };
+  /** The entry's bytes as stored, located through its local header (bounds-checked by adm-zip). */
+  getCompressedData(): Buffer;
+}
+
+/** A file that passed every check and will be inflated and written. */
+export interface PlannedFile {
+  entry: ArchiveEntry;
+  /** The name as it appears in the archive, for messages. */
+  rawName: string;
+  /** Project-relative path after the top-level folder is stripped; forward slashes. */
+  path: string;
+  /** Declared uncompressed size from the central directory; the inflated bytes must match it. */
+  size: number;
+  executable: boolean;
+}
+
+export interface ExtractionPlan {
+  /** In central-directory order: reading the archive front to back. */
+  files: PlannedFile[];
+  /** Folder entries (possibly empty folders), project-relative. */
+  dirs: string[];
+  /** What was left out, sorted: junk folders with a trailing "/", junk files as they are. */
+  dropped: string[];
+  strippedPrefix: string | null;
+  /** Sum of the kept files' declared sizes. */
+  totalBytes: number;
+}
+
+const METHOD_STORED = 0;
+const METHOD_DEFLATED = 8;
+/** WinZip AES: encrypted even if a tool forgot flag bit 0. */
+const METHOD_AES = 99;
+const FLAG_ENCRYPTED = 0x0001;
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+const S_IFDIR = 0o040000;
+const DOS_DIRECTORY = 0x10;
+
+/** Reads the central directory. Anything adm-zip cannot parse is a corrupt archive, not a crash. */
+export function readCentralDirectory(buffer: Buffer): ArchiveEntry[] {
+  try {
+    // noSort: keep central-directory order so files are read front to back.
+    const zip = new AdmZip(buffer, { noSort: true });
+    return zip.getEntries() as unknown as ArchiveEntry[];
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // adm-zip >= 0.6.1 refuses byte-identical names itself (GHSA-p634-w6r4-rjp2) before we see them.
+    const duplicate = /Duplicate entry name "(.*)"$/s.exec(message);
+    if (duplicate?.[1] !== undefined) {
+      throw refuseEntry('ARCHIVE_DUPLICATE_ENTRY', duplicate[1], 'appears twice in the archive.');
+    }
+    throw new Refusal('ARCHIVE_CORRUPT', null, `The file is not a ZIP archive or its directory is corrupt.`);
+  }
+}
+
+interface KeptEntry {
+  rawName: string;
+  segments: string[];
+  isDir: boolean;
+  entry: ArchiveEntry;
+  executable: boolean;
+}
+
+/**
+ * Where a junk entry's dropped subtree starts ("a/node_modules/", "__MACOSX/", "src/.DS_Store"), or
+ * null when the entry is kept. Case-insensitive: on macOS and Windows "Node_Modules" is node_modules.
+ */
+function junkRoot(segments: readonly string[], isDir: boolean): string | null {
+  for (let i = 0; i < segments.length; i++) {
+    const lower = (segments[i] as string).toLowerCase();
+    if (lower === 'node_modules' || lower === '__macosx') {
+      const isFolder = i < segments.length - 1 || isDir;
+      return segments.slice(0, i + 1).join('/') + (isFolder ? '/' : '');
+    }
+  }
+  if (!isDir && segments[segments.length - 1] === '.DS_Store') return segments.join('/');
+  return null;
+}
+
+const formatCount = (n: number): string => n.toLocaleString('en-US');
+const formatMiB = (bytes: number): string => `${formatCount(Math.round(bytes / (1024 * 1024)))} MB`;
+
+/**
+ * Validates every entry of the central directory and decides what gets written where, before a single
+ * byte is written. Throws a Refusal for the first fault found.
+ */
+export function planExtraction(entries: readonly ArchiveEntry[], limits: ExtractLimits): ExtractionPlan {
+  if (entries.length > limits.maxEntries) {
+    const first = entries[limits.maxEntries] as ArchiveEntry;
+    const name = new TextDecoder().decode(first.rawEntryName);
+    throw refuseEntry(
+      'ARCHIVE_TOO_MANY_ENTRIES',
+      name,
+      `is entry ${formatCount(limits.maxEntries + 1)} of ${formatCount(entries.length)}; ` +
+        `an archive may have at most ${formatCount(limits.maxEntries)}.`,
+    );
+  }
+
+  const kept: KeptEntry[] = [];
+  const dropped = new Set<string>();
+  let totalBytes = 0;
+
+  for (const entry of entries) {
+    const { header } = entry;
+    const rawName = decodeEntryName(entry.rawEntryName, header.flags);
+    const parsed = parseEntryName(rawName);
+
+    // Junk is dropped before the content checks: a zipped node_modules routinely holds symlinks
+    // (.bin) and big binaries, and none of it reaches the disk. Its name was still checked above.
+    const junk = junkRoot(parsed.segments, parsed.isDir);
+    if (junk !== null) {
+      dropped.add(junk);
+      continue;
+    }
+
+    // Unix mode lives in the high 16 bits of the external attributes (zip's "version made by" Unix).
+    // Checked whatever host the archive claims: a forged host byte must not hide a link.
+    const mode = header.attr >>> 16;
+    if ((mode & S_IFMT) === S_IFLNK) {
+      throw refuseEntry('ARCHIVE_SYMLINK', rawName, 'is a symbolic link.');
+    }
+    if (header.flags & FLAG_ENCRYPTED || header.method === METHOD_AES) {
+      throw refuseEntry('ARCHIVE_ENCRYPTED', rawName, 'is encrypted.');
+    }
+    const markedDir = (mode & S_IFMT) === S_IFDIR || (header.attr & DOS_DIRECTORY) !== 0;
+    const isDir = parsed.isDir || (markedDir && header.size === 0 && header.compressedSize === 0);
+    if (isDir) {
+      kept.push({ rawName, segments: parsed.segments, isDir: true, entry, executable: false });
+      continue;
+    }
+
+    if (header.method !== METHOD_STORED && header.method !== METHOD_DEFLATED) {
+      throw refuseEntry(
+        'ARCHIVE_CORRUPT',
+        rawName,
+        `uses compression method ${header.method}; Forge reads stored and deflated entries only.`,
+      );
+    }
+    if (header.size > limits.ratioMinBytes) {
+      const ratio = header.compressedSize === 0 ? Infinity : header.size / header.compressedSize;
+      if (ratio > limits.maxRatio) {
+        const shown = Number.isFinite(ratio) ? `${formatCount(Math.round(ratio))}:1` : 'from nothing';
+        throw refuseEntry(
+          'ARCHIVE_RATIO',
+          rawName,
+          `expands ${shown} (the limit is ${formatCount(limits.maxRatio)}:1 for files over ` +
+            `${formatMiB(limits.ratioMinBytes)}); refusing a possible ZIP bomb.`,
+        );
+      }
+    }
+    totalBytes += header.size;
+    if (totalBytes > limits.maxTotalBytes) {
+      throw refuseEntry(
+        'ARCHIVE_TOO_LARGE',
+        rawName,
+        `brings the archive's uncompressed size over ${formatMiB(limits.maxTotalBytes)}.`,
+      );
+    }
+    kept.push({ rawName, segments: parsed.segments, isDir: false, entry, executable: (mode & 0o111) !== 0 });
+  }
+
+  checkCollisions(kept);
+
+  if (!kept.some((k) => !k.isDir)) {
+    const junk = dropped.size > 0 ? ` (besides dropped ${[...dropped].sort().slice(0, 3).join(', ')})` : '';
+    throw new Refusal('ARCHIVE_EMPTY', null, `The archive has no files${junk}.`);
+  }
+
+  const strippedPrefix = commonTopFolder(kept);
+  const skip = strippedPrefix === null ? 0 : 1;
+  const files: PlannedFile[] = [];
+  const dirs: string[] = [];
+  for (const k of kept) {
+    const path = k.segments.slice(skip).join('/');
+    if (k.isDir) {
+      if (path !== '') dirs.push(path);
+    } else {
+      files.push({
+        entry: k.entry,
+        rawName: k.rawName,
+        path,
+        size: k.entry.header.size,
+        executable: k.executable,
+      });
+    }
+  }
+  return { files, dirs, dropped: [...dropped].sort(), strippedPrefix, totalBytes };
+}
+
+/**
+ * Two entries must never land on the same path, on any file system Forge or the user may copy the
+ * project to: names are compared after Unicode NFC and case folding, trailing "/" ignored. A path may
+ * be a file or a folder, not both ("a" and "a/b"), and a folder keeps one spelling ("App/x", "app/y").
+ */
+function checkCollisions(kept: readonly KeptEntry[]): void {
+  const files = new Map<string, string>();
+  const dirs = new Map<string, string>();
+  const explicitDirs = new Map<string, string>();
+
+  const claimDir = (path: string, k: KeptEntry): void => {
+    const key = foldName(path);
+    const file = files.get(key);
+    if (file !== undefined) {
+      throw refuseEntry(
+        'ARCHIVE_DUPLICATE_ENTRY',
+        k.rawName,
+        `needs a folder "${printable(path)}", but "${printable(file)}" is a file.`,
+      );
+    }
+    const seen = dirs.get(key);
+    if (seen === undefined) dirs.set(key, path);
+    else if (seen !== path) {
+      throw refuseEntry(
+        'ARCHIVE_DUPLICATE_ENTRY',
+        k.rawName,
+        `has a folder "${printable(path)}" that differs from "${printable(seen)}" only in case or Unicode form.`,
+      );
+    }
+  };
+
+  for (const k of kept) {
+    for (let depth = 1; depth < k.segments.length; depth++) claimDir(k.segments.slice(0, depth).join('/'), k);
+    const path = k.segments.join('/');
+    const key = foldName(path);
+    if (k.isDir) {
+      const twin = explicitDirs.get(key);
+      if (twin !== undefined) {
+        throw refuseEntry(
+          'ARCHIVE_DUPLICATE_ENTRY',
+          k.rawName,
+          `has the same name as "${printable(twin)}" (ignoring case).`,
+        );
+      }
+      explicitDirs.set(key, k.rawName);
+      claimDir(path, k);
+    } else {
+      const twin = files.get(key);
+      if (twin !== undefined) {
+        throw refuseEntry(
+          'ARCHIVE_DUPLICATE_ENTRY',
+          k.rawName,
+          `has the same name as "${printable(twin)}" (ignoring case).`,
+        );
+      }
+      if (dirs.has(key)) {
+        throw refuseEntry(
+          'ARCHIVE_DUPLICATE_ENTRY',
+          k.rawName,
+          `is a file, but "${printable(dirs.get(key) ?? path)}" is also a folder.`,
+        );
+      }
+      files.set(key, path);
+    }
+  }
+}
+
+/** The one folder every kept entry lives in ("myapp" for myapp/src/…, myapp/package.json), if any. */
+function commonTopFolder(kept: readonly KeptEntry[]): string | null {
+  const top = kept[0]?.segments[0];
+  if (top === undefined) return null;
+  const allInside = kept.every((k) => k.segments[0] === top && (k.segments.length > 1 || k.isDir));
+  return allInside ? top : null;
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AdmZip from 'adm-zip';
+import type { Build, ServerMessage } from '@forge/shared';
+import { WebSocket } from 'ws';
+import { onCleanup, tempDir, type TestApp } from './helpers.ts';
+
+/** Write a ZIP with the given files (text contents) and return its path. */
+export function makeZip(name: string, files: Record<string, string>): string {
+  const zip = new AdmZip();
+  for (const [file, content] of Object.entries(files)) zip.addFile(file, Buffer.from(content));
+  const out = path.join(tempDir('forge-zip-'), name);
+  zip.writeZip(out);
+  return out;
+}
+
+export async function upload(app: TestApp, zipPath: string, query = ''): Promise<Response> {
+  const form = new FormData();
+  form.set('file', new Blob([fs.readFileSync(zipPath)]), path.basename(zipPath));
+  return fetch(`${app.url}/api/upload${query}`, { method: 'POST', body: form });
+}
+
+/** Every /ws message from now on, with a way to await the end of one build. */
+export async function watch(app: TestApp) {
+  const ws = new WebSocket(`${app.url.replace('http', 'ws')}/ws`);
+  const messages: ServerMessage[] = [];
+  const waiters = new Set<() => void>();
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(data.toString()) as ServerMessage);
+    for (const w of waiters) w();
+  });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  onCleanup(() => ws.terminate());
+  const until = (pred: (m: ServerMessage) => boolean, timeoutMs = 60_000) =>
+    new Promise<ServerMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`timed out waiting; got ${messages.map((m) => m.type).join(',')}`));
+      }, timeoutMs);
+      const check = () => {
+        const found = messages.find(pred);
+        if (!found) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(found);
+      };
+      waiters.add(check);
+      check();
+    });
+  return {
+    messages,
+    until,
+    /** Resolves with the stored record once the build has finished. */
+    async finished(buildId: string, timeoutMs?: number): Promise<Build> {
+      await until((m) => m.type === 'build-finished' && m.buildId === buildId, timeoutMs);
+      return (await (await fetch(`${app.url}/api/builds/${buildId}`)).json()) as Build;
+    },
+    stagesOf: (buildId: string) =>
+      messages
+        .filter((m) => m.type === 'build-stage' && m.buildId === buildId)
+        .map((m) => (m as { stage: string }).stage),
+  };
+}
+
+/**
+ * Live (non-zombie) processes whose command line contains `marker`. Pids printed inside the build
+ * sandbox are namespace pids, so tests find their processes by a unique marker instead.
+ */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(marker) && isAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}
+
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    // A zombie (pid 1 here does not reap) is dead for our purposes.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+export const STATIC_SITE = {
+  'site/index.html':
+    '<!doctype html><html><head><link rel="stylesheet" href="style.css"></head><body><h1>Hello static</h1><script src="/app.js"></script></body></html>',
+  'site/style.css': 'h1 { color: teal }',
+  'site/app.js': 'console.log("hi")',
+  'site/.env': 'SECRET=1',
+};
+
+/** A project with no dependencies whose build script writes dist/ (fast: no install). */
+export const ZERO_DEP_BUILD = {
+  'package.json': JSON.stringify({ name: 'zero', private: true, scripts: { build: 'node build.js' } }),
+  'build.js': `const fs = require('fs');
+fs.mkdirSync('dist/assets', { recursive: true });
+fs.writeFileSync('dist/index.html', '<!doctype html><html><body><div id="app">Built by Forge</div><script type="module" src="/assets/app.js"></script></body></html>');
+fs.writeFileSync('dist/assets/app.js', 'document.getElementById("app").dataset.ok = "1";');
+console.log('built 2 files');
+console.error('a warning on stderr');`,
+};
