@@ -6,7 +6,8 @@ import { defineConfig } from 'tsup';
  * devDependencies used only by `run --dev`, loaded at runtime, never bundled.
  */
 export default defineConfig({
-  entry: { main: 'src/main.ts' },
+  // The extraction worker runs in its own thread from its own file beside main.js (worker-url.ts).
+  entry: { main: 'src/main.ts', 'extract-worker': 'src/pipeline/extract/extract-worker.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

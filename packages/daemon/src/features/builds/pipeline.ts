@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Blueprint, Build, ServerMessage, Settings, TestReport } from '@forge/shared';
+import {
+  formatBytes,
+  type Blueprint,
+  type Build,
+  type ServerMessage,
+  type Settings,
+  type TestReport,
+} from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
@@ -15,6 +22,8 @@ import type { BuildRepo } from './repo.ts';
 import { discardDir, isInside, listFilesRel, swapDir } from './fs-moves.ts';
 import { installKey, readInstallKey, writeInstallKey } from './install-cache.ts';
 import { hashTree } from './tree-hash.ts';
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** TestBot never waits longer than this, whatever the project's stage timeout. */
 export const TEST_TIMEOUT_MS = 5 * 60_000;
@@ -301,8 +310,7 @@ async function checks(
         const report = await bundleReport(outputDir, opts.skip ? { skip: opts.skip } : {});
         run.update((b) => (b.bundle = report));
         const flagged = report.files.filter((f) => f.flagged);
-        const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-        const detail = `${report.files.length} files, ${kb(report.totalBytes)} (${kb(report.totalGzipBytes)} gzip)${flagged.length ? `; ${flagged.length} over ${kb(report.thresholdBytes)}` : ''}`;
+        const detail = `${plural(report.files.length, 'file')}, ${formatBytes(report.totalBytes)} (${formatBytes(report.totalGzipBytes)} gzip)${flagged.length ? `; ${flagged.length} over ${formatBytes(report.thresholdBytes)}` : ''}`;
         done('succeeded', detail);
         run.log('OptimizationBot', flagged.length ? 'warn' : 'info', `Bundle: ${detail}`);
       }),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
+  formatBytes,
   type Blueprint,
   type Build,
   type CancelReason,
@@ -19,7 +20,7 @@ import { killProcessGroup } from '../../pipeline/run/index.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { BuildRun } from './build-run.ts';
 import { discardDir } from './fs-moves.ts';
-import { runPipeline } from './pipeline.ts';
+import { plural, runPipeline } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
 
 export interface BuildServiceDeps {
@@ -186,11 +187,11 @@ export function createBuildService(deps: BuildServiceDeps) {
             status: 'succeeded',
             startedAt: b.stages.at(-1)!.at,
             durationMs: Date.now() - Date.parse(b.stages.at(-1)!.at),
-            detail: `${result.fileCount} files, ${result.totalBytes} bytes${result.strippedPrefix ? `, top folder ${result.strippedPrefix}/ stripped` : ''}`,
+            detail: `${plural(result.fileCount, 'file')}, ${formatBytes(result.totalBytes)}${result.strippedPrefix ? `, top folder ${result.strippedPrefix}/ stripped` : ''}`,
           }),
         );
         if (result.dropped.length) run.log('ExtractBot', 'info', `Left out: ${result.dropped.join(', ')}`);
-        run.log('ExtractBot', 'success', `Extracted ${result.fileCount} files.`);
+        run.log('ExtractBot', 'success', `Extracted ${plural(result.fileCount, 'file')}.`);
       } catch (err) {
         restore();
         failEarly(run, err);

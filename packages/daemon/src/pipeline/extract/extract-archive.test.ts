@@ -204,6 +204,15 @@ describe('a project archive', () => {
     expect(result.dropped).toEqual(['Node_Modules/', 'node_modules/']);
   });
 
+  it('accepts exactly the entry limit (10,000)', async () => {
+    const entries: ForgedEntry[] = Array.from({ length: 10_000 }, (_, i) => ({
+      name: `d${i % 100}/f${i}`,
+      data: '',
+    }));
+    const result = await extract(entries);
+    expect(result.fileCount).toBe(10_000);
+  });
+
   it('accepts small files that compress extremely well (the ratio limit starts above 1 MiB)', async () => {
     const result = await extract([file('blank.txt', Buffer.alloc(MiB, 0x20))]);
     expect(result.totalBytes).toBe(MiB);
@@ -450,6 +459,22 @@ describe('abort and responsiveness', () => {
     expect(performance.now() - abortedAt).toBeLessThan(1_500);
     expect(readdirSync(sb.workDir)).toEqual([]);
     expect(existsSync(sb.targetDir)).toBe(false);
+  });
+
+  it('stops and rejects with the error when onProgress throws, leaving the old project intact', async () => {
+    seedProject(sb.targetDir);
+    const zipPath = sb.zip('many.zip', forgeZip(manyFiles(1000)));
+    const before = snapshotTree(sb.root);
+    const boom = new Error('progress consumer failed');
+    const outcome = extractArchive(zipPath, {
+      targetDir: sb.targetDir,
+      workDir: sb.workDir,
+      onProgress: () => {
+        throw boom;
+      },
+    });
+    await expect(outcome).rejects.toBe(boom);
+    expect(snapshotTree(sb.root)).toEqual(before);
   });
 
   it('reports progress in batches and ends with the full count', async () => {

@@ -96,21 +96,27 @@ function runWorker(
     const worker = startExtractWorker({ kind: 'forge-extract', zipPath, stagingDir, limits });
     let final: ExtractWorkerMessage | undefined;
     let crash: Error | undefined;
-    let aborted = false;
+    /** Set when we stop the worker ourselves: the abort reason, or an error thrown by onProgress. */
+    let stopped: { reason: unknown } | undefined;
 
-    const onAbort = (): void => {
-      aborted = true;
+    const stop = (reason: unknown): void => {
+      stopped ??= { reason };
       // The promise settles on 'exit', after the thread is gone: staging is removed only once
       // nothing can write into it any more.
       void worker.terminate();
     };
+    const onAbort = (): void => stop(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
 
     worker.on('message', (message: ExtractWorkerMessage) => {
-      if (aborted) return;
+      if (stopped) return;
       if (message.type === 'progress') {
         const { filesWritten, filesTotal, bytesWritten } = message;
-        onProgress?.({ filesWritten, filesTotal, bytesWritten });
+        try {
+          onProgress?.({ filesWritten, filesTotal, bytesWritten });
+        } catch (error) {
+          stop(error);
+        }
       } else {
         final ??= message;
       }
@@ -120,7 +126,7 @@ function runWorker(
     });
     worker.on('exit', (exitCode) => {
       signal?.removeEventListener('abort', onAbort);
-      if (aborted) return reject(signal?.reason ?? new Error('Extraction aborted'));
+      if (stopped) return reject(stopped.reason);
       switch (final?.type) {
         case 'done':
           return resolve(final);
