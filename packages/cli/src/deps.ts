@@ -1,4 +1,4 @@
-import { createForgeClient, type ForgeClient } from '@forge/shared';
+import { createForgeClient, type ForgeClient, type WebSocketLike } from '@forge/shared';
 import { resolveGlobals, type GlobalOptions, type ResolvedGlobals } from './context.ts';
 import { runEntryCommand, runForeground } from './daemon/foreground.ts';
 import { daemonEntry, forgePaths, type ForgePaths } from './daemon/paths.ts';
@@ -6,6 +6,7 @@ import { runArgs, startDaemon, type ListenOptions, type StartResult } from './da
 import { probeDaemon, type DaemonProbe } from './daemon/state.ts';
 import { stopDaemon, type StopResult } from './daemon/stop.ts';
 import { CliError, EXIT, type Output } from './output.ts';
+import { detectTerminal, type Terminal } from './terminal.ts';
 
 /**
  * Everything a command's `run` needs from the outside world. Built lazily (this module pulls in
@@ -17,9 +18,18 @@ export interface Deps {
   cwd: string;
   globals: ResolvedGlobals;
   paths: ForgePaths;
+  /** Colours and live progress lines: only on a terminal, never with NO_COLOR or TERM=dumb. */
+  term: Terminal;
   daemon: DaemonControl;
-  /** A client for a daemon that answers: --url's, or the local one (started if allowed). */
-  connect(): Promise<Connection>;
+  /**
+   * A client for a daemon that answers: --url's, or the local one (started if allowed). `live`:
+   * its `subscribe` works (loads the `ws` package, which only commands that follow builds need).
+   */
+  connect(options?: ConnectOptions): Promise<Connection>;
+}
+
+export interface ConnectOptions {
+  live?: boolean;
 }
 
 export interface DaemonControl {
@@ -43,9 +53,16 @@ export interface DepsInput {
   options: GlobalOptions;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  term?: Terminal;
 }
 
-export function createDeps({ out, options, env = process.env, cwd = process.cwd() }: DepsInput): Deps {
+export function createDeps({
+  out,
+  options,
+  env = process.env,
+  cwd = process.cwd(),
+  term = detectTerminal({ stdout: process.stdout, stderr: process.stderr, env }),
+}: DepsInput): Deps {
   const globals = resolveGlobals(options, env);
   const paths = forgePaths(env);
   const startContext = () => ({
@@ -65,21 +82,26 @@ export function createDeps({ out, options, env = process.env, cwd = process.cwd(
     runEntry: (args) => runEntryCommand(daemonEntry(), args, env, cwd),
   };
 
-  const client = (baseUrl: string): Connection => ({
-    client: createForgeClient({ baseUrl, token: globals.token }),
-    baseUrl,
-    token: globals.token,
-  });
+  async function client(baseUrl: string, { live = false }: ConnectOptions): Promise<Connection> {
+    // Node 20 has no global WebSocket; `ws` implements the same on* API. Its typings differ from
+    // WebSocketLike under strict variance, hence the one cast.
+    const WebSocket = live ? ((await import('ws')).WebSocket as unknown as WebSocketCtor) : undefined;
+    return {
+      client: createForgeClient({ baseUrl, token: globals.token, ...(WebSocket ? { WebSocket } : {}) }),
+      baseUrl,
+      token: globals.token,
+    };
+  }
 
-  async function connect(): Promise<Connection> {
+  async function connect(options: ConnectOptions = {}): Promise<Connection> {
     if (globals.url) {
-      const connection = client(globals.url);
+      const connection = await client(globals.url, options);
       // Fail here with exit 3 (unreachable) rather than halfway through a command.
       await connection.client.request('health');
       return connection;
     }
     const probe = await daemon.probe();
-    if (probe.status === 'running') return client(probe.state.url);
+    if (probe.status === 'running') return client(probe.state.url, options);
     if (probe.status === 'unresponsive') {
       throw new CliError(`The Forge daemon (pid ${probe.state.pid}) does not answer at ${probe.state.url}.`, {
         exitCode: EXIT.unreachable,
@@ -105,11 +127,13 @@ export function createDeps({ out, options, env = process.env, cwd = process.cwd(
       throw err;
     }
     out.info(`running at ${result.state.url}`);
-    return client(result.state.url);
+    return client(result.state.url, options);
   }
 
-  return { out, env, cwd, globals, paths, daemon, connect };
+  return { out, env, cwd, globals, paths, term, daemon, connect };
 }
+
+type WebSocketCtor = new (url: string) => WebSocketLike;
 
 const staleNotice = (pid: number | null) =>
   `Removed a stale state file${pid === null ? '' : ` from pid ${pid}`} (that daemon is gone).`;

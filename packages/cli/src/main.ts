@@ -1,10 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import type { Invoke } from './command.ts';
+import { register as registerBots } from './commands/bots.ts';
+import { register as registerBuild } from './commands/build.ts';
+import { register as registerBuilds } from './commands/builds.ts';
+import { register as registerCancel } from './commands/cancel.ts';
 import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
+import { register as registerDownload } from './commands/download.ts';
+import { register as registerLogs } from './commands/logs.ts';
 import { register as registerOpen } from './commands/open.ts';
+import { register as registerPlan } from './commands/plan.ts';
+import { register as registerPreview } from './commands/preview.ts';
 import { register as registerSettings } from './commands/settings.ts';
 import { register as registerTui } from './commands/tui.ts';
+import { register as registerUpload } from './commands/upload.ts';
 import { resolveGlobals, type GlobalOptions } from './context.ts';
 import { createOutput, ENVIRONMENT_HELP, EXIT, EXIT_CODES_HELP, reportError } from './output.ts';
 import { CLI_VERSION } from './version.ts';
@@ -41,6 +50,16 @@ export function createProgram(): Command {
     .option('--start-daemon', 'start the daemon when needed even under CI=true (env FORGE_AUTOSTART=1)')
     .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}\n`);
 
+  // Help lists commands in this order: the build workflow first, then the daemon and the rest.
+  registerUpload(program, invoke);
+  registerBuild(program, invoke);
+  registerBuilds(program, invoke);
+  registerLogs(program, invoke);
+  registerCancel(program, invoke);
+  registerPlan(program, invoke);
+  registerPreview(program, invoke);
+  registerDownload(program, invoke);
+  registerBots(program, invoke);
   registerDaemon(program, invoke);
   registerOpen(program, invoke);
   registerSettings(program, invoke);

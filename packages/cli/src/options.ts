@@ -20,3 +20,13 @@ export function parseHost(value: string): string {
   if (!host || /[\s/]/.test(host)) throw new InvalidArgumentError('expected a host name or IP address.');
   return host;
 }
+
+/** A whole number from 1 to `max` (e.g. `--limit 20`). */
+export const parsePositive =
+  (max: number) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+      throw new InvalidArgumentError(`expected a whole number from 1 to ${max}.`);
+    }
+    return Number(value);
+  };

@@ -11,15 +11,18 @@ export const EXIT = {
   failure: 1,
   usage: 2,
   unreachable: 3,
+  /** Ctrl+C while following a build (128 + SIGINT, as shells report it). */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0  success
-  1  failure (the command or the daemon reported an error)
-  2  usage error (unknown command or option, invalid value)
-  3  daemon unreachable (not running, not started under CI, or --url does not answer)`;
+  0    success (with --wait: the build succeeded)
+  1    failure (the build failed, timed out, was cancelled or interrupted; or an error)
+  2    usage error (unknown command or option, invalid value, not a ZIP, file over 50MB)
+  3    daemon unreachable (not running, not started under CI, or --url does not answer)
+  130  stopped with Ctrl+C while waiting (the build goes on in the daemon)`;
 
 export const ENVIRONMENT_HELP = `
 Environment:

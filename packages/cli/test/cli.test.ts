@@ -26,12 +26,28 @@ describe('forge --version / --help', () => {
   it('lists the commands and the exit codes', async () => {
     const { code, stdout } = await sandbox.run(['--help']);
     expect(code).toBe(0);
-    for (const command of ['daemon', 'open', 'settings', 'config', 'tui'])
+    for (const command of [
+      'upload',
+      'build',
+      'builds',
+      'logs',
+      'cancel',
+      'plan',
+      'preview',
+      'download',
+      'bots',
+      'daemon',
+      'open',
+      'settings',
+      'config',
+      'tui',
+    ])
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-    expect(stdout).toMatch(/^ {2}0 {2}success/m);
-    expect(stdout).toMatch(/^ {2}1 {2}failure/m);
-    expect(stdout).toMatch(/^ {2}2 {2}usage error/m);
-    expect(stdout).toMatch(/^ {2}3 {2}daemon unreachable/m);
+    expect(stdout).toMatch(/^ {2}0 +success/m);
+    expect(stdout).toMatch(/^ {2}1 +failure/m);
+    expect(stdout).toMatch(/^ {2}2 +usage error/m);
+    expect(stdout).toMatch(/^ {2}3 +daemon unreachable/m);
+    expect(stdout).toMatch(/^ {2}130 +stopped with Ctrl\+C/m);
   });
 
   it('keeps --version and --help light: the entry statically loads commander and nothing heavy', () => {

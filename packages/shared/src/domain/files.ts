@@ -33,18 +33,23 @@ export const FileContentQuery = z.object({ path: z.string().min(1), project: z.s
 export const FileContentResponse = z.object({ path: z.string(), content: z.string() });
 export type FileContentResponse = z.infer<typeof FileContentResponse>;
 
-export const FileSaveBody = z.object({ path: z.string().min(1), content: z.string() });
-export const FileDeleteBody = z.object({ path: z.string().min(1) });
+/** Which project a file call is about; the current project (most recently uploaded or built) when absent. */
+const project = z.string().min(1).optional();
+export const FileSaveBody = z.object({ path: z.string().min(1), content: z.string(), project });
+export const FileDeleteBody = z.object({ path: z.string().min(1), project });
 /** POST /api/files/create accepts both readings of spec §7. */
 export const FileCreateBody = z.union([
   z.object({
     type: z.enum(['file', 'folder']),
     name: z.string().trim().min(1),
     parentPath: z.string().default(''),
+    project,
   }),
-  z.object({ path: z.string().trim().min(1), content: z.string().default('') }),
+  z.object({ path: z.string().trim().min(1), content: z.string().default(''), project }),
 ]);
 export type FileCreateBody = z.input<typeof FileCreateBody>;
+/** Rename or move a file or folder inside the project (the spec's rename made real). */
+export const FileRenameBody = z.object({ from: z.string().min(1), to: z.string().trim().min(1), project });
 export const FileOpResponse = z.object({ ok: z.literal(true), path: z.string() });
 export type FileOpResponse = z.infer<typeof FileOpResponse>;
 

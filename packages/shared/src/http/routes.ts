@@ -28,6 +28,7 @@ import {
   FileContentResponse,
   FileCreateBody,
   FileDeleteBody,
+  FileRenameBody,
   FileOpResponse,
   FileSaveBody,
   FileStructureResponse,
@@ -153,6 +154,13 @@ export const routes = defineRoutes({
     response: FileOpResponse,
     summary: 'Create a file or folder ({type, name, parentPath} or {path, content}).',
   },
+  fileRename: {
+    method: 'POST',
+    path: '/api/files/rename',
+    body: FileRenameBody,
+    response: FileOpResponse,
+    summary: 'Rename or move a file or folder inside the project.',
+  },
   previewUrl: {
     method: 'GET',
     path: '/api/preview/url',
@@ -220,6 +228,12 @@ export const routes = defineRoutes({
     path: '/api/forge/status',
     response: TextAnswer,
     summary: 'Forge assistant: status and health.',
+  },
+  forgeToggleState: {
+    method: 'GET',
+    path: '/api/forge/toggle',
+    response: ForgeToggleResponse,
+    summary: 'Whether auto-forge is on (rebuild the current project when its files change).',
   },
   forgeToggle: {
     method: 'POST',

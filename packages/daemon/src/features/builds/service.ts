@@ -110,8 +110,16 @@ export function createBuildService(deps: BuildServiceDeps) {
       'BlueprintBot',
       { label: `plan ${run.projectName}`, projectName: run.projectName, buildId: run.id },
       async () => {
-        const bp = await detectBlueprint(layout.projectDir(run.projectName));
+        const done = run.step('detect', 'BlueprintBot');
+        let bp: Blueprint;
+        try {
+          bp = await detectBlueprint(layout.projectDir(run.projectName));
+        } catch (err) {
+          done('failed', (err as Error).message);
+          throw err;
+        }
         run.update((b) => (b.blueprint = bp));
+        done('succeeded', `${bp.framework} (${bp.kind})`);
         run.log(
           'BlueprintBot',
           'info',

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { at, makeBuild } from '../../test/fakes.ts';
+import { paint } from '../terminal.ts';
+import {
+  buildExitCode,
+  formatBuildSummary,
+  formatBytes,
+  formatStageLine,
+  toBuildResult,
+} from './build-result.ts';
+import { formatBuildsTable } from './format-builds.ts';
+import { formatLogEntry } from './format-log.ts';
+
+const plain = paint(false);
+const colour = paint(true);
+
+const finished = makeBuild({
+  id: 'b7',
+  projectName: 'shop',
+  status: 'succeeded',
+  stages: [
+    ['starting', 0],
+    ['extraction', 120],
+    ['build-start', 400],
+    ['build-success', 3_400],
+  ],
+  durationMs: 3_500,
+  cacheHit: true,
+  previewUrl: 'http://127.0.0.1:5001/',
+  steps: [
+    {
+      name: 'extract',
+      botName: 'ExtractBot',
+      status: 'succeeded',
+      startedAt: at(0),
+      durationMs: 120,
+      detail: null,
+    },
+    {
+      name: 'install',
+      botName: 'DependencyBot',
+      status: 'cached',
+      startedAt: at(150),
+      durationMs: 30,
+      detail: 'npm ci: reused node_modules',
+    },
+    {
+      name: 'build',
+      botName: 'BuildBot',
+      status: 'succeeded',
+      startedAt: at(400),
+      durationMs: 3_000,
+      detail: null,
+    },
+    {
+      name: 'test',
+      botName: 'TestBot',
+      status: 'skipped',
+      startedAt: at(3_400),
+      durationMs: null,
+      detail: null,
+    },
+  ],
+  test: { ran: true, passed: false, command: 'npm test', durationMs: 900, outputTail: '' },
+  uiCheck: { ok: false, hasIndexHtml: true, missingAssets: ['/app.js'] },
+  bundle: {
+    totalBytes: 150_000,
+    totalGzipBytes: 50_000,
+    thresholdBytes: 100_000,
+    files: [
+      { path: 'index.html', bytes: 1_000, gzipBytes: 500, flagged: false },
+      { path: 'app.js', bytes: 149_000, gzipBytes: 49_500, flagged: true },
+    ],
+  },
+});
+
+describe('toBuildResult (the --json document of --wait)', () => {
+  it('has exactly the documented fields, with a duration per step that ran', () => {
+    expect(toBuildResult(finished)).toEqual({
+      projectName: 'shop',
+      buildId: 'b7',
+      status: 'succeeded',
+      stage: 'build-success',
+      durations: { extract: 120, install: 30, build: 3_000 },
+      cacheHit: true,
+      previewUrl: 'http://127.0.0.1:5001/',
+    });
+  });
+});
+
+describe('buildExitCode', () => {
+  it('is 0 only for a build that succeeded', () => {
+    expect(buildExitCode('succeeded')).toBe(0);
+    for (const status of ['failed', 'timed-out', 'cancelled', 'interrupted'] as const) {
+      expect(buildExitCode(status)).toBe(1);
+    }
+  });
+});
+
+describe('formatStageLine', () => {
+  it('shows the time since the build was created and the stage label', () => {
+    expect(formatStageLine({ stage: 'extraction', at: at(120) }, finished, plain)).toBe(
+      '   +120ms  Extracting',
+    );
+    expect(formatStageLine({ stage: 'build-success', at: at(3_400) }, finished, plain)).toBe(
+      '    +3.4s  Build Complete',
+    );
+    expect(formatStageLine({ stage: 'build-failed', at: at(3_400) }, finished, colour)).toContain(
+      '\u001b[31mBuild Failed\u001b[39m',
+    );
+  });
+});
+
+describe('formatBuildSummary', () => {
+  it('lists status, steps with bots and times, the bots’ reports and the preview', () => {
+    const text = formatBuildSummary(finished, plain).join('\n');
+    expect(text).toContain('Build succeeded: shop, build b7 in 3.5s (cache hit)');
+    expect(text).toMatch(/^ {2}STEP +BOT +TIME +RESULT +DETAIL$/m);
+    expect(text).toMatch(/^ {2}install +DependencyBot +30ms +cached +npm ci: reused node_modules$/m);
+    expect(text).toMatch(/^ {2}test +TestBot +- +skipped$/m);
+    expect(text).toMatch(/^ {2}tests +failed \(npm test\) in 900ms$/m);
+    expect(text).toMatch(/^ {2}ui check +missing assets: \/app\.js$/m);
+    expect(text).toMatch(/^ {2}output +2 files, 146\.5 KB \(gzip 48\.8 KB\); 1 over 97\.7 KB$/m);
+    expect(text).toMatch(/^ {2}preview +http:\/\/127\.0\.0\.1:5001\/$/m);
+    expect(text).not.toContain('\u001b');
+  });
+
+  it('shows the error of a failed build, and strips escape codes coming from the project', () => {
+    const failed = makeBuild({
+      status: 'failed',
+      error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1\u001b[2J' },
+    });
+    const lines = formatBuildSummary(failed, plain);
+    expect(lines[0]).toBe('Build failed: site, build b1');
+    expect(lines).toContain('  error  npm run build exited with code 1 [BUILD_FAILED]');
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses B, KB and MB', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(2048)).toBe('2.0 KB');
+    expect(formatBytes(51 * 1024 * 1024)).toBe('51.0 MB');
+  });
+});
+
+describe('formatLogEntry', () => {
+  it('prints HH:MM:SS LEVEL BotName message in local time', () => {
+    const time = new Date(2026, 0, 2, 3, 4, 5).toISOString();
+    expect(
+      formatLogEntry({ timestamp: time, level: 'success', botName: 'BuildBot', message: 'built' }, plain),
+    ).toBe('03:04:05 SUCCESS BuildBot built');
+    expect(formatLogEntry({ timestamp: time, level: 'info', botName: 'UiBot', message: 'ok' }, plain)).toBe(
+      '03:04:05 INFO    UiBot ok',
+    );
+  });
+
+  it('removes escape sequences and control characters from build output', () => {
+    const line = formatLogEntry(
+      {
+        timestamp: 'not a date',
+        level: 'error',
+        botName: 'BuildBot',
+        message: '\u001b[31mred\u001b[0m\r\u001b]0;title\u0007x',
+      },
+      plain,
+    );
+    expect(line).toBe('--:--:-- ERROR   BuildBot red x');
+  });
+});
+
+describe('formatBuildsTable', () => {
+  it('has one aligned row per build, with the stage label', () => {
+    const running = makeBuild({ id: 'b8', projectName: 'blog', stages: [['build-start', 10]] });
+    const lines = formatBuildsTable([running, finished], plain);
+    expect(lines[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +CREATED$/);
+    expect(lines[1]).toMatch(/^b8 +blog +running +Building +- +- +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(lines[2]).toMatch(/^b7 +shop +succeeded +Build Complete +hit +3\.5s +\d{4}-/);
+    // Columns line up: STATUS starts at the same offset in every row.
+    const col = lines[0]!.indexOf('STATUS');
+    expect(lines[1]!.indexOf('running')).toBe(col);
+    expect(lines[2]!.indexOf('succeeded')).toBe(col);
+  });
+
+  it('colours statuses only when asked, without breaking the alignment', () => {
+    const lines = formatBuildsTable([finished], colour);
+    expect(lines[1]).toContain('\u001b[32msucceeded\u001b[39m');
+    // eslint-disable-next-line no-control-regex
+    expect(lines[1]!.replace(/\u001b\[\d+m/g, '')).toBe(formatBuildsTable([finished], plain)[1]);
+  });
+});

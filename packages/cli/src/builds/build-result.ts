@@ -1,0 +1,158 @@
+import {
+  formatDuration,
+  stageLabel,
+  type Build,
+  type BuildStatus,
+  type Stage,
+  type StageEvent,
+  type StepName,
+} from '@forge/shared';
+import { EXIT, type ExitCode } from '../output.ts';
+import { formatTable } from '../table.ts';
+import { sanitize, type Tone } from '../terminal.ts';
+
+/**
+ * What `forge upload --wait --json` and `forge build --wait --json` print: exactly one JSON document
+ * on stdout.
+ */
+export interface BuildResultJson {
+  projectName: string;
+  buildId: string;
+  /** succeeded | failed | timed-out | cancelled | interrupted */
+  status: BuildStatus;
+  /** The last spec §4 stage the build reached. */
+  stage: Stage;
+  /** Milliseconds per pipeline step that ran (extract, detect, install, build, test, check, optimize, preview). */
+  durations: Partial<Record<StepName, number>>;
+  /** The output was reused from an identical earlier build. */
+  cacheHit: boolean;
+  /** Address of the live preview; null when none is served. */
+  previewUrl: string | null;
+}
+
+export function toBuildResult(build: Build): BuildResultJson {
+  const durations: Partial<Record<StepName, number>> = {};
+  for (const step of build.steps) {
+    if (step.durationMs !== null) durations[step.name] = (durations[step.name] ?? 0) + step.durationMs;
+  }
+  return {
+    projectName: build.projectName,
+    buildId: build.id,
+    status: build.status,
+    stage: build.stage,
+    durations,
+    cacheHit: build.cacheHit,
+    previewUrl: build.previewUrl,
+  };
+}
+
+/**
+ * Exit code of a finished build: 0 when it succeeded, 1 otherwise. The one place to refine for CI
+ * (issue 5: 4 timed out, 5 cancelled).
+ */
+export function buildExitCode(status: BuildStatus): ExitCode {
+  return status === 'succeeded' ? EXIT.ok : EXIT.failure;
+}
+
+export function statusTone(status: string): Tone | undefined {
+  switch (status) {
+    case 'succeeded':
+      return 'good';
+    case 'queued':
+    case 'running':
+      return 'warn';
+    case 'failed':
+    case 'timed-out':
+      return 'bad';
+    case 'cancelled':
+    case 'interrupted':
+      return 'dim';
+    default:
+      return undefined;
+  }
+}
+
+const stageTone = (stage: string): Tone | undefined =>
+  stage === 'build-failed' || stage === 'build-timeout'
+    ? 'bad'
+    : stage === 'build-success' || stage === 'no-build-needed' || stage === 'integration-available'
+      ? 'good'
+      : undefined;
+
+/** Milliseconds from the build's creation to `at`, by the daemon's clock; null if either is unreadable. */
+export function elapsedSince(createdAt: string, at: string): number | null {
+  const ms = Date.parse(at) - Date.parse(createdAt);
+  return Number.isNaN(ms) ? null : Math.max(0, ms);
+}
+
+/** A stage transition: `  +1.2s  Building` (time since the build was created). */
+export function formatStageLine(event: StageEvent, build: Pick<Build, 'createdAt'>, paint: Paint): string {
+  const ms = elapsedSince(build.createdAt, event.at);
+  const time = ms === null ? '' : `+${formatDuration(ms)}`;
+  return `  ${paint('dim', time.padStart(7))}  ${paint(stageTone(event.stage), stageLabel(event.stage))}`;
+}
+
+type Paint = (tone: Tone | undefined, text: string) => string;
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Bytes as B / KB / MB (binary units, one decimal from KB on). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * The end of `--wait` on stderr: status, time, cache hit, every step with its bot and duration, the
+ * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any.
+ */
+export function formatBuildSummary(build: Build, paint: Paint): string[] {
+  const took = build.durationMs === null ? '' : ` in ${formatDuration(build.durationMs)}`;
+  const cache = build.cacheHit ? ' (cache hit)' : '';
+  const lines = [
+    `${paint(statusTone(build.status), `Build ${build.status}`)}: ${sanitize(build.projectName)}, build ${build.id}${took}${cache}`,
+  ];
+  if (build.steps.length > 0) {
+    const rows = build.steps.map((step) => [
+      step.name,
+      step.botName,
+      step.durationMs === null ? '-' : formatDuration(step.durationMs),
+      { text: step.status, tone: statusTone(step.status === 'cached' ? 'succeeded' : step.status) },
+      sanitize(step.detail ?? ''),
+    ]);
+    lines.push(...formatTable(['STEP', 'BOT', 'TIME', 'RESULT', 'DETAIL'], rows, paint).map((l) => `  ${l}`));
+  }
+  const facts: [string, string][] = [];
+  if (build.test?.ran) {
+    const verdict = build.test.passed === null ? 'ran' : build.test.passed ? 'passed' : 'failed';
+    const command = build.test.command ? ` (${sanitize(build.test.command)})` : '';
+    facts.push(['tests', `${verdict}${command} in ${formatDuration(build.test.durationMs)}`]);
+  }
+  if (build.uiCheck) {
+    const missing = build.uiCheck.missingAssets;
+    facts.push([
+      'ui check',
+      build.uiCheck.ok
+        ? 'ok'
+        : !build.uiCheck.hasIndexHtml
+          ? 'no index.html in the output'
+          : `missing assets: ${missing.map(sanitize).join(', ')}`,
+    ]);
+  }
+  if (build.bundle) {
+    const flagged = build.bundle.files.filter((f) => f.flagged).length;
+    facts.push([
+      'output',
+      `${plural(build.bundle.files.length, 'file')}, ${formatBytes(build.bundle.totalBytes)} (gzip ${formatBytes(build.bundle.totalGzipBytes)})` +
+        (flagged > 0 ? `; ${flagged} over ${formatBytes(build.bundle.thresholdBytes)}` : ''),
+    ]);
+  }
+  if (build.cancelReason) facts.push(['cancelled', build.cancelReason]);
+  if (build.error) facts.push(['error', `${sanitize(build.error.message)} [${build.error.code}]`]);
+  if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
+  if (build.previewUrl) facts.push(['preview', build.previewUrl]);
+  const width = Math.max(0, ...facts.map(([k]) => k.length));
+  for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${k === 'error' ? paint('bad', v) : v}`);
+  return lines;
+}

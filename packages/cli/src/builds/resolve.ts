@@ -1,0 +1,46 @@
+import type { Build, ForgeClient, Project } from '@forge/shared';
+import { CliError } from '../output.ts';
+
+/** How many recent builds are searched for a running one. */
+const RUNNING_SEARCH_LIMIT = 50;
+
+const NO_BUILDS_HINT = 'Upload a project first: forge upload app.zip';
+
+/** The most recently updated project: what `forge build` and friends act on when none is named. */
+export function newestProject(projects: readonly Project[]): Project | undefined {
+  return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
+}
+
+export async function defaultProjectName(client: ForgeClient): Promise<string> {
+  const project = newestProject(await client.request('projects'));
+  if (!project) throw new CliError('There are no projects yet.', { hint: NO_BUILDS_HINT });
+  return project.name;
+}
+
+/** The newest build (the daemon lists builds newest first). */
+export async function newestBuild(client: ForgeClient): Promise<Build> {
+  const [build] = await client.request('builds', { query: { limit: 1 } });
+  if (!build) throw new CliError('There are no builds yet.', { hint: NO_BUILDS_HINT });
+  return build;
+}
+
+/** The newest build that is queued or running. */
+export async function newestRunningBuild(client: ForgeClient): Promise<Build> {
+  const builds = await client.request('builds', { query: { limit: RUNNING_SEARCH_LIMIT } });
+  const running = builds.find((b) => b.status === 'running' || b.status === 'queued');
+  if (!running) {
+    throw new CliError('No build is running.', {
+      hint: builds[0] ? `The newest build is ${builds[0].id} (${builds[0].status}).` : undefined,
+    });
+  }
+  return running;
+}
+
+/** The newest build of one project (for a daemon whose upload answer names no build). */
+export async function newestBuildOfProject(client: ForgeClient, projectName: string): Promise<Build> {
+  const [build] = await client.request('builds', { query: { project: projectName, limit: 1 } });
+  if (!build) {
+    throw new CliError(`Project ${projectName} has no build.`, { hint: 'See `forge daemon logs` for why.' });
+  }
+  return build;
+}

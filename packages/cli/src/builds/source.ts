@@ -1,0 +1,28 @@
+import type {
+  Build,
+  BuildLogsResponse,
+  ForgeClient,
+  SocketHandlers,
+  SocketSubscription,
+} from '@forge/shared';
+
+/**
+ * The few daemon calls that following a build needs. A narrow interface so the wait and follow logic
+ * is tested against a fake instead of a daemon.
+ */
+export interface BuildSource {
+  /** GET /api/builds/:id */
+  getBuild(id: string): Promise<Build>;
+  /** GET /api/builds/:id/logs?after=&limit= */
+  getLogs(id: string, page: { after?: number; limit?: number }): Promise<BuildLogsResponse>;
+  /** /ws; reconnects on its own until closed. */
+  subscribe(handlers: SocketHandlers): SocketSubscription;
+}
+
+export function buildSource(client: ForgeClient): BuildSource {
+  return {
+    getBuild: (id) => client.request('build', { params: { id } }),
+    getLogs: (id, page) => client.request('buildLogs', { params: { id }, query: page }),
+    subscribe: (handlers) => client.subscribe(handlers),
+  };
+}

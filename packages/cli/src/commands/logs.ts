@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { Invoke } from '../command.ts';
+import type { Deps } from '../deps.ts';
+import { EXIT } from '../output.ts';
+import type { LiveLogEntry } from '../builds/follow-logs.ts';
+
+export interface LogsOptions {
+  buildId?: string;
+  follow?: boolean;
+  json?: boolean;
+}
+
+/**
+ * A build's stored log as `HH:MM:SS LEVEL BotName message` (one JSON object per line with --json).
+ * -f keeps printing new lines until the build finishes, then exits by its status (0 succeeded).
+ */
+export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
+  const { buildSource } = await import('../builds/source.ts');
+  const { LogReader, followLogs } = await import('../builds/follow-logs.ts');
+  const { formatLogEntry } = await import('../builds/format-log.ts');
+  const { buildExitCode, statusTone } = await import('../builds/build-result.ts');
+  const { newestBuild } = await import('../builds/resolve.ts');
+  const { openFeed } = await import('../builds/report.ts');
+  const { isInterrupted, withInterrupt } = await import('../interrupt.ts');
+  const { paint } = await import('../terminal.ts');
+
+  const connection = await deps.connect({ live: opts.follow === true });
+  const { client } = connection;
+  const build = opts.buildId
+    ? await client.request('build', { params: { id: opts.buildId } })
+    : await newestBuild(client);
+  const source = buildSource(client);
+  const color = paint(deps.term.stdoutColor);
+  const print = (entry: LiveLogEntry) =>
+    deps.out.data(opts.json ? JSON.stringify(entry) : formatLogEntry(entry, color));
+  const reader = new LogReader(source, build.id, print, () =>
+    deps.out.info(
+      opts.follow
+        ? '(The daemon stores a limited number of lines per build; the lines after these are shown as they are streamed.)'
+        : '(This log was cut short: the daemon stores a limited number of lines per build.)',
+    ),
+  );
+  deps.out.info(`Log of build ${build.id} (${build.projectName}, ${build.status}):`);
+  if (!opts.follow) {
+    await reader.drain();
+    return EXIT.ok;
+  }
+
+  // Greeted before the stored lines are read: whatever is written from here on triggers a read, and
+  // lines the daemon streams without storing them (past its per-build cap) are not missed.
+  const feed = await openFeed(deps, connection);
+  try {
+    const final = await withInterrupt((signal) =>
+      followLogs({
+        source,
+        feed,
+        buildId: build.id,
+        reader,
+        signal,
+        onLiveEntry: print,
+        onNotice: (t) => deps.out.info(t),
+      }),
+    );
+    deps.out.info(
+      `Build ${final.id} ${paint(deps.term.stderrColor)(statusTone(final.status), final.status)}.`,
+    );
+    return buildExitCode(final.status);
+  } catch (err) {
+    if (isInterrupted(err)) return EXIT.interrupted;
+    throw err;
+  } finally {
+    feed.close();
+  }
+}
+
+export function register(program: Command, invoke: Invoke): void {
+  program
+    .command('logs')
+    .description("print a build's log (default: the newest build)")
+    .argument('[buildId]', 'the build (see forge builds)')
+    .option(
+      '-f, --follow',
+      'keep printing new lines until the build finishes; exit 0 if it succeeded, 1 if not',
+    )
+    .option('--json', 'print each entry as one JSON object per line')
+    .action((buildId: string | undefined, opts: Omit<LogsOptions, 'buildId'>, command: Command) =>
+      invoke(command, run, { ...opts, buildId }),
+    );
+}

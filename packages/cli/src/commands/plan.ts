@@ -1,0 +1,49 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Invoke } from '../command.ts';
+import type { Deps } from '../deps.ts';
+
+export interface PlanOptions {
+  target: string;
+  json?: boolean;
+}
+
+/**
+ * The build plan without building: of a ZIP on disk (sent to the daemon, which keeps nothing), or of
+ * an uploaded project by name. Each decision is shown with the file and rule that made it.
+ */
+export async function run(deps: Deps, opts: PlanOptions): Promise<number> {
+  const { checkZipFile, isZipName, zipForm } = await import('../transfer/zip-file.ts');
+  const { formatBlueprint } = await import('../views/blueprint.ts');
+
+  // A .zip name, a path or a file here is a file (and must be a ZIP); anything else names a project.
+  const isFile = isZipName(opts.target) || /[\\/]/.test(opts.target) || isFileHere(deps.cwd, opts.target);
+  const file = isFile ? await checkZipFile(opts.target, deps.cwd) : undefined;
+  const { client } = await deps.connect();
+  const blueprint = file
+    ? await client.request('planArchive', { form: await zipForm(file) })
+    : await client.request('projectBlueprint', { params: { name: opts.target } });
+  if (opts.json) deps.out.json(blueprint);
+  else for (const line of formatBlueprint(blueprint)) deps.out.data(line);
+  return 0;
+}
+
+function isFileHere(cwd: string, name: string): boolean {
+  try {
+    return statSync(resolve(cwd, name)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function register(program: Command, invoke: Invoke): void {
+  program
+    .command('plan')
+    .description('show how Forge would build a ZIP or an uploaded project, with the evidence for each step')
+    .argument('<zip|project>', 'a .zip file, or the name of an uploaded project')
+    .option('--json', 'print the plan (blueprint) as JSON')
+    .action((target: string, opts: Omit<PlanOptions, 'target'>, command: Command) =>
+      invoke(command, run, { ...opts, target }),
+    );
+}

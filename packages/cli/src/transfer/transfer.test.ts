@@ -1,0 +1,218 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, truncate } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOutput } from '../output.ts';
+import { downloadToFile, downloadToStream } from './download.ts';
+import { createProgressLine } from './progress.ts';
+import { checkZipFile, zipForm } from './zip-file.ts';
+
+let dir: string;
+let server: Server;
+let base: string;
+let handler: (req: IncomingMessage, res: ServerResponse) => void;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'forge-transfer-'));
+  server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const usage = (message: RegExp) =>
+  expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) });
+
+describe('checkZipFile', () => {
+  it('accepts a .zip of at most 50 MB', async () => {
+    writeFileSync(join(dir, 'Site.ZIP'), 'PK');
+    await expect(checkZipFile('Site.ZIP', dir)).resolves.toEqual({
+      path: join(dir, 'Site.ZIP'),
+      name: 'Site.ZIP',
+      size: 2,
+    });
+  });
+
+  it('refuses a missing file, a folder, another type and a file over 50 MB (usage errors)', async () => {
+    await expect(checkZipFile('nope.zip', dir)).rejects.toEqual(usage(/^No such file: nope\.zip$/));
+    await mkdir(join(dir, 'folder.zip'));
+    await expect(checkZipFile('folder.zip', dir)).rejects.toEqual(usage(/is a folder, not a ZIP file/));
+    writeFileSync(join(dir, 'site.tar.gz'), 'x');
+    await expect(checkZipFile('site.tar.gz', dir)).rejects.toEqual(
+      usage(/^Invalid file type — Please upload a ZIP file/),
+    );
+    writeFileSync(join(dir, 'big.zip'), '');
+    await truncate(join(dir, 'big.zip'), 50 * 1024 * 1024 + 1);
+    await expect(checkZipFile('big.zip', dir)).rejects.toEqual(
+      usage(/^File too large — Maximum file size is 50MB \(big\.zip is 50\.0 MB\)/),
+    );
+  });
+});
+
+describe('zipForm', () => {
+  it('sends the file as multipart field "file" with a Content-Length, counting the bytes read', async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    writeFileSync(join(dir, 'app.zip'), bytes);
+    let received: { length: number; contentLength?: string; body: Buffer } | undefined;
+    handler = (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        received = { length: body.length, contentLength: req.headers['content-length'], body };
+        res.end('{}');
+      });
+    };
+    let counted = 0;
+    const form = await zipForm(await checkZipFile('app.zip', dir), (n) => (counted += n));
+    await fetch(base, { method: 'POST', body: form });
+    expect(counted).toBe(bytes.length);
+    expect(Number(received?.contentLength)).toBe(received?.length);
+    const head = received!.body.subarray(0, 300).toString('latin1');
+    expect(head).toContain('Content-Disposition: form-data; name="file"; filename="app.zip"');
+    expect(head).toContain('Content-Type: application/zip');
+    expect(received!.body.includes(bytes)).toBe(true);
+  });
+});
+
+describe('downloadToFile', () => {
+  const zip = Buffer.from('PK\u0003\u0004 a zip, as far as this test cares');
+
+  it('streams to the target and leaves no temporary file', async () => {
+    handler = (_req, res) => {
+      res.setHeader('content-length', zip.length);
+      res.end(zip);
+    };
+    const target = join(dir, 'site.zip');
+    const progress: number[] = [];
+    const bytes = await downloadToFile(
+      { url: `${base}/x`, token: 't', onProgress: (n) => progress.push(n) },
+      target,
+      false,
+    );
+    expect(bytes).toBe(zip.length);
+    expect(readFileSync(target)).toEqual(zip);
+    expect(progress.at(-1)).toBe(zip.length);
+    expect(readdirSync(dir)).toEqual(['site.zip']);
+  });
+
+  it('sends the token', async () => {
+    let auth: string | undefined;
+    handler = (req, res) => {
+      auth = req.headers.authorization;
+      res.end(zip);
+    };
+    await downloadToFile({ url: `${base}/x`, token: 's3cret' }, join(dir, 'a.zip'), false);
+    expect(auth).toBe('Bearer s3cret');
+  });
+
+  it('never replaces an existing file without force, and does with it', async () => {
+    handler = (_req, res) => res.end(zip);
+    const target = join(dir, 'site.zip');
+    writeFileSync(target, 'mine');
+    await expect(downloadToFile({ url: `${base}/x`, token: undefined }, target, false)).rejects.toThrow(
+      /site\.zip already exists/,
+    );
+    expect(readFileSync(target, 'utf8')).toBe('mine');
+    await downloadToFile({ url: `${base}/x`, token: undefined }, target, true);
+    expect(readFileSync(target)).toEqual(zip);
+  });
+
+  it('turns the daemon’s error into the shared client’s error and writes nothing', async () => {
+    handler = (_req, res) => {
+      res.statusCode = 404;
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({ error: 'This project has no successful build output yet.', code: 'NO_ARTIFACT' }),
+      );
+    };
+    const err = await downloadToFile({ url: `${base}/x`, token: undefined }, join(dir, 'a.zip'), false).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ name: 'ForgeHttpError', status: 404, code: 'NO_ARTIFACT' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes the partial file when the transfer breaks off', async () => {
+    handler = (_req, res) => {
+      res.setHeader('content-length', 1_000_000);
+      res.write(Buffer.alloc(10_000));
+      setImmediate(() => res.destroy());
+    };
+    const target = join(dir, 'site.zip');
+    await expect(downloadToFile({ url: `${base}/x`, token: undefined }, target, false)).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes the partial file when aborted (Ctrl+C)', async () => {
+    const controller = new AbortController();
+    handler = (_req, res) => {
+      res.write(Buffer.alloc(10_000));
+    };
+    const target = join(dir, 'site.zip');
+    const done = downloadToFile(
+      {
+        url: `${base}/x`,
+        token: undefined,
+        signal: controller.signal,
+        onProgress: () => controller.abort(new Error('stop')),
+      },
+      target,
+      false,
+    );
+    await expect(done).rejects.toThrow();
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reports an unreachable daemon as such', async () => {
+    const closed = `http://127.0.0.1:1/x`;
+    const err = await downloadToFile({ url: closed, token: undefined }, join(dir, 'a.zip'), false).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ name: 'ForgeUnreachableError' });
+  });
+});
+
+describe('downloadToStream', () => {
+  it('writes to a stream it leaves open (stdout with -o -)', async () => {
+    handler = (_req, res) => res.end('hello');
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    expect(await downloadToStream({ url: `${base}/x`, token: undefined }, out)).toBe(5);
+    expect(Buffer.concat(chunks).toString()).toBe('hello');
+    expect(out.writableEnded).toBe(false);
+  });
+});
+
+describe('createProgressLine', () => {
+  it('redraws in place on a terminal and clears before the final line', () => {
+    let err = '';
+    const out = createOutput({ stdout: { write: () => true }, stderr: { write: (c) => (err += c) } });
+    let clock = 0;
+    const line = createProgressLine(out, true, () => clock);
+    line.update('10%');
+    line.update('11%'); // within 100 ms: skipped
+    clock = 200;
+    line.update('50%');
+    line.done('Uploaded');
+    expect(err).toBe('\r\u001b[K10%\r\u001b[K50%\r\u001b[KUploaded\n');
+  });
+
+  it('prints only the final line elsewhere', () => {
+    let err = '';
+    const out = createOutput({ stdout: { write: () => true }, stderr: { write: (c) => (err += c) } });
+    const line = createProgressLine(out, false);
+    line.update('10%');
+    line.done('Uploaded');
+    expect(err).toBe('Uploaded\n');
+  });
+});

@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UI_TEXT } from '@forge/shared';
+import { CliError, EXIT } from '../output.ts';
+import { formatBytes } from '../builds/build-result.ts';
+
+/** A ZIP on disk that passed the checks the daemon would make, so a bad file fails fast (exit 2). */
+export interface ZipFile {
+  path: string;
+  /** File name sent as the multipart filename; the daemon derives the project name from it. */
+  name: string;
+  size: number;
+}
+
+export const isZipName = (path: string): boolean => /\.zip$/i.test(path);
+
+/**
+ * Check a ZIP before anything is sent (or a daemon started): it exists, is a file, ends in .zip and
+ * is at most 50 MB. Each failure is a usage error (exit 2) with the web UI's words (spec §8).
+ */
+export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> {
+  const absolute = resolve(cwd, path);
+  let info: fs.Stats;
+  try {
+    info = await stat(absolute);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT' ? `No such file: ${path}` : `Cannot read ${path}: ${(err as Error).message}`,
+      { exitCode: EXIT.usage },
+    );
+  }
+  if (info.isDirectory()) {
+    throw new CliError(`${path} is a folder, not a ZIP file.`, {
+      exitCode: EXIT.usage,
+      hint: `Zip it first, e.g. (cd ${path} && zip -r ../${basename(absolute).replace(/\.zip$/i, '')}.zip .)`,
+    });
+  }
+  if (!isZipName(absolute)) {
+    throw new CliError(`${UI_TEXT.invalidFileType} — ${UI_TEXT.invalidFileTypeHint} (${path})`, {
+      exitCode: EXIT.usage,
+    });
+  }
+  if (info.size > MAX_UPLOAD_BYTES) {
+    throw new CliError(
+      `${UI_TEXT.fileTooLarge} — Maximum file size is ${MAX_UPLOAD_LABEL} (${path} is ${formatBytes(info.size)})`,
+      { exitCode: EXIT.usage, hint: 'Leave node_modules and build output out of the ZIP.' },
+    );
+  }
+  return { path: absolute, name: basename(absolute), size: info.size };
+}
+
+/**
+ * The file as a multipart part whose bytes are counted as they are read for sending. fetch reads a
+ * File part through its stream(), and a File that already has its name is kept as it is by
+ * FormData, so the override stays in place and Content-Length is still computed from `size`.
+ */
+class CountingFile extends File {
+  constructor(
+    parts: Blob[],
+    name: string,
+    private readonly onRead: (bytes: number) => void,
+  ) {
+    super(parts, name, { type: 'application/zip' });
+  }
+
+  override stream(): ReturnType<File['stream']> {
+    const onRead = this.onRead;
+    return super.stream().pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          onRead(chunk.byteLength);
+          controller.enqueue(chunk);
+        },
+      }),
+    ) as ReturnType<File['stream']>;
+  }
+}
+
+/**
+ * The upload form: field `file` holding the ZIP. `fs.openAsBlob` (Node ≥ 19.8) gives a Blob backed
+ * by the file, so 50 MB are streamed from disk rather than read into memory first.
+ */
+export async function zipForm(
+  file: ZipFile,
+  onRead: (bytes: number) => void = () => undefined,
+): Promise<FormData> {
+  const openAsBlob = (fs as { openAsBlob?: (path: string) => Promise<Blob> }).openAsBlob;
+  const blob = openAsBlob ? await openAsBlob(file.path) : new Blob([await readFile(file.path)]);
+  const form = new FormData();
+  // No filename argument: with one, FormData would wrap the part in a new File and lose the counting.
+  form.append('file', new CountingFile([blob], file.name, onRead));
+  return form;
+}

@@ -1,0 +1,46 @@
+import { formatDuration, type Blueprint } from '@forge/shared';
+import { sanitize } from '../terminal.ts';
+
+/** Arguments shown without quotes; anything else is single-quoted the way a POSIX shell would need. */
+const PLAIN_ARG = /^[\w@%+=:,./-]+$/;
+
+/** argv as one line a user could paste into a shell. */
+export function formatArgv(argv: readonly string[]): string {
+  return argv.map((arg) => (PLAIN_ARG.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
+const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatArgv(argv)) : '(none)');
+
+/**
+ * `forge plan`: what Forge would run, then every decision with its evidence — the file it was read
+ * from (or "default") and the rule applied. Every value comes from the uploaded project, so all of
+ * it is sanitised for the terminal.
+ */
+export function formatBlueprint(bp: Blueprint): string[] {
+  const envNames = Object.keys(bp.env);
+  const summary: [string, string][] = [
+    ['kind', bp.kind],
+    ['framework', sanitize(bp.framework)],
+    ['package manager', bp.packageManager ?? '(none)'],
+    ['install', command(bp.install)],
+    ['build', command(bp.build)],
+    ['test', command(bp.test)],
+    ['start', command(bp.start)],
+    ['output dir', bp.outputDir === null ? '(none)' : sanitize(bp.outputDir)],
+    ['env', envNames.length > 0 ? sanitize(envNames.join(', ')) : '(none)'],
+    ['timeout', `${formatDuration(bp.timeoutMs)} per stage`],
+  ];
+  const labelWidth = Math.max(...summary.map(([label]) => label.length));
+  const lines = ['Plan', ...summary.map(([label, value]) => `  ${label.padEnd(labelWidth)}  ${value}`)];
+  if (bp.decisions.length === 0) return lines;
+
+  lines.push('', 'Decisions');
+  const fieldWidth = Math.max(...bp.decisions.map((d) => sanitize(d.field).length));
+  for (const d of bp.decisions) {
+    const evidence = d.file === null ? 'default' : sanitize(d.file);
+    lines.push(
+      `  ${sanitize(d.field).padEnd(fieldWidth)}  ${sanitize(d.value)}  [${evidence}] ${sanitize(d.rule)}`,
+    );
+  }
+  return lines;
+}

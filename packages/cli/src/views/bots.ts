@@ -1,0 +1,50 @@
+import { BOT_CATEGORIES, type BotInfo } from '@forge/shared';
+import { formatTable } from '../table.ts';
+import { sanitize, type Tone } from '../terminal.ts';
+
+/** Bot status colours as the web UI uses them: active green, building yellow, error red. */
+export function botStatusTone(status: string): Tone | undefined {
+  switch (status) {
+    case 'active':
+    case 'online':
+      return 'good';
+    case 'building':
+    case 'pending':
+      return 'warn';
+    case 'error':
+      return 'bad';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `forge bots`: the fleet grouped by category (infrastructure, development, operations, services, then
+ * any other category the daemon reports), each bot with its status, current job, jobs run and failures.
+ */
+export function formatBots(
+  bots: readonly BotInfo[],
+  paint: (tone: Tone | undefined, text: string) => string,
+): string[] {
+  const known: readonly string[] = BOT_CATEGORIES;
+  const categories = [...known, ...new Set(bots.map((b) => b.category).filter((c) => !known.includes(c)))];
+  const nameWidth = Math.max(0, ...bots.map((b) => b.name.length));
+  const lines: string[] = [];
+  for (const category of categories) {
+    const members = bots.filter((b) => b.category === category);
+    if (members.length === 0) continue;
+    if (lines.length > 0) lines.push('');
+    lines.push(paint('bold', `${sanitize(category)} (${members.length})`));
+    const rows = members.map((b) => [
+      sanitize(b.name).padEnd(nameWidth),
+      { text: sanitize(b.status), tone: botStatusTone(b.status) },
+      String(b.jobsRun),
+      { text: String(b.failures), tone: b.failures > 0 ? ('bad' as const) : undefined },
+      sanitize(b.currentJob ?? '-'),
+    ]);
+    lines.push(
+      ...formatTable(['NAME', 'STATUS', 'JOBS', 'FAILURES', 'CURRENT JOB'], rows, paint).map((l) => `  ${l}`),
+    );
+  }
+  return lines;
+}

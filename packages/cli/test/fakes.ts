@@ -1,0 +1,135 @@
+import type {
+  Build,
+  BuildLogsResponse,
+  ServerMessage,
+  SocketHandlers,
+  SocketSubscription,
+  Stage,
+} from '@forge/shared';
+import type { BuildSource } from '../src/builds/source.ts';
+
+/** Fakes of the daemon for unit tests of the wait and follow logic (no network, no vi.mock). */
+
+const T0 = Date.parse('2026-01-02T03:04:05.000Z');
+export const at = (ms: number): string => new Date(T0 + ms).toISOString();
+
+/** A valid build record; `stages` are given as [stage, ms after creation] pairs. */
+export function makeBuild(
+  overrides: Partial<Omit<Build, 'stages'>> & { stages?: [Stage, number][] } = {},
+): Build {
+  const { stages = [['starting', 0]], ...rest } = overrides;
+  return {
+    id: 'b1',
+    projectName: 'site',
+    status: 'running',
+    stage: stages.at(-1)?.[0] ?? 'starting',
+    createdAt: at(0),
+    endedAt: null,
+    durationMs: null,
+    cacheHit: false,
+    noCache: false,
+    sourceHash: null,
+    blueprint: null,
+    stages: stages.map(([stage, ms]) => ({ stage, at: at(ms) })),
+    steps: [],
+    test: null,
+    uiCheck: null,
+    bundle: null,
+    previewUrl: null,
+    cancelReason: null,
+    error: null,
+    logCount: 0,
+    logTruncated: false,
+    ...rest,
+  };
+}
+
+type LogEntry = BuildLogsResponse['entries'][number];
+
+export const logEntry = (seq: number, message = `line ${seq}`): LogEntry => ({
+  seq,
+  id: `e${seq}`,
+  timestamp: at(seq),
+  level: 'info',
+  botName: 'BuildBot',
+  message,
+});
+
+/**
+ * A daemon with one build whose record and log the test changes at will, and a /ws the test drives:
+ * `greet()` (hello), `drop()`, `emit(message)`.
+ */
+export class FakeDaemon implements BuildSource {
+  build: Build = makeBuild();
+  log: LogEntry[] = [];
+  truncated = false;
+  /** Thrown by the next calls to getBuild (then cleared when set back to undefined). */
+  failWith: unknown;
+  getBuildCalls = 0;
+  getLogsCalls: { after?: number; limit?: number }[] = [];
+  /** Called inside getLogs before it answers: lets a test add lines "while the read is in flight". */
+  duringGetLogs: (() => void) | undefined;
+  private handlers: SocketHandlers | undefined;
+  closed = false;
+
+  async getBuild(id: string): Promise<Build> {
+    this.getBuildCalls++;
+    if (this.failWith) throw this.failWith;
+    if (id !== this.build.id)
+      throw Object.assign(new Error('no such build'), { name: 'ForgeHttpError', status: 404 });
+    return structuredClone(this.build);
+  }
+
+  async getLogs(_id: string, page: { after?: number; limit?: number }): Promise<BuildLogsResponse> {
+    this.getLogsCalls.push(page);
+    const limit = page.limit ?? 1000;
+    const after = page.after ?? 0;
+    const entries = this.log.filter((e) => e.seq > after).slice(0, limit);
+    this.duringGetLogs?.();
+    return { entries, truncated: this.truncated, next: entries.at(-1)?.seq ?? after };
+  }
+
+  subscribe(handlers: SocketHandlers): SocketSubscription {
+    this.handlers = handlers;
+    handlers.onStatus?.('connecting');
+    return {
+      status: 'connecting',
+      send: () => false,
+      close: () => {
+        this.closed = true;
+      },
+    };
+  }
+
+  greet(): void {
+    this.handlers?.onStatus?.('connected');
+    this.handlers?.onMessage?.({ type: 'hello', version: '1.0.0', clientId: 'c1' });
+  }
+
+  drop(): void {
+    this.handlers?.onStatus?.('disconnected');
+  }
+
+  emit(message: ServerMessage): void {
+    this.handlers?.onMessage?.(message);
+  }
+
+  /** Move the build on to `stage` at `ms`, as the daemon would record it. */
+  enter(stage: Stage, ms: number): void {
+    this.build.stages.push({ stage, at: at(ms) });
+    this.build.stage = stage;
+  }
+
+  finish(status: Build['status'], stage: Stage, ms: number): void {
+    this.enter(stage, ms);
+    this.build.status = status;
+    this.build.endedAt = at(ms);
+    this.build.durationMs = ms;
+  }
+}
+
+/** An error shaped like the shared client's ForgeUnreachableError (matched by name). */
+export const unreachable = (): Error =>
+  Object.assign(new Error('Cannot reach the Forge daemon at http://127.0.0.1:1'), {
+    name: 'ForgeUnreachableError',
+  });
