@@ -4,6 +4,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { TriangleAlert } from 'lucide-react';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { SocketProvider, type SocketConnector } from '@/lib/socket.tsx';
+import { ProjectProvider } from '@/lib/project-context.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Toaster } from '@/components/ui/toaster.tsx';
 import { TooltipProvider } from '@/components/ui/tooltip.tsx';
@@ -105,12 +106,14 @@ export function AppProviders({
   return (
     <QueryClientProvider client={queryClient}>
       <SocketProvider connect={connect}>
-        <ToastStoreProvider>
-          <TooltipProvider>
-            {children}
-            <Toaster />
-          </TooltipProvider>
-        </ToastStoreProvider>
+        <ProjectProvider>
+          <ToastStoreProvider>
+            <TooltipProvider>
+              {children}
+              <Toaster />
+            </TooltipProvider>
+          </ToastStoreProvider>
+        </ProjectProvider>
       </SocketProvider>
     </QueryClientProvider>
   );
