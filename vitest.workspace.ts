@@ -48,6 +48,19 @@ export default defineConfig({
         },
       },
       './packages/web/vite.config.ts',
+      {
+        test: {
+          // Browser tests: the built web app in Debian's Chromium against a real daemon (pnpm build first).
+          name: 'e2e',
+          root: './packages/web',
+          include: ['e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['./e2e/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
