@@ -8,6 +8,8 @@ export interface GlobalOptions {
   url?: string;
   token?: string;
   startDaemon?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
 }
 
 export interface ResolvedGlobals {

@@ -26,6 +26,8 @@ export interface Deps {
    * its `subscribe` works (loads the `ws` package, which only commands that follow builds need).
    */
   connect(options?: ConnectOptions): Promise<Connection>;
+  /** A client for a daemon at a known address (forge ci's private daemon), with its own token. */
+  connectTo(baseUrl: string, token: string | undefined, options?: ConnectOptions): Promise<Connection>;
 }
 
 export interface ConnectOptions {
@@ -61,7 +63,12 @@ export function createDeps({
   options,
   env = process.env,
   cwd = process.cwd(),
-  term = detectTerminal({ stdout: process.stdout, stderr: process.stderr, env }),
+  term = detectTerminal({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env,
+    color: options.color !== false,
+  }),
 }: DepsInput): Deps {
   const globals = resolveGlobals(options, env);
   const paths = forgePaths(env);
@@ -82,14 +89,18 @@ export function createDeps({
     runEntry: (args) => runEntryCommand(daemonEntry(), args, env, cwd),
   };
 
-  async function client(baseUrl: string, { live = false }: ConnectOptions): Promise<Connection> {
+  async function client(
+    baseUrl: string,
+    { live = false }: ConnectOptions,
+    token = globals.token,
+  ): Promise<Connection> {
     // Node 20 has no global WebSocket; `ws` implements the same on* API. Its typings differ from
     // WebSocketLike under strict variance, hence the one cast.
     const WebSocket = live ? ((await import('ws')).WebSocket as unknown as WebSocketCtor) : undefined;
     return {
-      client: createForgeClient({ baseUrl, token: globals.token, ...(WebSocket ? { WebSocket } : {}) }),
+      client: createForgeClient({ baseUrl, token, ...(WebSocket ? { WebSocket } : {}) }),
       baseUrl,
-      token: globals.token,
+      token,
     };
   }
 
@@ -130,7 +141,10 @@ export function createDeps({
     return client(result.state.url, options);
   }
 
-  return { out, env, cwd, globals, paths, term, daemon, connect };
+  const connectTo = (baseUrl: string, token: string | undefined, options: ConnectOptions = {}) =>
+    client(baseUrl, options, token);
+
+  return { out, env, cwd, globals, paths, term, daemon, connect, connectTo };
 }
 
 type WebSocketCtor = new (url: string) => WebSocketLike;

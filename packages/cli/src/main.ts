@@ -4,6 +4,8 @@ import { register as registerBots } from './commands/bots.ts';
 import { register as registerBuild } from './commands/build.ts';
 import { register as registerBuilds } from './commands/builds.ts';
 import { register as registerCancel } from './commands/cancel.ts';
+import { register as registerCi } from './commands/ci.ts';
+import { register as registerCompletion } from './commands/completion.ts';
 import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
 import { register as registerDownload } from './commands/download.ts';
@@ -12,6 +14,7 @@ import { register as registerOpen } from './commands/open.ts';
 import { register as registerPlan } from './commands/plan.ts';
 import { register as registerPreview } from './commands/preview.ts';
 import { register as registerSettings } from './commands/settings.ts';
+import { register as registerStatus } from './commands/status.ts';
 import { register as registerTui } from './commands/tui.ts';
 import { register as registerUpload } from './commands/upload.ts';
 import { resolveGlobals, type GlobalOptions } from './context.ts';
@@ -48,10 +51,15 @@ export function createProgram(): Command {
     )
     .option('--token <token>', 'access token for the daemon (env FORGE_TOKEN)')
     .option('--start-daemon', 'start the daemon when needed even under CI=true (env FORGE_AUTOSTART=1)')
+    .option(
+      '--no-color',
+      'plain output: no colours or redrawn progress lines (also NO_COLOR=1, TERM=dumb, or stdout not a terminal)',
+    )
     .addHelpText('after', `${EXIT_CODES_HELP}\n${ENVIRONMENT_HELP}\n`);
 
   // Help lists commands in this order: the build workflow first, then the daemon and the rest.
   registerUpload(program, invoke);
+  registerCi(program, invoke);
   registerBuild(program, invoke);
   registerBuilds(program, invoke);
   registerLogs(program, invoke);
@@ -60,11 +68,13 @@ export function createProgram(): Command {
   registerPreview(program, invoke);
   registerDownload(program, invoke);
   registerBots(program, invoke);
+  registerStatus(program, invoke);
   registerDaemon(program, invoke);
   registerOpen(program, invoke);
   registerSettings(program, invoke);
   registerConfig(program, invoke);
   registerTui(program, invoke);
+  registerCompletion(program);
   return program;
 }
 

@@ -4,13 +4,21 @@
  *
  * This module is on the `--version` / `--help` path: it must stay free of heavy imports.
  */
+import type { CLI_ERROR_CODES } from '@forge/shared';
 
-/** Exit codes; printed in `forge --help`. */
+/** Exit codes; printed in `forge --help` and in the help of every command that follows builds. */
 export const EXIT = {
   ok: 0,
+  /** The build failed (or was interrupted by a daemon restart); or another error. */
   failure: 1,
   usage: 2,
   unreachable: 3,
+  /** The build hit its stage timeout, or `--timeout` expired before it finished. */
+  timedOut: 4,
+  /** The build was cancelled (forge cancel, the web UI, a newer upload of the project, daemon shutdown). */
+  cancelled: 5,
+  /** The archive was refused: by forge's checks, or by the daemon (any 4xx answer to the upload). */
+  refused: 6,
   /** Ctrl+C while following a build (128 + SIGINT, as shells report it). */
   interrupted: 130,
 } as const;
@@ -19,10 +27,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `
 Exit codes:
   0    success (with --wait: the build succeeded)
-  1    failure (the build failed, timed out, was cancelled or interrupted; or an error)
-  2    usage error (unknown command or option, invalid value, not a ZIP, file over 50MB)
-  3    daemon unreachable (not running, not started under CI, or --url does not answer)
-  130  stopped with Ctrl+C while waiting (the build goes on in the daemon)`;
+  1    failure (the build failed, or was interrupted by a daemon restart; or another error)
+  2    usage error (unknown command or option, invalid value, no such file)
+  3    daemon unreachable (not running, not started under CI, --url does not answer)
+  4    timed out (the build hit its stage timeout, or --timeout expired before it ended)
+  5    cancelled (forge cancel, the web UI, a newer upload of the same project, daemon stop)
+  6    upload refused (not a ZIP, over 50MB, or the daemon refused the archive or its config)
+  130  stopped with Ctrl+C while waiting (the build goes on, unless in forge ci's private daemon)`;
 
 export const ENVIRONMENT_HELP = `
 Environment:
@@ -32,7 +43,11 @@ Environment:
   FORGE_URL        use the daemon at this URL (also BOT_SERVICE_URL); never starts one
   FORGE_TOKEN      access token sent to the daemon
   FORGE_AUTOSTART  1 = start the daemon when needed even under CI, 0 = never
-  CI               when true, commands do not start the daemon on their own`;
+  CI               when true, commands do not start the daemon on their own
+  NO_COLOR         no colours or redrawn progress lines (like --no-color; also TERM=dumb)`;
+
+/** A code the CLI itself puts in a --json result (defined with the result schema in @forge/shared). */
+export type CliErrorCode = keyof typeof CLI_ERROR_CODES;
 
 /** An error the CLI explains itself: message, optional hint, exit code. Never printed with a stack. */
 export class CliError extends Error {
@@ -41,12 +56,18 @@ export class CliError extends Error {
   readonly hint: string | undefined;
   /** Extra lines printed after the message (e.g. the tail of the daemon log). */
   readonly details: string[];
+  /** For --json results: a daemon error code (INVALID_FILE_TYPE, …) or a CLI one; else derived from the exit code. */
+  readonly code: string | undefined;
 
-  constructor(message: string, options: { exitCode?: ExitCode; hint?: string; details?: string[] } = {}) {
+  constructor(
+    message: string,
+    options: { exitCode?: ExitCode; hint?: string; details?: string[]; code?: string } = {},
+  ) {
     super(message);
     this.exitCode = options.exitCode ?? EXIT.failure;
     this.hint = options.hint;
     this.details = options.details ?? [];
+    this.code = options.code;
   }
 }
 
@@ -88,14 +109,51 @@ export interface ErrorContext {
   remote: boolean;
 }
 
+/** An error as the user sees it (stderr) and as a --json result carries it, with its exit code. */
+export interface DescribedError {
+  exitCode: ExitCode;
+  /** Stable code for --json: the daemon's, or a CLI_ERROR_CODES one. */
+  code: string;
+  /** The sentence for --json (no tags). */
+  message: string;
+  /** The line printed after `error: ` (the message, with the daemon's code and HTTP status). */
+  text: string;
+  hint: string | undefined;
+  details: string[];
+}
+
 /**
- * Print an error the way a user can act on it and return the exit code. The shared client's
- * errors are recognised by name so this module does not load @forge/shared (and zod) up front.
+ * Daemon codes that mean "this archive (or its config) is refused": exit 6 from any command
+ * (`forge plan bad.zip` too). An upload's other 4xx answers are refusals as well (see upload-zip).
  */
-export function reportError(err: unknown, out: Output, context: ErrorContext = { remote: false }): ExitCode {
+export const isRefusalCode = (code: string | undefined): boolean =>
+  code !== undefined &&
+  (code.startsWith('ARCHIVE_') ||
+    code.startsWith('BLUEPRINT_') ||
+    code === 'INVALID_FILE_TYPE' ||
+    code === 'FILE_TOO_LARGE');
+
+const CODE_OF_EXIT: Partial<Record<ExitCode, CliErrorCode>> = {
+  [EXIT.usage]: 'USAGE',
+  [EXIT.unreachable]: 'DAEMON_UNREACHABLE',
+  [EXIT.timedOut]: 'WAIT_TIMEOUT',
+  [EXIT.interrupted]: 'WAIT_INTERRUPTED',
+};
+
+/**
+ * What an error means for the user: the text, the hint and the exit code. The shared client's errors
+ * are recognised by name so this module does not load @forge/shared (and zod) up front.
+ */
+export function describeError(err: unknown, context: ErrorContext = { remote: false }): DescribedError {
   if (err instanceof CliError) {
-    out.error(err.message, err.hint, err.details);
-    return err.exitCode;
+    return {
+      exitCode: err.exitCode,
+      code: err.code ?? CODE_OF_EXIT[err.exitCode] ?? 'UNEXPECTED',
+      message: err.message,
+      text: err.message,
+      hint: err.hint,
+      details: err.details,
+    };
   }
   const e = err as Partial<{
     name: string;
@@ -104,33 +162,66 @@ export function reportError(err: unknown, out: Output, context: ErrorContext = {
     code: string;
     serverMessage: string;
     hint: string;
-    baseUrl: string;
     stack: string;
+    /** Set by the upload on any refusal (4xx) of the archive. */
+    refused: boolean;
   }>;
   if (e?.name === 'ForgeHttpError') {
     const tag = [e.code, e.status === undefined ? undefined : `HTTP ${e.status}`].filter(Boolean).join(', ');
     const hints = [e.hint];
     if (e.status === 401) hints.push('Pass the daemon access token with --token or FORGE_TOKEN.');
-    out.error(`${e.serverMessage ?? e.message}${tag ? ` [${tag}]` : ''}`, hints.filter(Boolean).join(' '));
-    return EXIT.failure;
+    const message = e.serverMessage ?? e.message ?? 'The daemon refused the request.';
+    return {
+      exitCode:
+        e.refused === true || isRefusalCode(e.code)
+          ? EXIT.refused
+          : e.code === 'BUILD_SUPERSEDED'
+            ? EXIT.cancelled
+            : EXIT.failure,
+      code: e.code ?? `HTTP_${e.status ?? 'ERROR'}`,
+      message,
+      text: `${message}${tag ? ` [${tag}]` : ''}`,
+      hint: hints.filter(Boolean).join(' ') || undefined,
+      details: [],
+    };
   }
   if (e?.name === 'ForgeUnreachableError') {
-    out.error(
-      `${e.message}.`,
-      context.remote
+    return {
+      exitCode: EXIT.unreachable,
+      code: 'DAEMON_UNREACHABLE',
+      message: `${e.message}.`,
+      text: `${e.message}.`,
+      hint: context.remote
         ? 'Check the address given with --url / FORGE_URL, or start Forge there with `forge daemon start`.'
         : 'Start it with `forge daemon start` (`forge daemon logs` shows why it stopped).',
-    );
-    return EXIT.unreachable;
+      details: [],
+    };
   }
   if (e?.name === 'ForgeProtocolError') {
-    out.error(
-      e.message ?? 'The daemon answered something this forge does not understand.',
-      'Are the CLI and the daemon the same version? Check with `forge --version` and `forge daemon status`.',
-    );
-    return EXIT.failure;
+    const message = e.message ?? 'The daemon answered something this forge does not understand.';
+    return {
+      exitCode: EXIT.failure,
+      code: 'PROTOCOL_ERROR',
+      message,
+      text: message,
+      hint: 'Are the CLI and the daemon the same version? Check with `forge --version` and `forge daemon status`.',
+      details: [],
+    };
   }
   const message = e?.message ?? String(err);
-  out.error(message, undefined, process.env.FORGE_DEBUG && e?.stack ? [e.stack] : []);
-  return EXIT.failure;
+  return {
+    exitCode: EXIT.failure,
+    code: 'UNEXPECTED',
+    message,
+    text: message,
+    hint: undefined,
+    details: process.env.FORGE_DEBUG && e?.stack ? [e.stack] : [],
+  };
+}
+
+/** Print an error the way a user can act on it (stderr) and return the exit code. */
+export function reportError(err: unknown, out: Output, context: ErrorContext = { remote: false }): ExitCode {
+  const described = describeError(err, context);
+  out.error(described.text, described.hint, described.details);
+  return described.exitCode;
 }

@@ -5,39 +5,30 @@ import { detectTerminal, paint, sanitize } from './terminal.ts';
 describe('detectTerminal', () => {
   const tty = { isTTY: true };
   const pipe = { isTTY: false };
+  const none = { stdoutColor: false, stderrColor: false, stderrLive: false };
 
-  it('colours and redraws only on a terminal', () => {
+  it('colours and redraws only when stdout and the stream are terminals', () => {
     expect(detectTerminal({ stdout: tty, stderr: tty, env: {} })).toEqual({
       stdoutColor: true,
       stderrColor: true,
       stderrLive: true,
     });
-    expect(detectTerminal({ stdout: pipe, stderr: tty, env: {} })).toEqual({
-      stdoutColor: false,
-      stderrColor: true,
-      stderrLive: true,
-    });
-    expect(detectTerminal({ stdout: pipe, stderr: pipe, env: {} })).toEqual({
-      stdoutColor: false,
+    expect(detectTerminal({ stdout: tty, stderr: pipe, env: {} })).toEqual({
+      stdoutColor: true,
       stderrColor: false,
       stderrLive: false,
     });
+    // stdout captured (a pipeline, `| jq`, a CI log): plain everywhere, stderr included.
+    expect(detectTerminal({ stdout: pipe, stderr: tty, env: {} })).toEqual(none);
+    expect(detectTerminal({ stdout: pipe, stderr: pipe, env: {} })).toEqual(none);
   });
 
-  it('NO_COLOR turns colours off but keeps the progress line; TERM=dumb turns both off', () => {
-    expect(detectTerminal({ stdout: tty, stderr: tty, env: { NO_COLOR: '1' } })).toEqual({
-      stdoutColor: false,
-      stderrColor: false,
-      stderrLive: true,
-    });
+  it('NO_COLOR, TERM=dumb and --no-color turn every escape code off, the progress line too', () => {
+    expect(detectTerminal({ stdout: tty, stderr: tty, env: { NO_COLOR: '1' } })).toEqual(none);
+    expect(detectTerminal({ stdout: tty, stderr: tty, env: { TERM: 'dumb' } })).toEqual(none);
+    expect(detectTerminal({ stdout: tty, stderr: tty, env: {}, color: false })).toEqual(none);
     // An empty NO_COLOR does not count (no-color.org).
     expect(detectTerminal({ stdout: tty, stderr: tty, env: { NO_COLOR: '' } }).stdoutColor).toBe(true);
-    expect(detectTerminal({ stdout: tty, stderr: tty, env: { TERM: 'dumb' } })).toEqual({
-      stdoutColor: false,
-      stderrColor: false,
-      stderrLive: false,
-    });
-    expect(detectTerminal({ stdout: tty, stderr: tty, env: {}, color: false }).stdoutColor).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * What the terminal around forge can take: colours, and progress lines redrawn in place. A pipe, a
- * CI log, NO_COLOR or TERM=dumb get plain text only (no escape codes at all).
+ * What the terminal around forge can take: colours, and progress lines redrawn in place. A pipeline
+ * gets plain text only, with no escape codes at all: when stdout is not a terminal (forge's output is
+ * being captured: a CI log, `| jq`, `> file`), with NO_COLOR, TERM=dumb or --no-color.
  */
 export interface Terminal {
   /** Colour the data printed on stdout (tables, statuses). */
@@ -19,18 +20,25 @@ export interface TerminalInput {
   stdout: TtyLike;
   stderr: TtyLike;
   env: NodeJS.ProcessEnv;
-  /** false with a future `--no-color` (issue 5). */
+  /** false with `--no-color`. */
   color?: boolean;
 }
 
-/** NO_COLOR (any non-empty value, see no-color.org) and TERM=dumb turn escape codes off. */
+/**
+ * Escape codes only for a person at a terminal: stdout and the stream written are terminals, and
+ * neither --no-color, NO_COLOR (any non-empty value, see no-color.org) nor TERM=dumb says otherwise.
+ * Those also turn off the redrawn progress line: in a pipeline every line stays as printed.
+ */
 export function detectTerminal({ stdout, stderr, env, color = true }: TerminalInput): Terminal {
-  const plain = !color || (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb';
-  const escapes = (stream: TtyLike) => stream.isTTY === true && env.TERM !== 'dumb';
+  const plain =
+    !color ||
+    (env.NO_COLOR !== undefined && env.NO_COLOR !== '') ||
+    env.TERM === 'dumb' ||
+    stdout.isTTY !== true;
   return {
-    stdoutColor: escapes(stdout) && !plain,
-    stderrColor: escapes(stderr) && !plain,
-    stderrLive: escapes(stderr),
+    stdoutColor: !plain,
+    stderrColor: !plain && stderr.isTTY === true,
+    stderrLive: !plain && stderr.isTTY === true,
   };
 }
 
@@ -68,3 +76,6 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
  * characters become spaces. Tabs are kept.
  */
 export const sanitize = (text: string): string => text.replace(ESCAPES, '').replace(CONTROL, ' ');
+
+/** Text with its ANSI escape sequences removed and every other character kept (for reports). */
+export const stripEscapes = (text: string): string => text.replace(ESCAPES, '');

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CliResult } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitOf, Sandbox, waitForOutput } from './helpers.ts';
 import { StandIn } from './stand-in.ts';
@@ -95,7 +96,7 @@ describe('forge upload', () => {
     // The look at the record right after the drop has been answered; only polling can see the end.
     await expect.poll(() => standIn.buildReads).toBeGreaterThan(reads);
     standIn.finish('b1', 'timed-out', 'build-timeout', { announce: false });
-    expect(await forge.exit()).toBe(1);
+    expect(await forge.exit()).toBe(4);
     expect(JSON.parse(forge.out.stdout)).toMatchObject({ status: 'timed-out', stage: 'build-timeout' });
   });
 
@@ -109,11 +110,19 @@ describe('forge upload', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ projectName: 'site', buildId: 'b2' });
   });
 
-  it("a refused archive prints the daemon's message and hint and exits 1", async () => {
+  it("a refused archive prints the daemon's message and hint and exits 6", async () => {
     standIn.refuseUploads = 'ARCHIVE_SYMLINK';
     const { code, stdout, stderr } = await run(['upload', zip, '--wait', '--json']);
-    expect(code).toBe(1);
-    expect(stdout).toBe('');
+    expect(code).toBe(6);
+    expect(CliResult.parse(JSON.parse(stdout))).toEqual({
+      status: 'refused',
+      file: zip,
+      error: {
+        code: 'ARCHIVE_SYMLINK',
+        message: 'The archive contains a symbolic link.',
+        hint: expect.stringContaining('Forge does not extract links'),
+      },
+    });
     expect(stderr).toContain('error: The archive contains a symbolic link. [ARCHIVE_SYMLINK, HTTP 422]');
     expect(stderr).toContain('hint: Forge does not extract links');
   });
@@ -221,7 +230,7 @@ describe('forge builds / cancel / bots / preview / plan', () => {
     expect(missing.stderr).toContain('No such file: other.zip');
     writeFileSync(join(sandbox.cwd, 'notes.txt'), 'not a zip');
     const notZip = await run(['plan', 'notes.txt']);
-    expect(notZip.code).toBe(2);
+    expect(notZip.code).toBe(6);
     expect(notZip.stderr).toContain('Invalid file type — Please upload a ZIP file (notes.txt)');
   });
 });

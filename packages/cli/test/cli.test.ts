@@ -41,12 +41,17 @@ describe('forge --version / --help', () => {
       'settings',
       'config',
       'tui',
+      'ci',
+      'completion',
     ])
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(stdout).toMatch(/^ {2}0 +success/m);
     expect(stdout).toMatch(/^ {2}1 +failure/m);
     expect(stdout).toMatch(/^ {2}2 +usage error/m);
     expect(stdout).toMatch(/^ {2}3 +daemon unreachable/m);
+    expect(stdout).toMatch(/^ {2}4 +timed out/m);
+    expect(stdout).toMatch(/^ {2}5 +cancelled/m);
+    expect(stdout).toMatch(/^ {2}6 +upload refused/m);
     expect(stdout).toMatch(/^ {2}130 +stopped with Ctrl\+C/m);
   });
 
@@ -69,6 +74,15 @@ describe('forge --version / --help', () => {
     visit(join(REPO, 'packages/cli/dist/forge.js'));
     expect([...bare].filter((s) => !isBuiltin(s))).toEqual(['commander']);
     expect(code).not.toContain('ZodError');
+  });
+});
+
+describe('every command that follows builds documents the exit codes in its help', () => {
+  it.each([['upload'], ['build'], ['logs'], ['ci']])('forge %s --help', async (command) => {
+    const { code, stdout } = await sandbox.run([command, '--help']);
+    expect(code).toBe(0);
+    for (const exit of ['0', '1', '2', '3', '4', '5', '6', '130'])
+      expect(stdout).toMatch(new RegExp(`^ {2}${exit} +\\w`, 'm'));
   });
 });
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CliResult } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './helpers.ts';
 import { makeZip } from './zip.ts';
@@ -17,28 +18,34 @@ describe('forge upload refuses a bad file before contacting (or starting) the da
   });
 
   it.each([
-    ['a missing file', 'missing.zip', /^error: No such file: missing\.zip$/m],
+    ['a missing file', 'missing.zip', 2, 'error', 'USAGE', /^error: No such file: missing\.zip$/m],
     [
       'a file that is not a ZIP',
       'notes.txt',
+      6,
+      'refused',
+      'INVALID_FILE_TYPE',
       /^error: Invalid file type — Please upload a ZIP file \(notes\.txt\)$/m,
     ],
-    ['a folder', 'folder.zip', /^error: folder\.zip is a folder, not a ZIP file\.$/m],
+    ['a folder', 'folder.zip', 2, 'error', 'USAGE', /^error: folder\.zip is a folder, not a ZIP file\.$/m],
     [
       'a ZIP over 50 MB',
       'big.zip',
+      6,
+      'refused',
+      'FILE_TOO_LARGE',
       /^error: File too large — Maximum file size is 50MB \(big\.zip is 51\.0 MB\)$/m,
     ],
-  ])('%s: exit 2', async (_what, file, message) => {
+  ])('%s (%s): exit %i, one %s document on stdout', async (_what, file, exitCode, status, code, message) => {
     writeFileSync(join(sandbox.cwd, 'notes.txt'), 'not a zip');
     await mkdir(join(sandbox.cwd, 'folder.zip'), { recursive: true });
     // Sparse: 51 MB on paper, nothing on disk.
     writeFileSync(join(sandbox.cwd, 'big.zip'), '');
     await truncate(join(sandbox.cwd, 'big.zip'), 51 * 1024 * 1024);
 
-    const { code, stdout, stderr } = await sandbox.run(['upload', file, '--wait', '--json']);
-    expect(code).toBe(2);
-    expect(stdout).toBe('');
+    const { code: exit, stdout, stderr } = await sandbox.run(['upload', file, '--wait', '--json']);
+    expect(exit).toBe(exitCode);
+    expect(CliResult.parse(JSON.parse(stdout))).toMatchObject({ status, error: { code } });
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(sandbox.stateFile)).toBe(false);

@@ -31,6 +31,11 @@ import { registerProjectRoutes } from './features/projects/routes.ts';
 import { registerBotRoutes } from './features/bots/routes.ts';
 import { createPreviewRegistry, type PreviewRegistry } from './features/preview/preview-registry.ts';
 import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
+import { createFilesService, type FilesService } from './features/files/service.ts';
+import { registerFileRoutes } from './features/files/routes.ts';
+import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
+import { createFlags } from './features/forge/flags.ts';
+import { registerForgeRoutes } from './features/forge/routes.ts';
 
 export interface AppDeps {
   config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'>;
@@ -43,6 +48,8 @@ export interface AppDeps {
   socket?: { heartbeatMs?: number; maxBufferedBytes?: number };
   /** Run build commands inside bubblewrap when the machine has it (default true). */
   sandbox?: boolean;
+  /** Create the "Forge" starter project when the home has no project at all (default true). */
+  starterProject?: boolean;
   /** Extra /api routes registered before the 404 (tests, and later features under development). */
   registerRoutes?: (router: Router, services: AppServices) => void;
 }
@@ -55,6 +62,8 @@ export interface AppServices {
   previews: PreviewRegistry;
   repo: BuildRepo;
   layout: HomeLayout;
+  files: FilesService;
+  autoForge: AutoForge;
 }
 
 export interface ForgeApp {
@@ -109,6 +118,22 @@ export function createApp(deps: AppDeps): ForgeApp {
     broadcast,
     sandbox,
   });
+  const autoForge = createAutoForge({
+    flags: createFlags(deps.store),
+    repo,
+    builds,
+    fleet,
+    logger,
+    broadcast,
+  });
+  const files = createFilesService({
+    layout,
+    repo,
+    logger,
+    broadcast,
+    onChange: autoForge.noteChange,
+    starterProject: deps.starterProject ?? true,
+  });
   const services: AppServices = {
     health: createHealthService({ version, startedAt: now(), now }),
     settings,
@@ -117,6 +142,8 @@ export function createApp(deps: AppDeps): ForgeApp {
     previews,
     repo,
     layout,
+    files,
+    autoForge,
   };
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;
@@ -148,6 +175,8 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerBotRoutes(api, { fleet, builds, repo });
+  registerFileRoutes(api, { files });
+  registerForgeRoutes(api, { autoForge });
   deps.registerRoutes?.(api, services);
   registerNotImplemented(api);
   app.use(api);
@@ -189,8 +218,9 @@ export function createApp(deps: AppDeps): ForgeApp {
     },
     async close() {
       closing = true;
+      autoForge.close();
       await builds.shutdown();
-      await Promise.all([hub.close(), vite?.close(), previews.stopAll()]);
+      await Promise.all([hub.close(), vite?.close(), previews.stopAll(), files.close()]);
     },
   };
 }

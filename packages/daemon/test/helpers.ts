@@ -72,6 +72,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
     store,
     web: { mode: 'static', root: null },
+    // Most tests want an empty home; the starter project has its own tests.
+    starterProject: false,
     ...rest,
   });
   const server = http.createServer(forge.app);

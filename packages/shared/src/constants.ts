@@ -78,3 +78,9 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export const WS_CLOSE_GOING_AWAY = 1001;
 /** The web UI's stored login token for the university area. */
 export const AUTH_TOKEN_STORAGE_KEY = 'authToken';
+
+/** Largest file the editor opens (GET /api/files/content); larger files answer FILE_TOO_LARGE_TO_OPEN. */
+export const MAX_OPEN_FILE_BYTES = 2 * MB;
+export const MAX_OPEN_FILE_LABEL = '2 MB';
+/** The file tree lists at most this many nodes; folders beyond it are folded with `folded: 'limit'`. */
+export const MAX_TREE_NODES = 20_000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_UPLOAD_LABEL } from './constants.ts';
+import { MAX_OPEN_FILE_LABEL, MAX_UPLOAD_LABEL } from './constants.ts';
 
 /**
  * The permanent error catalogue. Codes are stable: never renamed or reused, only added.
@@ -128,6 +128,46 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: "The project's forge config is not valid.",
     hint: 'Fix the field named in the message (install, build, start, test, outputDir, env, timeout), or remove the forge config.',
+  },
+  PATH_INVALID: {
+    status: 400,
+    message: 'The file path is not valid.',
+    hint: 'Send a path relative to the project root with forward slashes, e.g. client/src/App.tsx (no empty or "." segments, backslashes or NUL bytes).',
+  },
+  PATH_OUTSIDE_PROJECT: {
+    status: 403,
+    message: 'The path leads outside the project.',
+    hint: 'Paths are relative to the project root: no "..", no absolute or drive paths, no links that point out of the project.',
+  },
+  FILE_NOT_FOUND: {
+    status: 404,
+    message: 'There is no file or folder at that path.',
+    hint: 'Refresh the file tree: it may have been moved or deleted.',
+  },
+  FILE_EXISTS: {
+    status: 409,
+    message: 'A file or folder with that name already exists.',
+    hint: 'Choose another name, or delete the existing one first.',
+  },
+  NOT_A_FILE: {
+    status: 400,
+    message: 'That path is a folder or a special file, not a regular file.',
+    hint: 'Open or save a file, not a folder.',
+  },
+  FILE_BINARY: {
+    status: 415,
+    message: 'This file is binary (or not UTF-8 text) and cannot be opened in the editor.',
+    hint: 'Download the project to work on it with another tool.',
+  },
+  FILE_TOO_LARGE_TO_OPEN: {
+    status: 413,
+    message: `This file is too large to open in the editor (over ${MAX_OPEN_FILE_LABEL}).`,
+    hint: 'Download the project to work on it with another tool.',
+  },
+  CANNOT_DELETE_ROOT: {
+    status: 400,
+    message: 'The project folder itself cannot be deleted from the file tree.',
+    hint: 'Delete a file or folder inside it.',
   },
   INTERNAL: {
     status: 500,

@@ -1,3 +1,4 @@
+import { CliResult } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
 import { at, makeBuild } from '../../test/fakes.ts';
 import { paint } from '../terminal.ts';
@@ -88,12 +89,33 @@ describe('toBuildResult (the --json document of --wait)', () => {
   });
 });
 
-describe('buildExitCode', () => {
-  it('is 0 only for a build that succeeded', () => {
-    expect(buildExitCode('succeeded')).toBe(0);
-    for (const status of ['failed', 'timed-out', 'cancelled', 'interrupted'] as const) {
-      expect(buildExitCode(status)).toBe(1);
+describe('toBuildResult for a build that did not succeed', () => {
+  it('carries the record’s error, or one in its place, and validates against the shared schema', () => {
+    const failed = makeBuild({ status: 'failed', error: { code: 'BUILD_FAILED', message: 'exit 1' } });
+    expect(toBuildResult(failed).error).toEqual({ code: 'BUILD_FAILED', message: 'exit 1' });
+    const cancelled = makeBuild({ status: 'cancelled', cancelReason: 'superseded' });
+    expect(toBuildResult(cancelled).error).toEqual({
+      code: 'CANCELLED',
+      message: 'The build was cancelled (superseded).',
+    });
+    // Still running when the wait ended: only the wait's error.
+    const running = makeBuild();
+    expect(toBuildResult(running).error).toBeUndefined();
+    const waited = toBuildResult(running, { code: 'WAIT_TIMEOUT', message: 'gave up' });
+    expect(waited.error?.code).toBe('WAIT_TIMEOUT');
+    for (const result of [toBuildResult(finished), toBuildResult(cancelled), waited]) {
+      expect(CliResult.parse(result)).toEqual(result);
     }
+  });
+});
+
+describe('buildExitCode', () => {
+  it('is 0 succeeded, 1 failed or interrupted, 4 timed out, 5 cancelled', () => {
+    expect(buildExitCode('succeeded')).toBe(0);
+    expect(buildExitCode('failed')).toBe(1);
+    expect(buildExitCode('interrupted')).toBe(1);
+    expect(buildExitCode('timed-out')).toBe(4);
+    expect(buildExitCode('cancelled')).toBe(5);
   });
 });
 

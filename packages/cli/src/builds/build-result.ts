@@ -1,40 +1,49 @@
 import {
   formatDuration,
+  isFinished,
   stageLabel,
   type Build,
   type BuildStatus,
-  type Stage,
+  type CliBuildResult,
+  type CliResultError,
   type StageEvent,
-  type StepName,
 } from '@forge/shared';
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
 
 /**
- * What `forge upload --wait --json` and `forge build --wait --json` print: exactly one JSON document
- * on stdout.
+ * The build's own error when it did not succeed: the record's (BUILD_FAILED, STAGE_TIMEOUT,
+ * CANCELLED, ARCHIVE_*, …), or one said in its place for a record that carries none.
  */
-export interface BuildResultJson {
-  projectName: string;
-  buildId: string;
-  /** succeeded | failed | timed-out | cancelled | interrupted */
-  status: BuildStatus;
-  /** The last spec §4 stage the build reached. */
-  stage: Stage;
-  /** Milliseconds per pipeline step that ran (extract, detect, install, build, test, check, optimize, preview). */
-  durations: Partial<Record<StepName, number>>;
-  /** The output was reused from an identical earlier build. */
-  cacheHit: boolean;
-  /** Address of the live preview; null when none is served. */
-  previewUrl: string | null;
+export function buildError(build: Build): CliResultError | undefined {
+  if (build.status === 'succeeded' || !isFinished(build.status)) return undefined;
+  if (build.error) return { code: build.error.code, message: build.error.message };
+  switch (build.status) {
+    case 'cancelled':
+      return {
+        code: 'CANCELLED',
+        message: `The build was cancelled${build.cancelReason ? ` (${build.cancelReason})` : ''}.`,
+      };
+    case 'timed-out':
+      return { code: 'STAGE_TIMEOUT', message: 'A stage of the build ran past its timeout.' };
+    case 'interrupted':
+      return { code: 'BUILD_INTERRUPTED', message: 'The daemon stopped while the build was running.' };
+    default:
+      return { code: 'BUILD_FAILED', message: 'The build failed.' };
+  }
 }
 
-export function toBuildResult(build: Build): BuildResultJson {
-  const durations: Partial<Record<StepName, number>> = {};
+/**
+ * The --json document of a followed build (`forge upload|build --wait --json`, `forge ci --json`):
+ * exactly one on stdout. `error` is the build's own unless the wait ended first (`waitError`).
+ */
+export function toBuildResult(build: Build, waitError?: CliResultError): CliBuildResult {
+  const durations: CliBuildResult['durations'] = {};
   for (const step of build.steps) {
     if (step.durationMs !== null) durations[step.name] = (durations[step.name] ?? 0) + step.durationMs;
   }
+  const error = waitError ?? buildError(build);
   return {
     projectName: build.projectName,
     buildId: build.id,
@@ -43,15 +52,25 @@ export function toBuildResult(build: Build): BuildResultJson {
     durations,
     cacheHit: build.cacheHit,
     previewUrl: build.previewUrl,
+    ...(error ? { error } : {}),
   };
 }
 
 /**
- * Exit code of a finished build: 0 when it succeeded, 1 otherwise. The one place to refine for CI
- * (issue 5: 4 timed out, 5 cancelled).
+ * Exit code of a finished build: 0 succeeded, 1 failed (or interrupted by a daemon restart),
+ * 4 timed out, 5 cancelled.
  */
 export function buildExitCode(status: BuildStatus): ExitCode {
-  return status === 'succeeded' ? EXIT.ok : EXIT.failure;
+  switch (status) {
+    case 'succeeded':
+      return EXIT.ok;
+    case 'timed-out':
+      return EXIT.timedOut;
+    case 'cancelled':
+      return EXIT.cancelled;
+    default:
+      return EXIT.failure;
+  }
 }
 
 export function statusTone(status: string): Tone | undefined {

@@ -1,11 +1,16 @@
-import type { Deps, Connection } from '../deps.ts';
+import type { Build, CliResult, CliResultError } from '@forge/shared';
+import type { Connection, Deps } from '../deps.ts';
 import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
 import { paint } from '../terminal.ts';
 import { buildExitCode, formatBuildSummary, formatStageLine, toBuildResult } from './build-result.ts';
+import { cancelBuild, isAlreadyFinished } from './cancel-build.ts';
+import { followLogs, LogReader, type LiveLogEntry } from './follow-logs.ts';
+import { formatLogEntry } from './format-log.ts';
 import { openLiveFeed, type LiveFeed } from './live-feed.ts';
 import { buildSource } from './source.ts';
 import { waitForBuild } from './wait-for-build.ts';
+import type { Deadline } from './wait-options.ts';
 
 /**
  * /ws, opened and greeted before a build is started so none of its events can be missed. If it
@@ -24,39 +29,157 @@ export interface FollowBuildOptions {
   feed: LiveFeed;
   buildId: string;
   projectName: string;
-  json?: boolean;
+  /** --timeout (started before the upload): on expiry the wait stops, and with `cancel` the build too. */
+  deadline?: Deadline;
+  /** --logs: the build's log on stderr, between the stage lines. */
+  logs?: boolean;
+  /** The daemon is forge ci's own and is stopped afterwards: a build left running ends with it. */
+  privateDaemon?: boolean;
+}
+
+/** How a followed build ended for forge: the exit code, the --json document, the last record. */
+export interface FollowOutcome {
+  exitCode: number;
+  result: CliResult;
+  /** The last record read; undefined only when the wait was interrupted before the first one. */
+  build: Build | undefined;
 }
 
 /**
- * `--wait`: every stage on stderr as it is reached (with the time since the build started), then the
- * summary on stderr, and on stdout either the JSON result (--json) or the preview URL. Exit code by
- * the build's status; Ctrl+C stops waiting (130) and leaves the build running.
+ * `--wait`: every stage on stderr as it is reached (with the time since the build started), with
+ * --logs the build's log lines too, then the summary on stderr. Exit code by the build's status
+ * (0 succeeded, 1 failed, 4 timed out, 5 cancelled); --timeout expiring is 4 as well, Ctrl+C 130 —
+ * both leave the build running (unless --cancel-on-timeout). The caller prints the result.
  */
-export async function followBuild(deps: Deps, options: FollowBuildOptions): Promise<number> {
+export async function followBuild(deps: Deps, options: FollowBuildOptions): Promise<FollowOutcome> {
   const { out } = deps;
+  const { client } = options.connection;
+  const { buildId, deadline } = options;
   const err = paint(deps.term.stderrColor);
-  out.info(`Following build ${options.buildId} of ${options.projectName}:`);
-  let build;
+  const source = buildSource(client);
+  out.info(`Following build ${buildId} of ${options.projectName}:`);
+  let latest: Build | undefined;
+  let build: Build;
   try {
-    build = await withInterrupt((signal) =>
-      waitForBuild({
-        source: buildSource(options.connection.client),
-        feed: options.feed,
-        buildId: options.buildId,
-        signal,
-        onStage: (event, record) => out.info(formatStageLine(event, record, err)),
-        onNotice: (text) => out.info(text),
-      }),
-    );
+    build = await withInterrupt(async (interrupt) => {
+      // Stops whichever of the two watchers is left when the other fails.
+      const stop = new AbortController();
+      const signal = AbortSignal.any([interrupt, stop.signal, ...(deadline ? [deadline.signal] : [])]);
+      const printLine = (entry: LiveLogEntry) => out.info(formatLogEntry(entry, err));
+      try {
+        const waiting = waitForBuild({
+          source,
+          feed: options.feed,
+          buildId,
+          signal,
+          onStage: (event, record) => {
+            latest = record;
+            out.info(formatStageLine(event, record, err));
+          },
+          onNotice: (text) => out.info(text),
+        });
+        if (!options.logs) return await waiting;
+        const reader = new LogReader(source, buildId, printLine, () =>
+          out.info(
+            '(The daemon stores a limited number of lines per build; later lines are shown as streamed.)',
+          ),
+        );
+        // The log follower ends once every stored line is read; waitForBuild reports connection trouble.
+        const [final] = await Promise.all([
+          waiting,
+          followLogs({ source, feed: options.feed, buildId, reader, signal, onLiveEntry: printLine }),
+        ]);
+        return final;
+      } finally {
+        stop.abort();
+      }
+    });
   } catch (error) {
-    if (!isInterrupted(error)) throw error;
-    out.info(`Stopped waiting. Build ${options.buildId} goes on in the daemon.`);
-    out.info(`  follow it: forge logs -f ${options.buildId}`);
-    out.info(`  cancel it: forge cancel ${options.buildId}`);
-    return EXIT.interrupted;
+    if (isInterrupted(error)) return interrupted(deps, options, latest);
+    if (deadline?.signal.aborted) return timedOut(deps, options, deadline, latest);
+    throw error;
   }
-  for (const line of formatBuildSummary(build, err)) out.info(line);
-  if (options.json) out.json(toBuildResult(build));
-  else if (build.previewUrl && build.status === 'succeeded') out.data(build.previewUrl);
-  return buildExitCode(build.status);
+  return finished(deps, build);
+}
+
+function finished(deps: Deps, build: Build, waitError?: CliResultError): FollowOutcome {
+  for (const line of formatBuildSummary(build, paint(deps.term.stderrColor))) deps.out.info(line);
+  return {
+    exitCode: waitError ? EXIT.timedOut : buildExitCode(build.status),
+    result: toBuildResult(build, waitError),
+    build,
+  };
+}
+
+/** --timeout expired: say so, cancel the build if asked, and report it as it is now (exit 4). */
+async function timedOut(
+  deps: Deps,
+  options: FollowBuildOptions,
+  deadline: Deadline,
+  latest: Build | undefined,
+): Promise<FollowOutcome> {
+  const { out } = deps;
+  const { client } = options.connection;
+  const { buildId } = options;
+  out.info(`Timed out: build ${buildId} did not finish within ${deadline.label} (--timeout).`);
+  let build = latest;
+  let message: string;
+  if (deadline.cancel) {
+    try {
+      build = await cancelBuild(client, buildId);
+    } catch (err) {
+      if (!isAlreadyFinished(err)) throw err;
+      // It finished at the last moment: that is its result.
+      return finished(deps, await client.request('build', { params: { id: buildId } }));
+    }
+    message = `Stopped waiting after ${deadline.label}; the build was cancelled (--cancel-on-timeout).`;
+    out.info(`Cancelled build ${buildId}.`);
+  } else {
+    build = await client.request('build', { params: { id: buildId } }).catch(() => latest);
+    if (options.privateDaemon) {
+      message = `Stopped waiting after ${deadline.label}; the build ends with forge ci's private daemon.`;
+    } else {
+      message = `Stopped waiting after ${deadline.label}; the build goes on in the daemon.`;
+      out.info(`It goes on in the daemon (pass --cancel-on-timeout to cancel it instead).`);
+      out.info(`  follow it: forge logs -f ${buildId}`);
+      out.info(`  cancel it: forge cancel ${buildId}`);
+    }
+  }
+  const waitError: CliResultError = { code: 'WAIT_TIMEOUT', message };
+  if (!build) return noRecord(options, waitError, EXIT.timedOut);
+  return finished(deps, build, waitError);
+}
+
+/** Ctrl+C: stop waiting, leave the build to the daemon (exit 130). */
+function interrupted(deps: Deps, options: FollowBuildOptions, latest: Build | undefined): FollowOutcome {
+  const { out } = deps;
+  const { buildId } = options;
+  let message: string;
+  if (options.privateDaemon) {
+    message = "Stopped waiting (interrupted); the build ends with forge ci's private daemon.";
+    out.info(`Stopped waiting for build ${buildId}.`);
+  } else {
+    message = 'Stopped waiting (interrupted); the build goes on in the daemon.';
+    out.info(`Stopped waiting. Build ${buildId} goes on in the daemon.`);
+    out.info(`  follow it: forge logs -f ${buildId}`);
+    out.info(`  cancel it: forge cancel ${buildId}`);
+  }
+  const waitError: CliResultError = { code: 'WAIT_INTERRUPTED', message };
+  if (!latest) return noRecord(options, waitError, EXIT.interrupted);
+  return { exitCode: EXIT.interrupted, result: toBuildResult(latest, waitError), build: latest };
+}
+
+/** The wait ended before the build record was ever read. */
+const noRecord = (options: FollowBuildOptions, error: CliResultError, exitCode: number): FollowOutcome => ({
+  exitCode,
+  result: { status: 'error', projectName: options.projectName, buildId: options.buildId, error },
+  build: undefined,
+});
+
+/** Without --json: the preview URL of a successful build on stdout (the summary is on stderr already). */
+export function printPreviewUrl(deps: Deps, outcome: FollowOutcome): void {
+  const { build } = outcome;
+  if (outcome.exitCode === EXIT.ok && build?.status === 'succeeded' && build.previewUrl) {
+    deps.out.data(build.previewUrl);
+  }
 }

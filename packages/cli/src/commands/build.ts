@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
+import type { JsonResult } from '../builds/json-result.ts';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { EXIT_CODES_HELP } from '../output.ts';
+import { addWaitOptions, checkWaitOptions, type WaitOptions } from '../builds/wait-options.ts';
 
-export interface BuildOptions {
+export interface BuildOptions extends WaitOptions {
   project?: string;
   wait?: boolean;
   json?: boolean;
@@ -12,12 +15,31 @@ export interface BuildOptions {
 
 /** Build an uploaded project again (the dashboard's "Start Build"); with --wait, follow it like upload. */
 export async function run(deps: Deps, opts: BuildOptions): Promise<number> {
-  const { openFeed, followBuild } = await import('../builds/report.ts');
+  const { JsonResult } = await import('../builds/json-result.ts');
+  // Without --wait, --json prints the build record; with it, the result (also for an error).
+  const json = new JsonResult(deps.out, opts.json === true && opts.wait === true, {
+    remote: deps.globals.url !== undefined,
+    ...(opts.project ? { projectName: opts.project } : {}),
+  });
+  try {
+    return await build(deps, opts, json);
+  } catch (err) {
+    json.printError(err);
+    throw err;
+  }
+}
+
+async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<number> {
+  const { openFeed, followBuild, printPreviewUrl } = await import('../builds/report.ts');
   const { defaultProjectName } = await import('../builds/resolve.ts');
+  const { startDeadline } = await import('../builds/wait-options.ts');
+  checkWaitOptions(opts, true);
   const connection = await deps.connect({ live: opts.wait === true });
   const projectName = opts.project ?? (await defaultProjectName(connection.client));
+  json.context.projectName = projectName;
   const feed = opts.wait ? await openFeed(deps, connection) : undefined;
   try {
+    const deadline = startDeadline(opts);
     const build = await connection.client.request('startBuild', {
       body: { projectName, ...(opts.cache ? {} : { noCache: true }) },
     });
@@ -30,26 +52,36 @@ export async function run(deps: Deps, opts: BuildOptions): Promise<number> {
       }
       return 0;
     }
-    return await followBuild(deps, {
+    json.context.buildId = build.id;
+    const outcome = await followBuild(deps, {
       connection,
       feed,
       buildId: build.id,
       projectName: build.projectName,
-      json: opts.json,
+      deadline,
+      logs: opts.logs,
     });
+    json.print(outcome.result);
+    if (!opts.json) printPreviewUrl(deps, outcome);
+    return outcome.exitCode;
   } finally {
     feed?.close();
   }
 }
 
 export function register(program: Command, invoke: Invoke): void {
-  program
+  const command = program
     .command('build')
     .description('build an uploaded project again (default: the most recently updated one)')
     .argument('[project]', 'project name (see forge builds, or the web UI)')
-    .option('-w, --wait', 'follow the build to its end; exit 0 if it succeeded, 1 if not')
-    .option('--json', 'print JSON on stdout (the build record; with --wait: the build result)')
-    .option('--no-cache', 'build from scratch even if the same source was built before')
+    .option('-w, --wait', 'follow the build to its end; the exit code says how it ended (see below)')
+    .option(
+      '--json',
+      'print JSON on stdout (the build record; with --wait: the build result, see forge upload --help)',
+    )
+    .option('--no-cache', 'build from scratch even if the same source was built before');
+  addWaitOptions(command)
+    .addHelpText('after', EXIT_CODES_HELP)
     .action((project: string | undefined, opts: Omit<BuildOptions, 'project'>, command: Command) =>
       invoke(command, run, { ...opts, project }),
     );

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../output.ts';
-import type { Build, ForgeClient } from '@forge/shared';
 
 export interface CancelOptions {
   buildId?: string;
@@ -13,6 +12,7 @@ export interface CancelOptions {
 export async function run(deps: Deps, opts: CancelOptions): Promise<number> {
   const { isFinished } = await import('@forge/shared');
   const { newestRunningBuild } = await import('../builds/resolve.ts');
+  const { cancelBuild, isAlreadyFinished } = await import('../builds/cancel-build.ts');
   const { client } = await deps.connect();
   const target = opts.buildId
     ? await client.request('build', { params: { id: opts.buildId } })
@@ -20,14 +20,13 @@ export async function run(deps: Deps, opts: CancelOptions): Promise<number> {
   if (isFinished(target.status)) throw notRunning(target.id, target.status);
   let build;
   try {
-    build = await client.request('cancelBuild', { params: { id: target.id } });
+    build = await cancelBuild(client, target.id);
   } catch (err) {
     // It finished between our look and the cancel.
-    if ((err as { code?: string }).code !== 'BUILD_FINISHED') throw err;
+    if (!isAlreadyFinished(err)) throw err;
     const now = await client.request('build', { params: { id: target.id } });
     throw notRunning(now.id, now.status);
   }
-  if (!isFinished(build.status)) build = await untilStopped(client, build);
   if (opts.json) deps.out.json(build);
   else if (build.status === 'cancelled') deps.out.data(`Cancelled build ${build.id} of ${build.projectName}`);
   else if (isFinished(build.status)) {
@@ -38,26 +37,6 @@ export async function run(deps: Deps, opts: CancelOptions): Promise<number> {
     deps.out.data(`Cancelling build ${build.id} of ${build.projectName}; it has not stopped yet`);
   }
   return 0;
-}
-
-/** How long `forge cancel` waits for the build's processes to be gone before it reports. */
-const STOP_WAIT_MS = 15_000;
-
-/** The record once the build has stopped, or as it is after STOP_WAIT_MS. */
-async function untilStopped(client: ForgeClient, build: Build): Promise<Build> {
-  const { buildSource } = await import('../builds/source.ts');
-  const { waitForBuild } = await import('../builds/wait-for-build.ts');
-  try {
-    return await waitForBuild({
-      source: buildSource(client),
-      buildId: build.id,
-      pollMs: 200,
-      signal: AbortSignal.timeout(STOP_WAIT_MS),
-    });
-  } catch (err) {
-    if ((err as Error).name !== 'TimeoutError') throw err;
-    return client.request('build', { params: { id: build.id } });
-  }
 }
 
 const notRunning = (id: string, status: string) =>

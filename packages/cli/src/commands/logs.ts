@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
-import { EXIT } from '../output.ts';
+import { EXIT, EXIT_CODES_HELP } from '../output.ts';
 import type { LiveLogEntry } from '../builds/follow-logs.ts';
 
 export interface LogsOptions {
@@ -80,9 +80,10 @@ export function register(program: Command, invoke: Invoke): void {
     .argument('[buildId]', 'the build (see forge builds)')
     .option(
       '-f, --follow',
-      'keep printing new lines until the build finishes; exit 0 if it succeeded, 1 if not',
+      'keep printing new lines until the build finishes, then exit by how it ended (see below)',
     )
     .option('--json', 'print each entry as one JSON object per line')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action((buildId: string | undefined, opts: Omit<LogsOptions, 'buildId'>, command: Command) =>
       invoke(command, run, { ...opts, buildId }),
     );

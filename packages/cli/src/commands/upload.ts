@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
+import type { JsonResult } from '../builds/json-result.ts';
 import type { Deps } from '../deps.ts';
+import { EXIT_CODES_HELP } from '../output.ts';
+import { addWaitOptions, checkWaitOptions, type WaitOptions } from '../builds/wait-options.ts';
 
-export interface UploadOptions {
+export interface UploadOptions extends WaitOptions {
   file: string;
   wait?: boolean;
   json?: boolean;
@@ -12,44 +15,39 @@ export interface UploadOptions {
 }
 
 /**
- * Upload a project ZIP. The file is checked first (exit 2 without contacting the daemon). With
+ * Upload a project ZIP. The file is checked first (exit 2 or 6 without contacting the daemon). With
  * --wait, /ws is subscribed before the first byte is sent, then the build is followed to its end.
+ * With --json, stdout gets exactly one document, also when the upload is refused or fails.
  */
 export async function run(deps: Deps, opts: UploadOptions): Promise<number> {
-  const { checkZipFile, zipForm } = await import('../transfer/zip-file.ts');
-  const { formatBytes } = await import('../builds/build-result.ts');
-  const { createProgressLine } = await import('../transfer/progress.ts');
-  const { openFeed, followBuild } = await import('../builds/report.ts');
+  const { JsonResult } = await import('../builds/json-result.ts');
+  const json = new JsonResult(deps.out, opts.json === true, {
+    remote: deps.globals.url !== undefined,
+    file: opts.file,
+  });
+  try {
+    return await upload(deps, opts, json);
+  } catch (err) {
+    json.printError(err);
+    throw err;
+  }
+}
+
+async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promise<number> {
+  const { checkZipFile } = await import('../transfer/zip-file.ts');
+  const { sendZip } = await import('../transfer/upload-zip.ts');
+  const { openFeed, followBuild, printPreviewUrl } = await import('../builds/report.ts');
   const { newestBuildOfProject } = await import('../builds/resolve.ts');
+  const { startDeadline } = await import('../builds/wait-options.ts');
+  checkWaitOptions(opts, true);
   const file = await checkZipFile(opts.file, deps.cwd);
 
   const connection = await deps.connect({ live: opts.wait === true });
   const feed = opts.wait ? await openFeed(deps, connection) : undefined;
   try {
-    const total = formatBytes(file.size);
-    const line = createProgressLine(deps.out, deps.term.stderrLive);
-    let sent = 0;
-    const form = await zipForm(file, (bytes) => {
-      sent += bytes;
-      const percent = file.size === 0 ? 100 : Math.floor((sent / file.size) * 100);
-      line.update(`Uploading ${file.name}  ${formatBytes(sent)} / ${total}  ${percent}%`);
-    });
-    if (!deps.term.stderrLive) deps.out.info(`Uploading ${file.name} (${total})…`);
-    const started = Date.now();
-    const result = await connection.client
-      .request('upload', {
-        form,
-        query: { ...(opts.rapid ? { rapid: '1' } : {}), ...(opts.cache ? {} : { noCache: '1' }) },
-      })
-      .catch((err: unknown) => {
-        line.clear();
-        throw err;
-      });
-    line.done(
-      `Uploaded ${file.name} (${total}) in ${((Date.now() - started) / 1000).toFixed(1)}s: project ${result.projectName}`,
-    );
-    if (result.error) deps.out.info(`The daemon says: ${result.error}`);
-
+    const deadline = startDeadline(opts);
+    const result = await sendZip(deps, connection, file, { cache: opts.cache, rapid: opts.rapid, deadline });
+    json.context.projectName = result.projectName;
     if (!feed) {
       if (opts.json) deps.out.json(result);
       else {
@@ -60,33 +58,45 @@ export async function run(deps: Deps, opts: UploadOptions): Promise<number> {
       return 0;
     }
     const buildId = result.buildId ?? (await newestBuildOfProject(connection.client, result.projectName)).id;
-    return await followBuild(deps, {
+    json.context.buildId = buildId;
+    const outcome = await followBuild(deps, {
       connection,
       feed,
       buildId,
       projectName: result.projectName,
-      json: opts.json,
+      deadline,
+      logs: opts.logs,
     });
+    json.print(outcome.result);
+    if (!opts.json) printPreviewUrl(deps, outcome);
+    return outcome.exitCode;
   } finally {
     feed?.close();
   }
 }
 
 export function register(program: Command, invoke: Invoke): void {
-  program
+  const command = program
     .command('upload')
     .description('upload a project ZIP (at most 50MB): it is extracted, planned and built by the daemon')
     .argument('<zip>', 'the project as a .zip file')
-    .option('-w, --wait', 'follow the build to its end; exit 0 if it succeeded, 1 if not')
-    .option('--json', 'print JSON on stdout (with --wait: the build result)')
+    .option('-w, --wait', 'follow the build to its end; the exit code says how it ended (see below)')
+    .option('--json', 'print JSON on stdout (with --wait: the build result, also for a refusal or an error)')
     .option('--no-cache', 'build from scratch even if the same source was built before')
-    .option('--rapid', 'the "Upload and Rapid Build" of the web UI')
+    .option('--rapid', 'the "Upload and Rapid Build" of the web UI');
+  addWaitOptions(command)
     .addHelpText(
       'after',
       `
-Without --wait, stdout gets the project name and build id. With --wait, progress and the summary go
-to stderr and stdout gets the preview URL, or with --json one JSON document:
-  { projectName, buildId, status, stage, durations: { <step>: ms }, cacheHit, previewUrl }`,
+Without --wait, stdout gets the project name and build id (--json: the daemon's answer). With --wait,
+progress and the summary go to stderr (with --logs the build's log too) and stdout gets the preview
+URL, or with --json exactly one JSON document, whatever happens:
+  { projectName, buildId, status, stage, durations: { <step>: ms }, cacheHit, previewUrl, error? }
+  { status: "refused", file, error: { code, message, hint? } }      (exit 6)
+  { status: "error", error: { code, message, hint? } }              (exit 1, 3, …)
+--timeout bounds the upload and the wait; when it expires forge exits 4 with error.code WAIT_TIMEOUT
+and the build goes on in the daemon, unless --cancel-on-timeout cancels it.
+${EXIT_CODES_HELP}`,
     )
     .action((zip: string, opts: Omit<UploadOptions, 'file'>, command: Command) =>
       invoke(command, run, { ...opts, file: zip }),

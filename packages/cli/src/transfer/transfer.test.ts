@@ -29,6 +29,8 @@ afterEach(async () => {
 
 const usage = (message: RegExp) =>
   expect.objectContaining({ exitCode: 2, message: expect.stringMatching(message) });
+const refused = (code: string, message: RegExp) =>
+  expect.objectContaining({ exitCode: 6, code, message: expect.stringMatching(message) });
 
 describe('checkZipFile', () => {
   it('accepts a .zip of at most 50 MB', async () => {
@@ -40,18 +42,18 @@ describe('checkZipFile', () => {
     });
   });
 
-  it('refuses a missing file, a folder, another type and a file over 50 MB (usage errors)', async () => {
+  it('refuses a missing file or a folder (usage, 2), another type or a file over 50 MB (refused, 6)', async () => {
     await expect(checkZipFile('nope.zip', dir)).rejects.toEqual(usage(/^No such file: nope\.zip$/));
     await mkdir(join(dir, 'folder.zip'));
     await expect(checkZipFile('folder.zip', dir)).rejects.toEqual(usage(/is a folder, not a ZIP file/));
     writeFileSync(join(dir, 'site.tar.gz'), 'x');
     await expect(checkZipFile('site.tar.gz', dir)).rejects.toEqual(
-      usage(/^Invalid file type — Please upload a ZIP file/),
+      refused('INVALID_FILE_TYPE', /^Invalid file type — Please upload a ZIP file/),
     );
     writeFileSync(join(dir, 'big.zip'), '');
     await truncate(join(dir, 'big.zip'), 50 * 1024 * 1024 + 1);
     await expect(checkZipFile('big.zip', dir)).rejects.toEqual(
-      usage(/^File too large — Maximum file size is 50MB \(big\.zip is 50\.0 MB\)/),
+      refused('FILE_TOO_LARGE', /^File too large — Maximum file size is 50MB \(big\.zip is 50\.0 MB\)/),
     );
   });
 });

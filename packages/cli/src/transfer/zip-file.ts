@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UI_TEXT } from '@forge/shared';
 import { CliError, EXIT } from '../output.ts';
 import { formatBytes } from '../builds/build-result.ts';
 
-/** A ZIP on disk that passed the checks the daemon would make, so a bad file fails fast (exit 2). */
+/** A ZIP on disk that passed the checks the daemon would make, so a bad file fails fast. */
 export interface ZipFile {
   path: string;
   /** File name sent as the multipart filename; the daemon derives the project name from it. */
@@ -17,7 +17,8 @@ export const isZipName = (path: string): boolean => /\.zip$/i.test(path);
 
 /**
  * Check a ZIP before anything is sent (or a daemon started): it exists, is a file, ends in .zip and
- * is at most 50 MB. Each failure is a usage error (exit 2) with the web UI's words (spec §8).
+ * is at most 50 MB. A missing file or a folder is a usage error (exit 2); a file the daemon would
+ * refuse is refused here already (exit 6, with the daemon's code and the web UI's words, spec §8).
  */
 export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> {
   const absolute = resolve(cwd, path);
@@ -39,13 +40,18 @@ export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> 
   }
   if (!isZipName(absolute)) {
     throw new CliError(`${UI_TEXT.invalidFileType} — ${UI_TEXT.invalidFileTypeHint} (${path})`, {
-      exitCode: EXIT.usage,
+      exitCode: EXIT.refused,
+      code: 'INVALID_FILE_TYPE',
     });
   }
   if (info.size > MAX_UPLOAD_BYTES) {
     throw new CliError(
       `${UI_TEXT.fileTooLarge} — Maximum file size is ${MAX_UPLOAD_LABEL} (${path} is ${formatBytes(info.size)})`,
-      { exitCode: EXIT.usage, hint: 'Leave node_modules and build output out of the ZIP.' },
+      {
+        exitCode: EXIT.refused,
+        code: 'FILE_TOO_LARGE',
+        hint: 'Leave node_modules and build output out of the ZIP.',
+      },
     );
   }
   return { path: absolute, name: basename(absolute), size: info.size };

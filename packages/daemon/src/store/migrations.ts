@@ -70,6 +70,20 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'flags',
+    up(db) {
+      // Daemon switches that are not user settings (the auto-forge toggle); value holds JSON.
+      db.exec(`
+        CREATE TABLE flags (
+          key TEXT PRIMARY KEY NOT NULL,
+          value TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

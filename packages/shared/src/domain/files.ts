@@ -9,6 +9,11 @@ export interface FileNode {
   children?: FileNode[];
   content?: string;
   size?: number;
+  /**
+   * Set on a folder whose children are not listed: `ignored` for node_modules, .git and the build
+   * output folder; `limit` when the tree reached MAX_TREE_NODES before this folder.
+   */
+  folded?: 'ignored' | 'limit';
 }
 export const FileNode: z.ZodType<FileNode> = z
   .lazy(() =>
@@ -19,13 +24,17 @@ export const FileNode: z.ZodType<FileNode> = z
       children: z.array(FileNode).optional(),
       content: z.string().optional(),
       size: z.number().int().nonnegative().optional(),
+      folded: z.enum(['ignored', 'limit']).optional(),
     }),
   )
   .meta({ id: 'FileNode' });
 
 export const FileStructureResponse = z.object({
+  /** The project the tree belongs to; empty when there is no project at all. */
   projectName: z.string(),
   tree: z.array(FileNode),
+  /** True when the tree was cut at MAX_TREE_NODES nodes (folders past the cut have `folded: 'limit'`). */
+  truncated: z.boolean().optional(),
 });
 export type FileStructureResponse = z.infer<typeof FileStructureResponse>;
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimeout, parseDuration } from './options.ts';
+
+describe('parseDuration (--timeout)', () => {
+  it('reads whole numbers with units, largest first', () => {
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseDuration('10m')).toBe(600_000);
+    expect(parseDuration('1h')).toBe(3_600_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('2m5s')).toBe(125_000);
+    expect(parseDuration('1500ms')).toBe(1_500);
+    expect(parseDuration('24h')).toBe(86_400_000);
+  });
+
+  it.each(['', '90', '0s', '1.5m', '10 m', '5x', 's', 'm5', '30s1m', '1m1m', '-5s', '25h', '10M'])(
+    'refuses %j',
+    (text) => {
+      expect(() => parseDuration(text)).toThrow(/expected a duration/);
+    },
+  );
+});
+
+describe('formatTimeout', () => {
+  it('writes the duration back compactly', () => {
+    expect(formatTimeout(90_000)).toBe('1m30s');
+    expect(formatTimeout(3_600_000)).toBe('1h');
+    expect(formatTimeout(1_500)).toBe('1s500ms');
+  });
+});

@@ -1,0 +1,85 @@
+import { createForgeClient, type UploadResult } from '@forge/shared';
+import { formatBytes } from '../builds/build-result.ts';
+import type { Deadline } from '../builds/wait-options.ts';
+import type { Connection, Deps } from '../deps.ts';
+import { CliError, EXIT } from '../output.ts';
+import { createProgressLine } from './progress.ts';
+import { zipForm, type ZipFile } from './zip-file.ts';
+
+export interface SendZipOptions {
+  /** false with --no-cache. */
+  cache: boolean;
+  rapid?: boolean;
+  /** --timeout: its expiry aborts the upload (exit 4, WAIT_TIMEOUT). */
+  deadline?: Deadline;
+  /** Aborts the upload (forge ci's Ctrl+C); the request rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * POST /api/upload with a progress line on stderr (redrawn on a terminal, one line in a pipeline).
+ * The daemon answers once the ZIP is extracted and planned. A 4xx answer other than an access
+ * problem (401, 403) means the archive was refused: the error is marked `refused` (exit 6).
+ */
+export async function sendZip(
+  deps: Deps,
+  connection: Connection,
+  file: ZipFile,
+  options: SendZipOptions,
+): Promise<UploadResult> {
+  const total = formatBytes(file.size);
+  const line = createProgressLine(deps.out, deps.term.stderrLive);
+  let sent = 0;
+  const form = await zipForm(file, (bytes) => {
+    sent += bytes;
+    const percent = file.size === 0 ? 100 : Math.floor((sent / file.size) * 100);
+    line.update(`Uploading ${file.name}  ${formatBytes(sent)} / ${total}  ${percent}%`);
+  });
+  if (!deps.term.stderrLive) deps.out.info(`Uploading ${file.name} (${total})…`);
+  const signals = [options.deadline?.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  // The shared client takes no signal per request; a client whose fetch carries it bounds this one.
+  const client = signal
+    ? createForgeClient({
+        baseUrl: connection.baseUrl,
+        token: connection.token,
+        fetch: (input, init) => fetch(input, { ...init, signal }),
+      })
+    : connection.client;
+  const started = Date.now();
+  let result: UploadResult;
+  try {
+    result = await client.request('upload', {
+      form,
+      query: { ...(options.rapid ? { rapid: '1' } : {}), ...(options.cache ? {} : { noCache: '1' }) },
+    });
+  } catch (err) {
+    line.clear();
+    if (options.deadline?.signal.aborted) {
+      throw new CliError(
+        `Timed out: the upload did not finish within ${options.deadline.label} (--timeout).`,
+        {
+          exitCode: EXIT.timedOut,
+          code: 'WAIT_TIMEOUT',
+        },
+      );
+    }
+    if (signal?.aborted) throw signal.reason;
+    if (isRefusal(err)) throw Object.assign(err as Error, { refused: true });
+    throw err;
+  }
+  line.done(
+    `Uploaded ${file.name} (${total}) in ${((Date.now() - started) / 1000).toFixed(1)}s: project ${result.projectName}`,
+  );
+  if (result.error) deps.out.info(`The daemon says: ${result.error}`);
+  return result;
+}
+
+/** A 4xx answer to the upload that is about the archive, not about access or a newer upload. */
+function isRefusal(err: unknown): boolean {
+  const e = err as { name?: string; status?: number; code?: string };
+  if (e.name !== 'ForgeHttpError' || e.status === undefined) return false;
+  return (
+    e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 403 && e.code !== 'BUILD_SUPERSEDED'
+  );
+}
