@@ -30,7 +30,7 @@ describe('routes (spec §2.1)', () => {
     expect(screen.queryByText(UI_TEXT.notFoundTitle)).toBeNull();
   });
 
-  it('loads each screen of the route table', async () => {
+  it('loads each screen of the route table', { timeout: 60_000 }, async () => {
     installFakeDaemon();
     const screens: [string, string][] = [
       ['/file-explorer', 'File Explorer'],
@@ -45,7 +45,10 @@ describe('routes (spec §2.1)', () => {
     ];
     for (const [path, title] of screens) {
       const view = renderApp(path);
-      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeDefined();
+      // Screens load lazily; a loaded 2-core CI machine can take longer than findBy's 1 s default.
+      expect(
+        await screen.findByRole('heading', { level: 1, name: title }, { timeout: 10_000 }),
+      ).toBeDefined();
       view.unmount();
     }
   });

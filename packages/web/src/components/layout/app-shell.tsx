@@ -1,14 +1,31 @@
-import { Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
+import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { PageSkeleton } from './page.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
+import { useLiveFeed } from '@/lib/live-store.ts';
 
-/** Header, navigation and the current screen; screens load lazily inside without moving the frame. */
+// The floating assistant loads on first open: nothing in the first paint needs it.
+const ForgeAssistant = lazy(() =>
+  import('@/features/assistant/components/forge-assistant.tsx').then((m) => ({ default: m.ForgeAssistant })),
+);
+
+/** Header, navigation, the current screen and the status footer; screens load lazily inside. */
 export function AppShell() {
+  // The log and live build state collect on every screen, not only while a log panel is shown, so
+  // the Console and the build_complete event never miss what happened elsewhere.
+  useLiveFeed();
+  const [assistantOpen, setAssistantOpen] = useState(false);
+  const [assistantLoaded, setAssistantLoaded] = useState(false);
+  const onAssistantOpenChange = (open: boolean) => {
+    if (open) setAssistantLoaded(true);
+    setAssistantOpen(open);
+  };
+
   return (
     <div className="flex h-dvh flex-col overflow-hidden bg-background text-foreground">
-      <AppHeader />
+      <AppHeader assistantOpen={assistantOpen} onAssistantOpenChange={onAssistantOpenChange} />
       <div className="flex min-h-0 flex-1 flex-col md:flex-row">
         <SidebarNav />
         <main className="min-h-0 min-w-0 flex-1 overflow-y-auto">
@@ -17,6 +34,12 @@ export function AppShell() {
           </Suspense>
         </main>
       </div>
+      <AppFooter />
+      {assistantLoaded ? (
+        <Suspense fallback={null}>
+          <ForgeAssistant open={assistantOpen} onOpenChange={onAssistantOpenChange} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

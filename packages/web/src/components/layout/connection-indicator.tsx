@@ -23,7 +23,8 @@ export function ConnectionIndicator({ className }: { className?: string }) {
             aria-hidden="true"
             className={cn('size-2 rounded-full', connected ? 'bg-online' : 'bg-error')}
           />
-          {connected ? UI_TEXT.connected : UI_TEXT.disconnected}
+          {/* Only the dot on phones; the word stays for screen readers. */}
+          <span className="max-sm:sr-only">{connected ? UI_TEXT.connected : UI_TEXT.disconnected}</span>
         </span>
       </TooltipTrigger>
       <TooltipContent side="bottom" align="end">

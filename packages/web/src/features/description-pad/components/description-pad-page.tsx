@@ -1,16 +1,222 @@
-import { NotebookPen } from 'lucide-react';
-import { EmptyState, PageFrame } from '@/components/layout/page.tsx';
+import { useId, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
+import { ForgeHttpError, UI_TEXT, type ForgeChatItem } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { APP_PATHS } from '@/lib/app-paths.ts';
+import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { useToast } from '@/components/ui/use-toast.tsx';
+import { PageFrame } from '@/components/layout/page.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
+import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
+
+const reasonOf = (error: unknown): string =>
+  error instanceof ForgeHttpError
+    ? error.serverMessage
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/** What came back for the last description sent. */
+type PadResponse =
+  | { to: 'brain'; reply: string; note: string | null }
+  | { to: 'forge'; replies: ForgeChatItem[] }
+  | { to: 'brain' | 'forge'; failed: string; reason: string };
+
+function ReplyCard({ response }: { response: PadResponse }) {
+  if ('failed' in response) {
+    return (
+      <Card role="alert" className="border-error/40">
+        <CardHeader className="pb-4">
+          <CardTitle className="text-error">{response.failed}</CardTitle>
+          <CardDescription className="font-mono break-words">{response.reason}</CardDescription>
+        </CardHeader>
+      </Card>
+    );
+  }
+  if (response.to === 'brain') {
+    return (
+      <Card aria-label="Brain reply">
+        <CardHeader>
+          <CardTitle>Brain</CardTitle>
+          {response.note ? <CardDescription>{response.note}</CardDescription> : null}
+        </CardHeader>
+        <CardContent className="text-sm whitespace-pre-wrap">{response.reply}</CardContent>
+      </Card>
+    );
+  }
+  return (
+    <Card aria-label="Forge replies">
+      <CardHeader>
+        <CardTitle>Forge</CardTitle>
+        <CardDescription>
+          Sent. Replies stream in below and into the{' '}
+          <Link className="underline" to={APP_PATHS.console}>
+            Console
+          </Link>{' '}
+          chat.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2 text-sm">
+        {response.replies.length === 0 ? (
+          <p className="text-muted-foreground">Waiting for Forge to answer…</p>
+        ) : (
+          response.replies.map((item, i) => (
+            <div key={i} className="flex flex-col gap-0.5">
+              <Badge variant="outline" className="capitalize">
+                {item.role}
+              </Badge>
+              <p className="whitespace-pre-wrap">{item.message}</p>
+            </div>
+          ))
+        )}
+      </CardContent>
+    </Card>
+  );
+}
 
 export function DescriptionPadPage() {
+  const id = useId();
+  const { toast } = useToast();
+  const connected = useConnectionStatus() === 'connected';
+  const [text, setText] = useState('');
+  const [response, setResponse] = useState<PadResponse | null>(null);
+
+  const toBrain = useMutation({
+    mutationFn: (message: string) => forgeClient.request('brainHandshake', { body: { message } }),
+    onSuccess: (answer) =>
+      setResponse({
+        to: 'brain',
+        reply: answer.reply,
+        note: answer.sessionExpired
+          ? 'Session expired. Please re-authenticate.'
+          : answer.authenticated
+            ? 'Authenticated session'
+            : null,
+      }),
+    onError: (error) => {
+      toast({ title: UI_TEXT.requestFailed, description: reasonOf(error), variant: 'destructive' });
+      setResponse({ to: 'brain', failed: UI_TEXT.requestFailed, reason: reasonOf(error) });
+    },
+  });
+
+  const toForge = useMutation({
+    mutationFn: (q: string) => forgeClient.request('chat', { body: { q } }),
+    onMutate: () => setResponse({ to: 'forge', replies: [] }),
+    onError: (error) => {
+      toast({ title: UI_TEXT.forgeRequestFailed, description: reasonOf(error), variant: 'destructive' });
+      setResponse({ to: 'forge', failed: UI_TEXT.forgeRequestFailed, reason: reasonOf(error) });
+    },
+  });
+
+  // Forge answers over the socket (spec §7); collect what arrives after a send from this pad.
+  useSocketMessages((message) => {
+    if (message.type !== 'chat' || message.role === 'user') return;
+    setResponse((current) =>
+      current && current.to === 'forge' && 'replies' in current
+        ? {
+            ...current,
+            replies: [
+              ...current.replies,
+              {
+                role: message.role,
+                message: message.chat,
+                timestamp: message.timestamp ?? new Date().toISOString(),
+              },
+            ],
+          }
+        : current,
+    );
+  });
+
+  const waiting = toBrain.isPending || toForge.isPending;
+  const blank = text.trim().length === 0;
+
   return (
     <PageFrame
       title="Description Pad"
       description="Describe what you want built, then hand it to the brain or to Forge."
     >
-      <EmptyState icon={NotebookPen} title="No description yet">
-        Your description and five quick templates to start from will appear here, with Send to Brain and Send
-        to Forge.
-      </EmptyState>
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Card>
+          <CardContent className="flex flex-col gap-3">
+            <div className="flex flex-col gap-1.5">
+              <span className="text-xs text-muted-foreground">Quick templates</span>
+              <div role="group" aria-label="Quick templates" className="flex flex-wrap gap-1.5">
+                {DESCRIPTION_TEMPLATES.map((t) => (
+                  <Button key={t.id} variant="outline" size="sm" onClick={() => setText(t.text)}>
+                    {t.label}
+                  </Button>
+                ))}
+              </div>
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor={`${id}-text`}>Description</Label>
+              <Textarea
+                id={`${id}-text`}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                placeholder="What should be built or changed? Start from a template or write freely."
+                className="min-h-72 font-mono text-[0.8rem]"
+                spellCheck
+              />
+            </div>
+            <div className="flex flex-wrap items-center gap-2">
+              <Button disabled={blank || waiting} onClick={() => !blank && toBrain.mutate(text.trim())}>
+                <Brain />
+                Send to Brain
+              </Button>
+              <Button
+                variant="secondary"
+                disabled={blank || waiting || !connected}
+                onClick={() => !blank && toForge.mutate(text.trim())}
+              >
+                <Send />
+                Send to Forge
+              </Button>
+              <Button
+                variant="ghost"
+                disabled={waiting || (text === '' && response === null)}
+                onClick={() => {
+                  setText('');
+                  setResponse(null);
+                }}
+              >
+                <Eraser />
+                Clear
+              </Button>
+              <span className="text-xs text-muted-foreground" aria-live="polite">
+                {waiting
+                  ? 'Sending…'
+                  : !connected
+                    ? 'Forge replies over the live connection, which is down: Send to Forge waits for it.'
+                    : null}
+              </span>
+            </div>
+          </CardContent>
+        </Card>
+        {response ? (
+          <ReplyCard response={response} />
+        ) : (
+          <Card className="border-dashed shadow-none">
+            <CardHeader className="pb-4">
+              <CardTitle className="flex items-center gap-2">
+                <NotebookPen aria-hidden="true" className="size-4 text-muted-foreground" />
+                Replies
+              </CardTitle>
+              <CardDescription>
+                The brain answers here. Forge answers here and in the Console chat; it can run commands such
+                as build, fix and status.
+              </CardDescription>
+            </CardHeader>
+          </Card>
+        )}
+      </div>
     </PageFrame>
   );
 }

@@ -1,12 +1,13 @@
-import { LogIn } from 'lucide-react';
-import { EmptyState, PageFrame } from '@/components/layout/page.tsx';
+import { useNavigate } from 'react-router';
+import { APP_PATHS } from '@/lib/app-paths.ts';
+import { PageFrame } from '@/components/layout/page.tsx';
+import { LoginForm } from './login-form.tsx';
 
 export function LoginPage() {
+  const navigate = useNavigate();
   return (
-    <PageFrame title="Login" description="Family access required" className="max-w-md">
-      <EmptyState icon={LogIn} title="Sign-in is not available yet">
-        The username and password form for the university area will appear here.
-      </EmptyState>
+    <PageFrame title="Login" description="Sign in to the family-only university area." className="max-w-md">
+      <LoginForm onSignedIn={() => void navigate(APP_PATHS.university)} />
     </PageFrame>
   );
 }

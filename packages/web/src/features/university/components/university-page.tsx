@@ -1,5 +1,6 @@
-import { Link, NavLink, useParams } from 'react-router';
-import { Brain, MessagesSquare, Network, SlidersHorizontal, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { LogOut } from 'lucide-react';
 import {
   APP_PATHS,
   UNIVERSITY_TABS,
@@ -7,57 +8,82 @@ import {
   universityPath,
   type UniversityTab,
 } from '@/lib/app-paths.ts';
+import { clearAuthToken, useAuthToken } from '@/lib/auth.ts';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
-import { EmptyState, PageFrame } from '@/components/layout/page.tsx';
+import { PageFrame } from '@/components/layout/page.tsx';
 import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
+import { LoginForm } from '@/features/login/components/login-form.tsx';
+import { FamilyChatTab } from './family-chat-tab.tsx';
+import { MemoryTab } from './memory-tab.tsx';
+import { PlatformTab } from './platform-tab.tsx';
+import { SwarmTab } from './swarm-tab.tsx';
 
-const TAB_CONTENT: Record<UniversityTab, { icon: LucideIcon; title: string; body: string }> = {
-  '': {
-    icon: SlidersHorizontal,
-    title: 'Platform controls',
-    body: 'Rebuild and package the platform, download the latest build and see the installed extensions here.',
-  },
-  chat: { icon: MessagesSquare, title: 'Family chat', body: 'Messages of the family chat will appear here.' },
-  memory: { icon: Brain, title: 'Memory manager', body: 'The stored memory cells will be listed here.' },
-  bots: { icon: Network, title: 'Swarm status', body: 'The state of the bot swarm will be shown here.' },
+const TAB_CONTENT: Record<UniversityTab, () => ReactNode> = {
+  '': () => <PlatformTab />,
+  chat: () => <FamilyChatTab />,
+  memory: () => <MemoryTab />,
+  bots: () => <SwarmTab />,
 };
 
+/** The family-only area (spec §2.8, §6): the login form until a token is stored, then the tabs. */
 export function UniversityPage() {
   const { tab = '' } = useParams();
+  const token = useAuthToken();
+  const navigate = useNavigate();
   // Spec §2.1: only the tabs of §2.8 exist; any other /university/<x> is an unknown page.
   if (!isUniversityTab(tab)) return <NotFoundPage />;
-  const content = TAB_CONTENT[tab];
+
+  const logout = () => {
+    clearAuthToken();
+    void navigate(APP_PATHS.login);
+  };
+
   return (
     <PageFrame
       title="University"
       description="The family-only control area."
       actions={
-        <Button asChild variant="outline" size="sm">
-          <Link to={APP_PATHS.dashboard}>Main Platform</Link>
-        </Button>
+        <>
+          <Button asChild variant="outline" size="sm">
+            <Link to={APP_PATHS.dashboard}>Main Platform</Link>
+          </Button>
+          {token ? (
+            <Button variant="ghost" size="sm" onClick={logout}>
+              <LogOut />
+              Logout
+            </Button>
+          ) : null}
+        </>
       }
     >
-      <nav aria-label="University" className="flex gap-1 border-b">
-        {UNIVERSITY_TABS.map((t) => (
-          <NavLink
-            key={t.tab}
-            to={universityPath(t.tab)}
-            end
-            className={({ isActive }) =>
-              cn(
-                '-mb-px border-b-2 px-3 py-1.5 text-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/60',
-                isActive ? 'border-foreground text-foreground' : 'border-transparent',
-              )
-            }
-          >
-            {t.label}
-          </NavLink>
-        ))}
-      </nav>
-      <EmptyState icon={content.icon} title={content.title}>
-        {content.body}
-      </EmptyState>
+      {token ? (
+        <>
+          <nav aria-label="University" className="flex gap-1 overflow-x-auto border-b">
+            {UNIVERSITY_TABS.map((t) => (
+              <NavLink
+                key={t.tab}
+                to={universityPath(t.tab)}
+                end
+                className={({ isActive }) =>
+                  cn(
+                    '-mb-px shrink-0 border-b-2 px-3 py-1.5 text-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/60',
+                    isActive ? 'border-foreground text-foreground' : 'border-transparent',
+                  )
+                }
+              >
+                {t.label}
+              </NavLink>
+            ))}
+          </nav>
+          {TAB_CONTENT[tab]()}
+        </>
+      ) : (
+        <div className="flex justify-center py-4">
+          {/* Signing in here keeps the user on the tab they asked for. */}
+          <LoginForm />
+        </div>
+      )}
     </PageFrame>
   );
 }

@@ -1,0 +1,78 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { UI_TEXT } from '@forge/shared';
+import { json } from '@/test/fake-daemon.ts';
+import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
+import { AppHeader } from './app-header.tsx';
+
+const notices = () => within(screen.getByRole('region', { name: 'Notifications (F8)' }));
+
+function renderHeader(onAssistantOpenChange = vi.fn()) {
+  renderPanel(
+    <MemoryRouter>
+      <AppHeader assistantOpen={false} onAssistantOpenChange={onAssistantOpenChange} />
+    </MemoryRouter>,
+  );
+  return within(screen.getByRole('banner'));
+}
+
+describe('app header (spec §2.2)', () => {
+  it('links the routes extensions added, with their descriptions', async () => {
+    stubDaemon(({ url }) =>
+      url.pathname === '/api/dynamic-routes'
+        ? json([{ path: '/ext/kanban', name: 'kanban', displayName: 'Kanban', description: 'Boards' }])
+        : undefined,
+    );
+    const header = renderHeader();
+
+    const link = await header.findByRole('link', { name: 'Kanban' });
+    expect(link.getAttribute('href')).toBe('/ext/kanban');
+  });
+
+  it('shows no extension links when the routes cannot be read', async () => {
+    const daemon = stubDaemon(({ url }) =>
+      url.pathname === '/api/dynamic-routes' ? notImplemented() : undefined,
+    );
+    const header = renderHeader();
+
+    await waitFor(() => expect(daemon.requests.some((r) => r.path === '/api/dynamic-routes')).toBe(true));
+    expect(header.queryByRole('navigation', { name: 'Extensions' })).toBeNull();
+    expect(screen.queryByText(UI_TEXT.forgeUnavailable)).toBeNull();
+  });
+
+  it('says "Build failed - family authentication required" when Package is refused', async () => {
+    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
+    const header = renderHeader();
+
+    fireEvent.click(header.getByRole('button', { name: 'Package' }));
+
+    expect(await notices().findByText(UI_TEXT.packageFailed)).toBeDefined();
+  });
+
+  it('explains a Download the daemon cannot serve instead of saving an error page', async () => {
+    stubDaemon(({ url }) => (url.pathname === '/api/download/app' ? notImplemented() : undefined));
+    const header = renderHeader();
+
+    const download = header.getByRole('link', { name: 'Download' });
+    expect(download.getAttribute('href')).toBe('/api/download/app');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    fireEvent.click(download);
+
+    expect(await notices().findByText('Download failed')).toBeDefined();
+    expect(notices().getByText(UI_TEXT.forgeUnavailable)).toBeDefined();
+  });
+
+  it('opens the Forge assistant, links the university, and shows the connection', () => {
+    stubDaemon(() => undefined);
+    const onOpen = vi.fn();
+    const header = renderHeader(onOpen);
+
+    fireEvent.click(header.getByRole('button', { name: 'Forge assistant' }));
+    expect(onOpen).toHaveBeenCalledWith(true);
+    expect(header.getByRole('link', { name: 'University' }).getAttribute('href')).toBe('/university');
+    expect(header.getByRole('status').textContent).toBe(UI_TEXT.disconnected);
+    // With nothing uploaded the project name is the starter's.
+    expect(header.getByLabelText('Project').textContent).toBe('Forge');
+  });
+});

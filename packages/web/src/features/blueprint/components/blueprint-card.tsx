@@ -1,0 +1,143 @@
+import { useState, type ReactNode } from 'react';
+import { Boxes, FileCode2, Network } from 'lucide-react';
+import { stageLabel, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
+import { useProject } from '@/lib/project-context.tsx';
+import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
+import { cn } from '@/lib/utils.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { TONE_DOT, useBotStatus, type ActivityTone } from '@/components/layout/bot-status.ts';
+import { useLatestBuild } from '../queries.ts';
+
+function Fact({
+  icon,
+  label,
+  tone,
+  children,
+}: {
+  icon: ReactNode;
+  label: string;
+  tone?: ActivityTone;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-2">
+      <span aria-hidden="true" className="mt-0.5 text-muted-foreground [&_svg]:size-3.5">
+        {icon}
+      </span>
+      <div className="min-w-0 flex-1">
+        <dt className="text-muted-foreground">{label}</dt>
+        <dd className="flex items-center gap-1.5 text-foreground">
+          {tone ? (
+            <span aria-hidden="true" className={cn('size-1.5 shrink-0 rounded-full', TONE_DOT[tone])} />
+          ) : null}
+          <span className="min-w-0 truncate">{children}</span>
+        </dd>
+      </div>
+    </div>
+  );
+}
+
+function PlanRow({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div className="flex items-baseline justify-between gap-2">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 truncate font-mono text-foreground" title={value ?? undefined}>
+        {value ?? '—'}
+      </dd>
+    </div>
+  );
+}
+
+/** Counts file changes the daemon pushed since this card mounted: the live file operations. */
+function useFileOperations() {
+  const [seen, setSeen] = useState<{ count: number; last: string | null }>({ count: 0, last: null });
+  useSocketMessages((message) => {
+    if (message.type === 'file-content-updated') {
+      setSeen((s) => ({ count: s.count + 1, last: message.filePath }));
+    } else if (message.type === 'project-files-updated') {
+      setSeen((s) => ({ count: s.count + 1, last: s.last }));
+    }
+  });
+  return seen;
+}
+
+/**
+ * The blueprint card (spec §1, §2.2): "25 bots", real-time orchestration and live file operations —
+ * each shown as a live fact — and the plan BlueprintBot made for the current project's latest build.
+ */
+export function BlueprintCard() {
+  const { project } = useProject();
+  const bots = useBotStatus();
+  const connected = useConnectionStatus() === 'connected';
+  const files = useFileOperations();
+  const latest = useLatestBuild(project);
+  const build = latest.data ?? null;
+  const plan = build?.blueprint ?? null;
+
+  return (
+    <Card className="gap-0">
+      <CardHeader className="flex-row items-center justify-between px-3 pt-3">
+        <CardTitle className="flex items-center gap-1.5">
+          <Boxes aria-hidden="true" className="size-4 text-muted-foreground" />
+          Blueprint
+        </CardTitle>
+        <Badge variant="secondary">{TOTAL_BOTS} bots</Badge>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3 px-3 py-3 text-xs">
+        <dl className="flex flex-col gap-2">
+          <Fact icon={<Boxes />} label="Fleet" tone={bots.isError ? 'error' : bots.data?.tone}>
+            {bots.isError
+              ? UI_TEXT.botStatusFailed
+              : bots.data
+                ? `${bots.data.online}/${TOTAL_BOTS} bots online`
+                : 'Checking…'}
+          </Fact>
+          <Fact icon={<Network />} label="Real-time orchestration" tone={connected ? 'online' : 'error'}>
+            {connected ? 'Live over the socket' : 'Socket disconnected'}
+          </Fact>
+          <Fact icon={<FileCode2 />} label="Live file operations" tone={connected ? 'online' : 'error'}>
+            {files.count === 0
+              ? connected
+                ? 'Watching for changes'
+                : 'Paused while disconnected'
+              : `${files.count} change${files.count === 1 ? '' : 's'}${files.last ? ` · ${files.last}` : ''}`}
+          </Fact>
+        </dl>
+        <section aria-label="Build plan" className="flex flex-col gap-1 border-t pt-2">
+          <h3 className="flex items-center justify-between font-medium">
+            Plan
+            {build ? (
+              <span className="font-normal text-muted-foreground">{stageLabel(build.stage)}</span>
+            ) : null}
+          </h3>
+          {!project ? (
+            <p className="text-muted-foreground">Upload a project to see how the bots will build it.</p>
+          ) : latest.isPending ? (
+            <div className="flex flex-col gap-1.5">
+              <Skeleton className="h-3.5 w-full" />
+              <Skeleton className="h-3.5 w-full" />
+              <Skeleton className="h-3.5 w-2/3" />
+            </div>
+          ) : latest.isError ? (
+            <p role="alert" className="text-error">
+              {latest.error.message}
+            </p>
+          ) : !plan ? (
+            <p className="text-muted-foreground">
+              {build ? 'This build has no plan yet.' : 'No build of this project yet.'}
+            </p>
+          ) : (
+            <dl className="flex flex-col gap-1">
+              <PlanRow label="Framework" value={plan.framework} />
+              <PlanRow label="Package manager" value={plan.packageManager ?? 'none'} />
+              <PlanRow label="Output dir" value={plan.outputDir} />
+              <PlanRow label="Kind" value={plan.kind} />
+            </dl>
+          )}
+        </section>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+import {
+  BOT_CATEGORIES,
+  BOT_ROSTER,
+  type BotCategory,
+  type BotInfo,
+  type ServerMessageOf,
+} from '@forge/shared';
+
+/** The category filter of the Bot Factory: every bot, or one category (spec §2.8). */
+export type CategoryFilter = 'all' | BotCategory;
+export const CATEGORY_FILTERS: readonly CategoryFilter[] = ['all', ...BOT_CATEGORIES];
+
+/** One card: the roster's fixed facts, and the live state once GET /api/bots has answered. */
+export interface BotCard {
+  name: string;
+  category: string;
+  description: string;
+  /** active | building | error | anything else (neutral); null while the live state is unknown. */
+  status: string | null;
+  currentJob: string | null;
+  jobsRun: number | null;
+  failures: number | null;
+}
+
+/**
+ * The cards in roster order. The roster is fixed on the client (spec §3), so the cards and their
+ * Build / Fix buttons are there even when the status call fails; the live list fills in status and
+ * job counts, and a bot the daemon knows but this client does not is shown after the roster.
+ */
+export function botCards(live: readonly BotInfo[] | undefined): BotCard[] {
+  const byName = new Map((live ?? []).map((b) => [b.name, b]));
+  const cards: BotCard[] = BOT_ROSTER.map((bot) => {
+    const info = byName.get(bot.name);
+    byName.delete(bot.name);
+    return {
+      name: bot.name,
+      category: bot.category,
+      description: info?.description || bot.description,
+      status: info?.status ?? null,
+      currentJob: info?.currentJob ?? null,
+      jobsRun: info?.jobsRun ?? null,
+      failures: info?.failures ?? null,
+    };
+  });
+  for (const info of byName.values()) cards.push({ ...info });
+  return cards;
+}
+
+/** How many cards each filter shows. */
+export function categoryCounts(cards: readonly BotCard[]): Record<CategoryFilter, number> {
+  const counts = Object.fromEntries(CATEGORY_FILTERS.map((f) => [f, 0])) as Record<CategoryFilter, number>;
+  for (const card of cards) {
+    counts.all += 1;
+    if (card.category in counts) counts[card.category as CategoryFilter] += 1;
+  }
+  return counts;
+}
+
+export const filterCards = (cards: readonly BotCard[], filter: CategoryFilter): BotCard[] =>
+  filter === 'all' ? [...cards] : cards.filter((c) => c.category === filter);
+
+/** Status colour (spec §3): active green, building yellow, error red, anything else neutral. */
+export type StatusTone = 'online' | 'pending' | 'error' | 'outline';
+export function statusTone(status: string | null): StatusTone {
+  switch (status) {
+    case 'active':
+      return 'online';
+    case 'building':
+      return 'pending';
+    case 'error':
+      return 'error';
+    default:
+      return 'outline';
+  }
+}
+
+/** The cached list after a pushed `bot-status` message; the same list when nothing changed. */
+export function applyBotStatus(
+  list: BotInfo[] | undefined,
+  message: ServerMessageOf<'bot-status'>,
+): BotInfo[] | undefined {
+  if (!list) return list;
+  let changed = false;
+  const next = list.map((bot) => {
+    if (bot.name !== message.botName) return bot;
+    const currentJob = message.job === undefined ? bot.currentJob : message.job;
+    if (bot.status === message.status && bot.currentJob === currentJob) return bot;
+    changed = true;
+    return { ...bot, status: message.status, currentJob };
+  });
+  return changed ? next : list;
+}

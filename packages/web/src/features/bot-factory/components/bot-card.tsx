@@ -1,0 +1,58 @@
+import { Hammer, Wrench } from 'lucide-react';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { statusTone, type BotCard as BotCardModel } from '../bot-cards.ts';
+import { useBotAction } from '../queries.ts';
+
+/** One bot: live status, what it does, its current job and record, and its two actions. */
+export function BotCard({ bot, loading }: { bot: BotCardModel; loading: boolean }) {
+  const build = useBotAction('build', bot.name);
+  const fix = useBotAction('fix', bot.name);
+  const busy = build.isPending || fix.isPending;
+  return (
+    <Card role="listitem" aria-label={bot.name} className="justify-between">
+      <CardHeader className="flex-row items-start justify-between gap-2">
+        <div className="flex min-w-0 flex-col gap-1">
+          <CardTitle className="truncate font-mono">{bot.name}</CardTitle>
+          <span className="text-xs text-muted-foreground capitalize">{bot.category}</span>
+        </div>
+        {bot.status !== null ? (
+          <Badge variant={statusTone(bot.status)} data-testid="bot-status">
+            {bot.status}
+          </Badge>
+        ) : loading ? (
+          <Skeleton className="h-5 w-14" />
+        ) : (
+          <Badge variant="outline" className="text-muted-foreground" data-testid="bot-status">
+            unknown
+          </Badge>
+        )}
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2 pt-2 pb-3 text-sm">
+        <p className="text-muted-foreground">{bot.description}</p>
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+          <dt className="text-muted-foreground">Current job</dt>
+          <dd className="truncate font-mono" title={bot.currentJob ?? undefined}>
+            {bot.currentJob ?? (bot.status === null ? '—' : 'none')}
+          </dd>
+          <dt className="text-muted-foreground">Jobs run</dt>
+          <dd className="font-mono tabular-nums">{bot.jobsRun ?? '—'}</dd>
+          <dt className="text-muted-foreground">Failures</dt>
+          <dd className="font-mono tabular-nums">{bot.failures ?? '—'}</dd>
+        </dl>
+      </CardContent>
+      <CardFooter className="gap-2">
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => build.mutate()}>
+          <Hammer />
+          Build
+        </Button>
+        <Button variant="outline" size="sm" disabled={busy} onClick={() => fix.mutate()}>
+          <Wrench />
+          Fix
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

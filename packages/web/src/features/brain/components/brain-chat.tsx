@@ -1,0 +1,209 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Brain, Send } from 'lucide-react';
+import { POLL_MS, UI_TEXT, formatSessionTime, type BrainChatMessage, type BrainStatus } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { routeQueryKey } from '@/lib/query-client.ts';
+import { cn } from '@/lib/utils.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+
+export const brainStatusQueryKey = routeQueryKey('brainStatus');
+
+/** Spec §4 system notes of the brain session. */
+export const BRAIN_NOTES = {
+  authenticated: 'Authentication successful. Session established.',
+  expired: 'Session expired. Please re-authenticate.',
+} as const;
+
+/** The phrases themselves are the user's secret; the hint only says what comes first. */
+export const BRAIN_HINT = 'Start with your greeting phrase, then send your code phrase.';
+
+let nextId = 0;
+const note = (
+  type: BrainChatMessage['type'],
+  text: string,
+  extra: Partial<BrainChatMessage> = {},
+): BrainChatMessage => ({
+  id: `brain-${++nextId}`,
+  type,
+  message: text,
+  timestamp: new Date().toISOString(),
+  ...extra,
+});
+
+/** Polled session status (spec §7, every 5 s). */
+export const useBrainStatus = () =>
+  useQuery<BrainStatus>({ queryKey: brainStatusQueryKey, refetchInterval: POLL_MS.brainStatus });
+
+/** Current time, ticking every second while `active` (the session countdown). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+/**
+ * The brain chat (spec §2.7, §4): a handshake conversation. Guest becomes Authenticated when a
+ * reply says so and returns to Guest when one says the session expired; the polled status also sets
+ * the flag — whichever answered last wins. While authenticated it shows the session time left
+ * (counting down between polls) and the memory cell count.
+ */
+export function BrainChat({ className }: { className?: string }) {
+  const queryClient = useQueryClient();
+  const status = useBrainStatus();
+  const [messages, setMessages] = useState<BrainChatMessage[]>([]);
+  const [input, setInput] = useState('');
+  const [waiting, setWaiting] = useState(false);
+  const [fromReply, setFromReply] = useState<{ authenticated: boolean; at: number } | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
+
+  const statusAt = status.data ? status.dataUpdatedAt : -1;
+  const authenticated =
+    fromReply && fromReply.at >= statusAt ? fromReply.authenticated : (status.data?.authenticated ?? false);
+  const now = useNow(authenticated && status.data !== undefined);
+  const remaining = status.data
+    ? Math.max(0, status.data.sessionTimeRemaining - (now - status.dataUpdatedAt))
+    : null;
+
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [messages, waiting]);
+
+  const send = async () => {
+    const text = input.trim();
+    if (!text || waiting) return;
+    setInput('');
+    setMessages((m) => [...m, note('user', text)]);
+    setWaiting(true);
+    try {
+      const reply = await forgeClient.request('brainHandshake', { body: { message: text } });
+      const notes: BrainChatMessage[] = [
+        note('brain', reply.reply, {
+          authenticated: reply.authenticated,
+          sessionExpired: reply.sessionExpired,
+        }),
+      ];
+      if (reply.sessionExpired) notes.push(note('system', BRAIN_NOTES.expired, { sessionExpired: true }));
+      else if (reply.authenticated && !authenticated) {
+        notes.push(note('system', BRAIN_NOTES.authenticated, { authenticated: true }));
+      }
+      setMessages((m) => [...m, ...notes]);
+      setFromReply({ authenticated: reply.authenticated && !reply.sessionExpired, at: Date.now() });
+      void queryClient.invalidateQueries({ queryKey: brainStatusQueryKey });
+    } catch {
+      // Spec §8: one calm line whatever went wrong (the brain is not built yet and answers 503).
+      setMessages((m) => [...m, note('system', UI_TEXT.brainConnectionError)]);
+    } finally {
+      setWaiting(false);
+      requestAnimationFrame(() => inputRef.current?.focus());
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends; Shift+Enter keeps the textarea's newline; an IME composition is never cut short.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <section
+      aria-label="Brain chat"
+      className={cn('flex min-h-0 flex-col rounded-lg border bg-card text-card-foreground', className)}
+    >
+      <div className="flex flex-wrap items-center gap-2 border-b px-3 py-2">
+        <Brain aria-hidden="true" className="size-4 text-muted-foreground" />
+        <h3 className="text-sm font-semibold">Brain</h3>
+        <Badge variant={authenticated ? 'online' : 'outline'} aria-label="Session">
+          {authenticated ? 'Authenticated' : 'Guest'}
+        </Badge>
+        {authenticated && status.data && remaining !== null ? (
+          <div className="ml-auto flex items-center gap-3 text-xs text-muted-foreground">
+            <span>
+              Session{' '}
+              <span className="font-mono text-foreground tabular-nums" aria-label="Session time left">
+                {formatSessionTime(remaining)}
+              </span>
+            </span>
+            <span>
+              <span className="font-mono text-foreground tabular-nums" aria-label="Memory cells">
+                {status.data.memoryCellCount}
+              </span>{' '}
+              memory cells
+            </span>
+          </div>
+        ) : null}
+      </div>
+      <ol
+        ref={listRef}
+        aria-label="Brain conversation"
+        className="flex min-h-24 flex-1 flex-col gap-2 overflow-y-auto px-3 py-2 text-sm"
+      >
+        {messages.length === 0 ? (
+          <li className="self-center py-4 text-center text-xs text-muted-foreground">{BRAIN_HINT}</li>
+        ) : (
+          messages.map((m) => (
+            <li
+              key={m.id}
+              data-type={m.type}
+              className={cn(
+                'whitespace-pre-wrap break-words',
+                m.type === 'user' &&
+                  'max-w-[85%] self-end rounded-lg bg-primary px-2.5 py-1.5 text-primary-foreground',
+                m.type === 'brain' && 'max-w-[85%] self-start rounded-lg bg-muted px-2.5 py-1.5',
+                m.type === 'system' && 'self-center text-center text-xs text-muted-foreground',
+              )}
+            >
+              {m.message}
+            </li>
+          ))
+        )}
+        {waiting ? (
+          <li className="self-start text-xs text-muted-foreground" aria-live="polite">
+            Thinking...
+          </li>
+        ) : null}
+      </ol>
+      <form
+        className="flex items-end gap-2 border-t p-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          rows={2}
+          value={input}
+          disabled={waiting}
+          onChange={(event) => setInput(event.target.value)}
+          onKeyDown={onKeyDown}
+          aria-label="Message to the brain"
+          aria-describedby={hintId}
+          placeholder="Message the brain (Enter sends, Shift+Enter for a new line)"
+          className="min-h-10 min-w-0 flex-1 resize-none rounded-md border border-input bg-transparent px-2.5 py-1.5 text-sm outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60 disabled:opacity-50"
+        />
+        <Button
+          type="submit"
+          size="icon"
+          aria-label="Send to the brain"
+          disabled={waiting || input.trim() === ''}
+        >
+          <Send />
+        </Button>
+        <span id={hintId} hidden>
+          {BRAIN_HINT}
+        </span>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { ForgeHttpError, UI_TEXT, type ForgeChatItem } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { useSocketMessages } from '@/lib/socket.tsx';
+import { useToast } from '@/components/ui/use-toast.tsx';
+
+/** A line of the Forge chat (spec §3 Forge chat item) and, for the user's own lines, its delivery. */
+export interface ChatLine extends ForgeChatItem {
+  id: string;
+  /** User lines only: sending (POST in flight), sent, or failed with the reason. */
+  delivery?: 'sending' | 'sent' | { failed: string };
+  /** User lines only: the daemon has broadcast this line back (so it is not shown twice). */
+  echoed?: boolean;
+}
+
+/** How long after sending a line the daemon's echo of it is still matched to it. */
+const ECHO_WINDOW_MS = 60_000;
+
+/** Kept for the browser tab, so leaving the Console and coming back keeps the conversation. */
+export const CHAT_STORAGE_KEY = 'forge.console-chat';
+export const CHAT_KEEP = 200;
+
+/** Commands Forge understands (spec §7), offered as one-click starts in the chat. */
+export const CHAT_COMMANDS: readonly { label: string; fill: string; hint: string }[] = [
+  { label: 'status', fill: 'status', hint: 'Fleet and build status' },
+  { label: 'build', fill: 'build', hint: 'Build the current project' },
+  { label: 'fix', fill: 'fix', hint: 'Retry the last failed job' },
+  { label: 'build: …', fill: 'build: ', hint: 'Build something you describe' },
+  { label: 'brain: …', fill: 'brain: ', hint: 'Ask the brain a question' },
+];
+
+function readStored(): ChatLine[] {
+  try {
+    const raw = window.sessionStorage.getItem(CHAT_STORAGE_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : [];
+    // A line still "sending" when the tab was left never got its answer recorded: say so.
+    return Array.isArray(parsed)
+      ? (parsed as ChatLine[]).map((l) =>
+          l.delivery === 'sending'
+            ? { ...l, delivery: { failed: 'Left the page before Forge answered.' } }
+            : l,
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+const keepLast = (lines: ChatLine[]) => (lines.length > CHAT_KEEP ? lines.slice(-CHAT_KEEP) : lines);
+
+let counter = 0;
+const nextId = () => `chat-${Date.now().toString(36)}-${++counter}`;
+
+const reasonOf = (error: unknown): string =>
+  error instanceof ForgeHttpError
+    ? `${error.status}: ${error.serverMessage}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/**
+ * The Forge chat: POST /api/chat { q }; replies (and other clients' lines) arrive as /ws `chat`
+ * messages. A user line the daemon echoes back is matched to ours instead of shown twice.
+ */
+export function useForgeChat() {
+  const { toast } = useToast();
+  const [lines, setLines] = useState<ChatLine[]>(readStored);
+
+  useEffect(() => {
+    try {
+      window.sessionStorage.setItem(CHAT_STORAGE_KEY, JSON.stringify(lines));
+    } catch {
+      /* storage full or disabled: the chat lasts while the page is open */
+    }
+  }, [lines]);
+
+  const update = useCallback((id: string, delivery: ChatLine['delivery']) => {
+    setLines((current) => current.map((l) => (l.id === id ? { ...l, delivery } : l)));
+  }, []);
+
+  useSocketMessages((message) => {
+    if (message.type !== 'chat') return;
+    const timestamp = message.timestamp ?? new Date().toISOString();
+    setLines((current) => {
+      if (message.role === 'user') {
+        const own = current.findIndex(
+          (l) =>
+            l.role === 'user' &&
+            l.delivery !== undefined &&
+            !l.echoed &&
+            l.message === message.chat &&
+            Date.now() - Date.parse(l.timestamp) < ECHO_WINDOW_MS,
+        );
+        if (own >= 0) {
+          return current.map((l, i) => (i === own ? { ...l, delivery: 'sent', echoed: true } : l));
+        }
+      }
+      return keepLast([...current, { id: nextId(), role: message.role, message: message.chat, timestamp }]);
+    });
+  });
+
+  const send = useMutation({
+    mutationFn: ({ q }: { id: string; q: string }) => forgeClient.request('chat', { body: { q } }),
+    onMutate: ({ id, q }) => {
+      setLines((current) =>
+        keepLast([
+          ...current,
+          { id, role: 'user', message: q, timestamp: new Date().toISOString(), delivery: 'sending' },
+        ]),
+      );
+    },
+    onSuccess: (_answer, { id }) => {
+      setLines((current) =>
+        current.map((l) => (l.id === id && l.delivery === 'sending' ? { ...l, delivery: 'sent' } : l)),
+      );
+    },
+    onError: (error, { id }) => {
+      update(id, { failed: reasonOf(error) });
+      toast({
+        title: UI_TEXT.forgeChatErrorTitle,
+        description: UI_TEXT.forgeChatErrorBody,
+        variant: 'destructive',
+      });
+    },
+  });
+
+  return {
+    lines,
+    sending: send.isPending,
+    /** Send `text` (trimmed); blank text is not sent. Returns whether it was sent. */
+    send: (text: string): boolean => {
+      const q = text.trim();
+      if (!q) return false;
+      send.mutate({ id: nextId(), q });
+      return true;
+    },
+  };
+}

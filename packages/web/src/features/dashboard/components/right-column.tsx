@@ -1,0 +1,37 @@
+import { FolderGit2 } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
+import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-toggle.tsx';
+import { ExtensionManager } from '@/features/extensions/components/extension-manager.tsx';
+import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.tsx';
+import { ProjectActions } from './project-actions.tsx';
+
+/**
+ * Spec §2.2 right column: Upload Project, Download Project, Start Build, Download App; the
+ * auto-forge toggle; the extension manager; the blueprint card.
+ */
+export function RightColumn() {
+  return (
+    <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2">
+      <Card className="shrink-0 gap-0">
+        <CardHeader className="px-3 pt-3">
+          <CardTitle className="flex items-center gap-1.5">
+            <FolderGit2 aria-hidden="true" className="size-4 text-muted-foreground" />
+            Project
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-2 px-3 py-3">
+          <UploadPanel />
+          <ProjectActions />
+          <AutoForgeToggle />
+        </CardContent>
+      </Card>
+      <div className="shrink-0">
+        <ExtensionManager />
+      </div>
+      <div className="shrink-0">
+        <BlueprintCard />
+      </div>
+    </div>
+  );
+}

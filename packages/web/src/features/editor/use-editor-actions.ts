@@ -1,0 +1,87 @@
+import { useCallback } from 'react';
+import { UI_TEXT } from '@forge/shared';
+import { useToast } from '@/components/ui/use-toast.tsx';
+import {
+  createFile,
+  failureReason,
+  fetchFileContent,
+  saveFile,
+  useFileProject,
+} from '@/features/files/queries.ts';
+import {
+  markSaveFailed,
+  markSaved,
+  markSaving,
+  openTab,
+  tabForFile,
+  type EditorTab,
+} from './editor-state.ts';
+import { useEditorStore } from './editor-store.tsx';
+
+export type SaveResult = 'saved' | 'failed' | 'needs-path' | 'not-found';
+
+/**
+ * What the code area and the file tree do to open files: open (the tree's double-click), start a
+ * new untitled file, save (spec §2.3 "File saved" / §8 "Unable to save file. Please try again.").
+ */
+export function useEditorActions() {
+  const store = useEditorStore();
+  const { project, key } = useFileProject();
+  const { toast } = useToast();
+
+  const openFile = useCallback(
+    async (path: string): Promise<boolean> => {
+      const open = store.workspace(key).tabs.find((t) => t.path === path);
+      if (open) {
+        store.update(key, (ws) => ({ ...ws, activeId: open.id }));
+        return true;
+      }
+      try {
+        const content = await fetchFileContent(path, project);
+        store.update(key, (ws) => openTab(ws, tabForFile(store.nextId(), path, content)));
+        return true;
+      } catch (error) {
+        toast({ title: UI_TEXT.fileLoadError, description: failureReason(error), variant: 'destructive' });
+        return false;
+      }
+    },
+    [store, key, project, toast],
+  );
+
+  const newFile = useCallback(() => {
+    const tab: EditorTab = {
+      id: store.nextId(),
+      name: store.nextUntitledName(),
+      language: 'typescript',
+      content: '',
+      savedContent: '',
+    };
+    store.update(key, (ws) => openTab(ws, tab));
+  }, [store, key]);
+
+  /** Save a tab to its path, or to `asPath` (creating the file) when it has none yet. */
+  const save = useCallback(
+    async (tabId: string, asPath?: string): Promise<SaveResult> => {
+      const tab = store.workspace(key).tabs.find((t) => t.id === tabId);
+      if (!tab) return 'not-found';
+      const path = tab.path ?? asPath;
+      if (!path) return 'needs-path';
+      const { content } = tab;
+      store.update(key, (ws) => markSaving(ws, tabId, content));
+      try {
+        if (tab.path) await saveFile(path, content, project);
+        else await createFile({ path, content, project });
+        store.update(key, (ws) => markSaved(ws, tabId, path, content));
+        toast({ title: UI_TEXT.fileSaved, description: path });
+        return 'saved';
+      } catch (error) {
+        store.update(key, (ws) => markSaveFailed(ws, tabId));
+        toast({ title: UI_TEXT.saveFailed, description: failureReason(error), variant: 'destructive' });
+        return 'failed';
+      }
+    },
+    [store, key, project, toast],
+  );
+
+  return { openFile, newFile, save, key, project };
+}

@@ -1,0 +1,215 @@
+import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import {
+  CircleAlert,
+  CircleCheck,
+  ExternalLink,
+  LoaderCircle,
+  Package,
+  Puzzle,
+  Upload,
+  X,
+} from 'lucide-react';
+import { forgeClient } from '@/lib/api.ts';
+import { cn } from '@/lib/utils.ts';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { errorMessage, isZipFile, useExtensions, useInstallExtension } from '../queries.ts';
+import { useRepackage } from './package-button.tsx';
+
+type Banner = { kind: 'success'; text: string } | { kind: 'error'; text: string } | null;
+
+function InstalledList() {
+  const { data, isPending, isError, error } = useExtensions();
+  if (isPending) {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <Skeleton className="h-6 w-full" />
+        <Skeleton className="h-6 w-full" />
+      </div>
+    );
+  }
+  if (isError) {
+    return <p className="text-muted-foreground">Installed extensions unavailable: {errorMessage(error)}</p>;
+  }
+  if (data.length === 0) return <p className="text-muted-foreground">No extensions installed.</p>;
+  return (
+    <ul className="flex flex-col gap-1" aria-label="Installed extensions">
+      {data.map((extension) => (
+        <li key={extension.name} className="flex items-center gap-2">
+          <Puzzle aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+          <span className="min-w-0 flex-1">
+            <span className="block truncate text-foreground">{extension.displayName}</span>
+            <span className="block truncate font-mono text-muted-foreground">{extension.route}</span>
+          </span>
+          <Button asChild variant="outline" size="sm" className="h-6 px-2">
+            <a
+              href={extension.route}
+              target="_blank"
+              rel="noreferrer"
+              aria-label={`Open ${extension.displayName}`}
+            >
+              Open
+              <ExternalLink aria-hidden="true" className="size-3" />
+            </a>
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RepackageCard() {
+  const { run, pending, status } = useRepackage();
+  return (
+    <section
+      aria-label="Repackage Platform"
+      className="flex flex-col gap-2 rounded-md border bg-muted/40 p-2"
+    >
+      <div className="flex items-center gap-1.5 font-medium">
+        <Package aria-hidden="true" className="size-3.5 text-muted-foreground" />
+        Repackage Platform
+      </div>
+      <p className="text-muted-foreground">
+        Rebuild the Forge installer with the installed extensions; it downloads from{' '}
+        <a className="font-mono underline-offset-2 hover:underline" href={forgeClient.url('downloadApp')}>
+          /api/download/app
+        </a>
+        .
+      </p>
+      {status ? <p className="text-muted-foreground">Last answer: {status}</p> : null}
+      <Button size="sm" variant="secondary" onClick={run} disabled={pending} aria-busy={pending || undefined}>
+        {pending ? (
+          <LoaderCircle aria-hidden="true" className="animate-spin" />
+        ) : (
+          <Package aria-hidden="true" />
+        )}
+        Repackage Platform
+      </Button>
+    </section>
+  );
+}
+
+/**
+ * The extension manager (spec §2.7): drop or browse for a ZIP (anything else is silently ignored),
+ * install it (pending, then a success or failure banner that shows the error message), the installed
+ * list with an Open button each, and the Repackage Platform card.
+ */
+export function ExtensionManager() {
+  const install = useInstallExtension();
+  const input = useRef<HTMLInputElement>(null);
+  const [banner, setBanner] = useState<Banner>(null);
+  const [over, setOver] = useState(false);
+  const [pendingName, setPendingName] = useState<string | null>(null);
+
+  const installFile = (file: File | undefined) => {
+    if (!file || !isZipFile(file) || install.isPending) return;
+    setBanner(null);
+    setPendingName(file.name);
+    install.mutate(file, {
+      onSuccess: (answer) =>
+        setBanner({ kind: 'success', text: `Installed ${answer.extension.displayName}.` }),
+      onError: (error) => setBanner({ kind: 'error', text: errorMessage(error) }),
+      onSettled: () => setPendingName(null),
+    });
+  };
+
+  // The dashboard takes any dropped ZIP as a project; drops here are extensions instead.
+  const onDragOver = (event: DragEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    event.dataTransfer.dropEffect = 'copy';
+    setOver(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    setOver(false);
+    installFile(Array.from(event.dataTransfer.files).find(isZipFile));
+  };
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    installFile(file);
+  };
+
+  return (
+    <Card className="gap-0">
+      <CardHeader className="px-3 pt-3">
+        <CardTitle className="flex items-center gap-1.5">
+          <Puzzle aria-hidden="true" className="size-4 text-muted-foreground" />
+          Extensions
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3 px-3 py-3 text-xs">
+        <div
+          role="group"
+          aria-label="Extension upload"
+          data-drop-scope="extension"
+          onDragEnter={onDragOver}
+          onDragOver={onDragOver}
+          onDragLeave={() => setOver(false)}
+          onDrop={onDrop}
+          className={cn(
+            'relative flex flex-col items-center gap-2 rounded-md border border-dashed px-2 py-3 text-center text-muted-foreground transition-colors',
+            // Above the dashboard's drop veil, so extension ZIPs still land here.
+            'group-data-[dragging]/drop:z-50 group-data-[dragging]/drop:bg-popover',
+            over && 'border-brand bg-brand/10 text-foreground',
+          )}
+        >
+          {pendingName ? (
+            <p className="flex items-center gap-1.5" aria-live="polite">
+              <LoaderCircle aria-hidden="true" className="size-3.5 animate-spin" />
+              Installing <span className="font-mono">{pendingName}</span>…
+            </p>
+          ) : (
+            <p>Drop an extension ZIP here, or</p>
+          )}
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => input.current?.click()}
+            disabled={install.isPending}
+          >
+            <Upload aria-hidden="true" />
+            Browse…
+          </Button>
+          <input
+            ref={input}
+            type="file"
+            accept=".zip,application/zip,application/x-zip-compressed"
+            aria-label="Extension ZIP file"
+            className="hidden"
+            onChange={onChange}
+          />
+        </div>
+        {banner ? (
+          <div
+            role={banner.kind === 'error' ? 'alert' : 'status'}
+            className={cn(
+              'flex items-start gap-2 rounded-md border px-2 py-1.5',
+              banner.kind === 'error' ? 'border-error/40 bg-error/10' : 'border-online/40 bg-online/10',
+            )}
+          >
+            {banner.kind === 'error' ? (
+              <CircleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0 text-error" />
+            ) : (
+              <CircleCheck aria-hidden="true" className="mt-px size-3.5 shrink-0 text-online" />
+            )}
+            <span className="min-w-0 flex-1 text-foreground">{banner.text}</span>
+            <button
+              type="button"
+              aria-label="Dismiss"
+              onClick={() => setBanner(null)}
+              className="rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/60"
+            >
+              <X className="size-3.5" />
+            </button>
+          </div>
+        ) : null}
+        <InstalledList />
+        <RepackageCard />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ForgeHttpError, POLL_MS, routes, UI_TEXT, type DynamicRoute, type Extension } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { routeQueryKey } from '@/lib/query-client.ts';
+import type { ToastInput } from '@/components/ui/use-toast.tsx';
+
+export const extensionsQueryKey = routeQueryKey('extensions');
+export const dynamicRoutesQueryKey = routeQueryKey('dynamicRoutes');
+
+/** GET /api/extensions, polled every 5 s (spec §9). */
+export const useExtensions = () =>
+  useQuery<Extension[]>({ queryKey: extensionsQueryKey, refetchInterval: POLL_MS.extensions });
+
+/** GET /api/dynamic-routes, polled every 10 s (spec §9). */
+export const useDynamicRoutes = () =>
+  useQuery<DynamicRoute[]>({ queryKey: dynamicRoutesQueryKey, refetchInterval: POLL_MS.dynamicRoutes });
+
+/** Spec §2.7/§5: an extension is a .zip; anything else is silently ignored. */
+export const isZipFile = (file: { name: string }): boolean => /\.zip$/i.test(file.name);
+
+/** The message a failure shows (spec §8 "Extension install: the error message is shown"). */
+export const errorMessage = (error: unknown): string =>
+  error instanceof ForgeHttpError
+    ? error.serverMessage || error.message
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/** POST /api/upload-extension (multipart field "zipfile"); the lists refresh after an install. */
+export function useInstallExtension() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append(routes.uploadExtension.multipart.field, file, file.name);
+      return forgeClient.request('uploadExtension', { form });
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: extensionsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQueryKey });
+    },
+  });
+}
+
+/** POST /api/package-platform: rebuild the platform installer (then at GET /api/download/app). */
+export const usePackagePlatform = () =>
+  useMutation({ mutationFn: () => forgeClient.request('packagePlatform') });
+
+/** Spec §8 Package: the returned status or "Build triggered"; failure names family authentication. */
+export function packageNotice(
+  result: { ok: true; status?: string } | { ok: false; error: unknown },
+): ToastInput {
+  if (result.ok) return { title: result.status || UI_TEXT.packageTriggered };
+  return { variant: 'destructive', title: UI_TEXT.packageFailed, description: errorMessage(result.error) };
+}

@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import { ForgeHttpError, POLL_MS, type FileCreateBody, type FileStructureResponse } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { useProject, projectsQueryKey } from '@/lib/project-context.tsx';
+import { routeQueryKey } from '@/lib/query-client.ts';
+
+/**
+ * The project file calls are about. `ready` is false while the project list is still on its way, so
+ * panels do not load the daemon's default project first and then the chosen one; if the list fails,
+ * calls go without a project and the daemon answers for its current one.
+ */
+export function useFileProject(): { project: string | undefined; key: string; ready: boolean } {
+  const { project } = useProject();
+  const { isPending } = useQuery({ queryKey: projectsQueryKey });
+  return { project: project ?? undefined, key: project ?? '', ready: !isPending };
+}
+
+export const fileStructureQueryKey = (project: string | undefined) =>
+  [...routeQueryKey('fileStructure'), { project }] as const;
+
+/** GET /api/files/structure?project=, refetched every 30 s (spec §7, §9). */
+export function useFileStructure() {
+  const { project, ready } = useFileProject();
+  return useQuery<FileStructureResponse>({
+    queryKey: fileStructureQueryKey(project),
+    enabled: ready,
+    refetchInterval: POLL_MS.fileStructure,
+  });
+}
+
+export const fetchFileContent = async (path: string, project: string | undefined): Promise<string> =>
+  (await forgeClient.request('fileContent', { query: { path, project } })).content;
+
+export const saveFile = (path: string, content: string, project: string | undefined) =>
+  forgeClient.request('fileSave', { body: { path, content, project } });
+
+export const createFile = (body: FileCreateBody) => forgeClient.request('fileCreate', { body });
+
+export const deleteFile = (path: string, project: string | undefined) =>
+  forgeClient.request('fileDelete', { body: { path, project } });
+
+export const renameFile = (from: string, to: string, project: string | undefined) =>
+  forgeClient.request('fileRename', { body: { from, to, project } });
+
+/** The daemon's own words for a failure (e.g. "A file with that name already exists."), for a toast's body. */
+export function failureReason(error: unknown): string | undefined {
+  if (error instanceof ForgeHttpError)
+    return error.hint ? `${error.serverMessage} ${error.hint}` : error.serverMessage;
+  if (error instanceof Error) return error.message;
+  return undefined;
+}
+
+export const isNotFound = (error: unknown): boolean =>
+  error instanceof ForgeHttpError && error.status === 404;

@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ForgeHttpError, UI_TEXT } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { routeQueryKey } from '@/lib/query-client.ts';
+
+export const forgeToggleQueryKey = routeQueryKey('forgeToggleState');
+
+interface ForgeToggleState {
+  active: boolean;
+}
+
+/** Spec §4: "Auto-Forge toggle starts on": the value shown until the daemon has said otherwise. */
+export const FORGE_TOGGLE_DEFAULT = true;
+
+/** GET /api/forge/toggle: whether auto-forge (rebuild on file changes) is on. */
+export const useForgeToggleState = () => useQuery<ForgeToggleState>({ queryKey: forgeToggleQueryKey });
+
+/** POST /api/forge/toggle { active }; the daemon's answer becomes the cached state. */
+export function useSetForgeToggle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (active: boolean) => forgeClient.request('forgeToggle', { body: { active } }),
+    onSuccess: (state) => queryClient.setQueryData<ForgeToggleState>(forgeToggleQueryKey, state),
+  });
+}
+
+/** Spec §8 "Forge operation": the daemon's own words when it sent some, else the catalogue text. */
+export function forgeOperationError(error: unknown): string {
+  return error instanceof ForgeHttpError && error.serverMessage
+    ? error.serverMessage
+    : UI_TEXT.forgeUnavailable;
+}

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Download, ExternalLink, Package, Puzzle, RotateCw } from 'lucide-react';
+import { UI_TEXT } from '@forge/shared';
+import { UNIVERSITY_TABS, universityPath } from '@/lib/app-paths.ts';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useToast } from '@/components/ui/use-toast.tsx';
+import { EmptyState, Mono } from '@/components/layout/page.tsx';
+import { NAV_ITEMS } from '@/components/layout/nav-items.ts';
+import { downloadLatestBuild, reasonOf, useExtensions, usePackagePlatform } from '../queries.ts';
+
+function BuildCard() {
+  const { toast } = useToast();
+  const pack = usePackagePlatform();
+  const [downloading, setDownloading] = useState(false);
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const name = await downloadLatestBuild();
+      toast({ title: `Downloading ${name}` });
+    } catch (error) {
+      toast({ title: 'Download failed', description: reasonOf(error), variant: 'destructive' });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Platform build</CardTitle>
+        <CardDescription>Rebuild and package Forge itself, then download the installer.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        <div className="flex flex-wrap gap-2">
+          <Button disabled={pack.isPending} onClick={() => pack.mutate()}>
+            <Package />
+            {pack.isPending ? 'Packaging…' : 'Rebuild and package'}
+          </Button>
+          <Button variant="outline" disabled={downloading} onClick={() => void download()}>
+            <Download />
+            Download latest build
+          </Button>
+        </div>
+        {pack.isSuccess ? (
+          <p role="status" className="text-sm">
+            {pack.data.status || UI_TEXT.packageTriggered}
+          </p>
+        ) : null}
+        {pack.isError ? (
+          <div role="alert" className="flex flex-col gap-0.5 rounded-md border border-error/40 px-3 py-2">
+            <p className="text-sm text-error">{UI_TEXT.packageFailed}</p>
+            <p className="font-mono text-xs break-words text-muted-foreground">{reasonOf(pack.error)}</p>
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ExtensionsCard() {
+  const extensions = useExtensions();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Installed extensions</CardTitle>
+        <CardDescription>Install new ones from the dashboard&apos;s extension manager.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {extensions.isPending ? (
+          <div className="flex flex-col gap-2" aria-busy="true">
+            <Skeleton className="h-8 w-full" />
+            <Skeleton className="h-8 w-full" />
+          </div>
+        ) : extensions.isError ? (
+          <div role="alert" className="flex flex-col items-start gap-2">
+            <p className="text-sm">Could not load the extensions.</p>
+            <p className="font-mono text-xs break-words text-error">{reasonOf(extensions.error)}</p>
+            <Button variant="outline" size="sm" onClick={() => void extensions.refetch()}>
+              <RotateCw />
+              Try again
+            </Button>
+          </div>
+        ) : extensions.data.length === 0 ? (
+          <EmptyState icon={Puzzle} title="No extensions installed" className="py-6">
+            Drop an extension ZIP on the dashboard&apos;s extension manager.
+          </EmptyState>
+        ) : (
+          <ul className="divide-y" aria-label="Installed extensions">
+            {extensions.data.map((ext) => (
+              <li key={ext.name} className="flex items-center justify-between gap-3 py-2">
+                <div className="flex min-w-0 flex-col">
+                  <span className="truncate text-sm font-medium">{ext.displayName}</span>
+                  <span className="truncate font-mono text-xs text-muted-foreground">{ext.name}</span>
+                </div>
+                <Button asChild variant="outline" size="sm">
+                  <a href={ext.route}>
+                    <ExternalLink />
+                    Open
+                  </a>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function NavigationCard() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Navigation</CardTitle>
+        <CardDescription>Jump to any screen of the platform or the university.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4 sm:grid-cols-2">
+        <nav aria-label="Platform screens" className="flex flex-col gap-0.5">
+          <span className="mb-1 text-xs text-muted-foreground">Platform</span>
+          {NAV_ITEMS.filter((item) => !item.alias).map((item) => (
+            <Link
+              key={item.label}
+              to={item.to}
+              className="flex items-center gap-2 rounded-md py-1 text-sm hover:underline"
+            >
+              <item.icon aria-hidden="true" className="size-4 text-muted-foreground" />
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <nav aria-label="University sections" className="flex flex-col gap-0.5">
+          <span className="mb-1 text-xs text-muted-foreground">University</span>
+          {UNIVERSITY_TABS.map((t) => (
+            <Link key={t.tab} to={universityPath(t.tab)} className="rounded-md py-1 text-sm hover:underline">
+              {t.label} <Mono className="text-xs">{universityPath(t.tab)}</Mono>
+            </Link>
+          ))}
+        </nav>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /university: platform controls (spec §2.8). */
+export function PlatformTab() {
+  return (
+    <div className="grid items-start gap-4 lg:grid-cols-2">
+      <div className="flex flex-col gap-4">
+        <BuildCard />
+        <NavigationCard />
+      </div>
+      <ExtensionsCard />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { routes, UploadResult } from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { UploadError, uploadFailureNotice } from './validate.ts';
+
+export interface UploadOptions {
+  /** "Upload and Rapid Build" (?rapid=1). */
+  rapid?: boolean;
+  /** Fraction of the file sent, 0..1. At 1 the daemon is extracting and planning. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POST /api/upload (multipart field "file"). XMLHttpRequest rather than fetch: only it reports
+ * upload progress. Resolves with the result when the daemon accepted the project (the build goes on
+ * in the background); rejects with UploadError carrying the spec §8 notice, or a DOMException
+ * "AbortError" when cancelled.
+ */
+export function sendProjectUpload(file: File, options: UploadOptions = {}): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new DOMException('Upload cancelled', 'AbortError'));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const url = forgeClient.url('upload', options.rapid ? { query: { rapid: '1' } } : undefined);
+    xhr.open('POST', url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
+    });
+    xhr.upload.addEventListener('load', () => options.onProgress?.(1));
+    xhr.addEventListener('load', () => {
+      const text = xhr.responseText;
+      if (xhr.status < 200 || xhr.status >= 300) {
+        reject(new UploadError(uploadFailureNotice(text)));
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        reject(new UploadError(uploadFailureNotice(text)));
+        return;
+      }
+      const parsed = UploadResult.safeParse(value);
+      if (!parsed.success || !parsed.data.buildResult.success) {
+        reject(new UploadError(uploadFailureNotice(text)));
+        return;
+      }
+      resolve(parsed.data);
+    });
+    // A network failure, or the daemon closing the connection after refusing a large body.
+    xhr.addEventListener('error', () => reject(new Error('network error')));
+    xhr.addEventListener('abort', () => reject(new DOMException('Upload cancelled', 'AbortError')));
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+
+    const form = new FormData();
+    form.append(routes.upload.multipart.field, file, file.name);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '@forge/shared';
+import { UploadError, uploadErrorNotice, uploadFailureNotice, validateProjectFile } from './validate.ts';
+
+describe('project upload validation (spec §5)', () => {
+  it('refuses a file whose name does not end in .zip', () => {
+    expect(validateProjectFile({ name: 'app.tar.gz', size: 10 })).toEqual({
+      title: 'Invalid file type',
+      description: 'Please upload a ZIP file',
+    });
+    expect(validateProjectFile({ name: 'zip', size: 10 })?.title).toBe('Invalid file type');
+  });
+
+  it('refuses more than 50MB, and accepts exactly 50MB', () => {
+    expect(validateProjectFile({ name: 'big.zip', size: MAX_UPLOAD_BYTES + 1 })).toEqual({
+      title: 'File too large',
+      description: 'Maximum file size is 50MB',
+    });
+    expect(validateProjectFile({ name: 'edge.zip', size: MAX_UPLOAD_BYTES })).toBeNull();
+  });
+
+  it('accepts a .zip in any letter case', () => {
+    expect(validateProjectFile({ name: 'App.ZIP', size: 1 })).toBeNull();
+  });
+});
+
+describe('project upload failure text (spec §8)', () => {
+  it("shows the server's error field, with its hint under it", () => {
+    const body = JSON.stringify({
+      error: 'The archive is corrupt or not a ZIP file.',
+      code: 'ARCHIVE_CORRUPT',
+      hint: 'Re-create the ZIP.',
+    });
+    expect(uploadFailureNotice(body)).toEqual({
+      title: 'The archive is corrupt or not a ZIP file.',
+      description: 'Re-create the ZIP.',
+    });
+  });
+
+  it('reads the error of an answer whose result says it did not succeed', () => {
+    const body = JSON.stringify({
+      projectName: 'app',
+      builderBots: [],
+      buildResult: { success: false, hasPackageJson: false },
+      error: 'Nothing to build here',
+    });
+    expect(uploadFailureNotice(body)).toEqual({ title: 'Nothing to build here' });
+  });
+
+  it('says "Upload failed" when the answer has no error field', () => {
+    expect(uploadFailureNotice('<html>Bad Gateway</html>')).toEqual({ title: 'Upload failed' });
+    expect(uploadFailureNotice('{"code":"X"}')).toEqual({ title: 'Upload failed' });
+    expect(uploadFailureNotice('')).toEqual({ title: 'Upload failed' });
+  });
+
+  it('falls back to the generic text for anything that is not a refusal', () => {
+    expect(uploadErrorNotice(new TypeError('Failed to fetch'))).toEqual({
+      title: 'Failed to upload project. Please try again.',
+    });
+    expect(uploadErrorNotice(new UploadError({ title: 'Upload failed' }))).toEqual({
+      title: 'Upload failed',
+    });
+  });
+});

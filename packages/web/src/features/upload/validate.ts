@@ -1,0 +1,57 @@
+import { ErrorBody, MAX_UPLOAD_BYTES, UI_TEXT, UploadResult } from '@forge/shared';
+
+/** What a notice says: a title and, when there is more to say, a line under it. */
+export interface Notice {
+  title: string;
+  description?: string;
+}
+
+/**
+ * Spec §5: a project upload is a file whose name ends in .zip, at most 50MB. Checked before a byte
+ * is sent; the daemon checks the same again.
+ */
+export function validateProjectFile(file: { name: string; size: number }): Notice | null {
+  if (!/\.zip$/i.test(file.name)) {
+    return { title: UI_TEXT.invalidFileType, description: UI_TEXT.invalidFileTypeHint };
+  }
+  if (file.size > MAX_UPLOAD_BYTES) {
+    return { title: UI_TEXT.fileTooLarge, description: UI_TEXT.fileTooLargeHint };
+  }
+  return null;
+}
+
+/** A refused upload, carrying the notice to show. */
+export class UploadError extends Error {
+  override readonly name = 'UploadError';
+  readonly notice: Notice;
+  constructor(notice: Notice) {
+    super(notice.title);
+    this.notice = notice;
+  }
+}
+
+/**
+ * Spec §8 project upload: the server's `error` field (with its hint under it), else "Upload failed".
+ * Covers both a non-OK answer and an OK answer whose result says it did not succeed.
+ */
+export function uploadFailureNotice(bodyText: string): Notice {
+  let value: unknown;
+  try {
+    value = JSON.parse(bodyText);
+  } catch {
+    return { title: UI_TEXT.uploadFailed };
+  }
+  const body = ErrorBody.safeParse(value);
+  if (body.success && body.data.error) {
+    return body.data.hint
+      ? { title: body.data.error, description: body.data.hint }
+      : { title: body.data.error };
+  }
+  const result = UploadResult.safeParse(value);
+  if (result.success && result.data.error) return { title: result.data.error };
+  return { title: UI_TEXT.uploadFailed };
+}
+
+/** Spec §8: anything else that went wrong (network, aborted connection) gets the generic text. */
+export const uploadErrorNotice = (error: unknown): Notice =>
+  error instanceof UploadError ? error.notice : { title: UI_TEXT.uploadFailedGeneric };
