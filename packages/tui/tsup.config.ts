@@ -2,8 +2,8 @@ import { defineConfig } from 'tsup';
 
 /**
  * dist/index.js is what `forge tui` imports lazily. @forge/shared ships as TS source, so it is
- * bundled (with zod, which tui does not depend on directly); ink, react and ws stay external so the
- * CLI and the TUI share one installed copy of each.
+ * bundled (with zod, which tui does not depend on directly); ink, react, ws and open stay external so
+ * the CLI and the TUI share one installed copy of each.
  */
 export default defineConfig({
   entry: ['src/index.ts'],
@@ -16,7 +16,7 @@ export default defineConfig({
   dts: false,
   splitting: false,
   noExternal: ['@forge/shared'],
-  external: ['ink', 'react', 'react/jsx-runtime', 'ws'],
+  external: ['ink', 'react', 'react/jsx-runtime', 'ws', 'open'],
   esbuildOptions(options) {
     options.jsx = 'automatic';
   },

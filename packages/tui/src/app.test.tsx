@@ -1,138 +1,239 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render } from 'ink-testing-library';
+import { cleanup } from 'ink-testing-library';
 import { render as inkRender } from 'ink';
-import { UI_TEXT, type HealthResponse } from '@forge/shared';
+import { ForgeHttpError, UI_TEXT, type Build, type BotInfo } from '@forge/shared';
 import { App } from './app.tsx';
-import { HEALTH_TIMEOUT_MS, START_DAEMON_COMMAND } from './constants.ts';
-import { createFakeClient } from './testing/fake-client.ts';
+import { START_DAEMON_COMMAND } from './constants.ts';
+import { createFakeClient, fakeBuild } from './testing/fake-client.ts';
 import { FakeTtyInput, FakeTtyOutput } from './testing/fake-tty.ts';
+import { KEYS, renderApp, waitFor } from './testing/render-app.tsx';
+
+// Each test drives a few dozen renders; under a loaded 2-core CI machine that takes seconds.
+vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();
 });
 
-function renderApp(fake = createFakeClient()) {
-  const view = render(<App client={fake.client} />);
-  const frame = () => view.lastFrame() ?? '';
-  /** The dashboard has subscribed, so its effects (and key handling) are live. */
-  const ready = () => vi.waitFor(() => expect(fake.subscribed).toBe(true));
-  return { ...view, fake, frame, ready };
-}
-
-describe('connection indicator', () => {
-  it('shows Disconnected before the socket opens, Connected once it does', async () => {
-    const { fake, frame, ready } = renderApp();
-    expect(frame()).toContain(UI_TEXT.disconnected);
-    expect(frame()).not.toContain(UI_TEXT.connected);
-
-    await ready();
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain(UI_TEXT.connected));
-    expect(frame()).not.toContain(UI_TEXT.disconnected);
-  });
-
-  it('goes back to Disconnected when the daemon drops the socket', async () => {
-    const { fake, frame, ready } = renderApp();
-    await ready();
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain(UI_TEXT.connected));
-    fake.setStatus('disconnected');
-    await vi.waitFor(() => expect(frame()).toContain(UI_TEXT.disconnected));
-  });
-
-  it('shows the daemon URL in the header', () => {
-    const { frame } = renderApp(createFakeClient({ baseUrl: 'http://127.0.0.1:5999' }));
-    expect(frame()).toContain('Forge');
-    expect(frame()).toContain('http://127.0.0.1:5999');
-  });
+const project = (build: Build) => ({
+  name: build.projectName,
+  createdAt: build.createdAt,
+  updatedAt: build.createdAt,
+  lastBuild: build,
+  hasArtifact: false,
 });
 
-describe('body', () => {
-  it('tells how to start the daemon while disconnected', async () => {
-    const { fake, frame, ready } = renderApp();
-    expect(frame()).toContain(START_DAEMON_COMMAND);
-    await ready();
-    fake.setStatus('disconnected');
-    await vi.waitFor(() => expect(frame()).toContain(START_DAEMON_COMMAND));
-    expect(frame()).toContain('Retrying every 3 s');
+describe('connection', () => {
+  it('shows Disconnected before the socket opens, Connected once it does', async () => {
+    const app = renderApp();
+    expect(app.frame()).toContain(UI_TEXT.disconnected);
+    expect(app.frame()).not.toContain(UI_TEXT.connected);
+    await app.connect();
+    await app.shows(UI_TEXT.connected);
+    expect(app.frame()).not.toContain(UI_TEXT.disconnected);
   });
 
-  it('shows the daemon version and uptime from /api/health once connected', async () => {
+  it('shows the daemon URL, and its version once the socket greets', async () => {
+    const app = renderApp({ fake: createFakeClient({ baseUrl: 'http://127.0.0.1:5999' }) });
+    await app.connect();
+    app.fake.emit({ type: 'hello', version: '9.8.7', clientId: 'c1' });
+    await app.shows('http://127.0.0.1:5999 · v9.8.7');
+  });
+
+  it('says how to start a daemon once a connection attempt failed, until one answers', async () => {
+    const app = renderApp({ fake: createFakeClient({ baseUrl: 'http://127.0.0.1:5999' }) });
+    await waitFor(() => expect(app.fake.subscribed).toBe(true));
+    // The first attempt is still under way: no alarm yet.
+    expect(app.frame()).not.toContain(START_DAEMON_COMMAND);
+
+    app.fake.setStatus('disconnected');
+    await app.shows('No Forge daemon answers at http://127.0.0.1:5999.');
+    expect(app.frame()).toMatch(new RegExp(`Start one with ${START_DAEMON_COMMAND} · retrying every 3 s`));
+    expect(app.frame()).toContain(UI_TEXT.disconnected);
+    // The reconnect attempt (every 3 s) keeps the hint up; the panes stay on screen.
+    app.fake.setStatus('connecting');
+    await app.shows(START_DAEMON_COMMAND);
+    expect(app.frame()).toContain('Fleet');
+
+    app.fake.setStatus('connected');
+    await waitFor(() => expect(app.frame()).not.toContain(START_DAEMON_COMMAND));
+    expect(app.frame()).toContain(UI_TEXT.connected);
+  });
+
+  it('never waits on a hung daemon: each call gives up after the timeout and keys still work', async () => {
+    const hang = <T,>() => new Promise<T>(() => {});
     const fake = createFakeClient({
-      health: () => Promise.resolve({ ok: true, version: '9.8.7-test', uptimeMs: 3_725_000 }),
+      routes: { bots: () => hang<BotInfo[]>(), projects: () => hang(), startBuild: () => hang() },
     });
-    const { frame, ready } = renderApp(fake);
-    await ready();
-    expect(fake.requests).not.toContain('health');
-
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain('9.8.7-test'));
-    expect(frame()).toMatch(/Uptime\s+1h 02m 0\ds/);
-    expect(frame()).not.toContain(START_DAEMON_COMMAND);
-  });
-
-  it('asks for health again after a reconnect (the daemon may have been restarted)', async () => {
-    const versions = ['1.0.0', '2.0.0'];
-    const fake = createFakeClient({
-      health: () => Promise.resolve({ ok: true, version: versions.shift() ?? 'none', uptimeMs: 0 }),
+    const app = renderApp({ fake, timeoutMs: 150 });
+    await app.connect();
+    await app.shows('Loading the fleet…');
+    // The frame keeps drawing what arrives meanwhile.
+    fake.emit({
+      type: 'log',
+      botName: 'HealthBot',
+      level: 'info',
+      message: 'tick',
+      timestamp: new Date().toISOString(),
     });
-    const { frame, ready } = renderApp(fake);
-    await ready();
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain('1.0.0'));
-    fake.setStatus('disconnected');
-    await vi.waitFor(() => expect(frame()).toContain(START_DAEMON_COMMAND));
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain('2.0.0'));
-  });
-
-  it('stays usable while a slow daemon has not answered /api/health', async () => {
-    const fake = createFakeClient({ health: () => new Promise<HealthResponse>(() => {}) });
-    const { frame, ready, stdin } = renderApp(fake);
-    await ready();
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain('Checking daemon health'));
-    expect(frame()).toContain(UI_TEXT.connected);
-
-    stdin.write('q');
-    await vi.waitFor(() => expect(fake.subscriptions[0]?.closed).toBe(true));
-  });
-
-  it('gives up waiting for /api/health after HEALTH_TIMEOUT_MS and says so', async () => {
-    const fake = createFakeClient({ health: () => new Promise<HealthResponse>(() => {}) });
-    const { frame, ready } = renderApp(fake);
-    await ready();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      fake.setStatus('connected');
-      await vi.waitFor(() => expect(frame()).toContain('Checking daemon health'));
-      await vi.advanceTimersByTimeAsync(HEALTH_TIMEOUT_MS - 1);
-      expect(frame()).toContain('Checking daemon health');
-      await vi.advanceTimersByTimeAsync(1);
-      await vi.waitFor(() => expect(frame()).toContain('No health answer within 5 s'));
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('says so when the health check fails', async () => {
-    const fake = createFakeClient({ health: () => Promise.reject(new Error('500: boom')) });
-    const { frame, ready } = renderApp(fake);
-    await ready();
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain('Health check failed: 500: boom'));
+    await app.shows('tick');
+    // The fleet pane says why it is empty (wrapped in its narrow column).
+    await app.shows(/│ The daemon did not answer within\s+│/);
+    expect(app.frame()).toMatch(/│\s+150 ms\.\s+│/);
+    // With no project known yet, b says what to do instead of hanging.
+    app.press('b');
+    await app.shows('No project yet: press u to upload a ZIP.');
+    app.press('q');
+    await waitFor(() => expect(fake.subscriptions[0]?.closed).toBe(true));
   });
 });
 
 describe('keys', () => {
-  it('lists q quit in the hint bar', () => {
-    const { frame } = renderApp();
-    expect(frame()).toMatch(/q quit/);
+  it('lists every key in the hint bar', () => {
+    const app = renderApp();
+    expect(app.frame().split('\n').at(-1)).toMatch(
+      /tab focus\s+↑↓ scroll\s+u upload\s+b build\s+c cancel\s+o open web\s+p preview\s+f filter\s+q quit/,
+    );
   });
 
-  it('q exits the app and closes the socket', async () => {
-    const stdout = new FakeTtyOutput({ columns: 60, rows: 12 });
+  it('tab moves the focus fleet → build → logs; shift+tab goes back', async () => {
+    const app = renderApp();
+    await app.connect();
+    const focused = () => app.frame().match(/▸ (\w+)/)?.[1];
+    await waitFor(() => expect(focused()).toBe('Build'));
+    app.press(KEYS.tab);
+    await waitFor(() => expect(focused()).toBe('Logs'));
+    app.press(KEYS.tab);
+    await waitFor(() => expect(focused()).toBe('Fleet'));
+    app.press(KEYS.tab);
+    await waitFor(() => expect(focused()).toBe('Build'));
+    app.press(KEYS.shiftTab);
+    await waitFor(() => expect(focused()).toBe('Fleet'));
+    expect(app.frame().match(/▸/g)).toHaveLength(1);
+  });
+
+  it('b starts a build of the current project (POST /api/builds) and follows it', async () => {
+    const last = fakeBuild({ id: 'b1-aaaaaa', status: 'succeeded', stage: 'integration-available' });
+    const started = fakeBuild({ id: 'b2-bbbbbb', stage: 'starting' });
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [project(last)],
+        build: (input) => (input?.params.id === started.id ? started : last),
+        startBuild: () => started,
+      },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows('b1-aaaaaa');
+    app.press('b');
+    await app.shows('Build b2-bbbbbb of site started.');
+    expect(fake.callsOf('startBuild')).toEqual([{ body: { projectName: 'site' } }]);
+    await app.shows(/Build site b2-bbbbbb running/);
+  });
+
+  it("b tells the daemon's refusal", async () => {
+    const last = fakeBuild({ status: 'succeeded' });
+    const body = JSON.stringify({
+      error: 'There is no project named "site".',
+      code: 'PROJECT_NOT_FOUND',
+      hint: 'Upload it first: forge upload app.zip',
+    });
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [project(last)],
+        build: () => last,
+        startBuild: () => {
+          throw new ForgeHttpError(404, 'Not Found', body);
+        },
+      },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows(last.id);
+    app.press('b');
+    await app.shows('Could not start a build of site: There is no project named "site" — Upload it first');
+  });
+
+  it('c cancels the running build (POST /api/builds/:id/cancel); with none running it says so', async () => {
+    const running = fakeBuild({ id: 'b3-cccccc', stage: 'build-start' });
+    const cancelled = {
+      ...running,
+      status: 'cancelled' as const,
+      cancelReason: 'user' as const,
+      endedAt: running.createdAt,
+      // The daemon records a cancel as an error too; the pane says "Cancelled", not the code.
+      error: { code: 'CANCELLED', message: 'build was cancelled' },
+    };
+    const fake = createFakeClient({
+      routes: { projects: () => [project(running)], build: () => running, cancelBuild: () => cancelled },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows(/b3-cccccc running/);
+    app.press('c');
+    await app.shows('Build b3-cccccc cancelled.');
+    expect(fake.callsOf('cancelBuild')).toEqual([{ params: { id: 'b3-cccccc' } }]);
+    await app.shows('Cancelled (user)');
+    expect(app.frame().split('\n')[0]).toContain('Building · cancelled');
+
+    fake.answer('build', () => cancelled);
+    app.press('c');
+    await app.shows('No build is running.');
+    expect(fake.callsOf('cancelBuild')).toHaveLength(1);
+  });
+
+  it('o opens the web workspace (with the token, so the browser is let in)', async () => {
+    const app = renderApp({ fake: createFakeClient({ baseUrl: 'http://127.0.0.1:4999' }), token: 's3cret' });
+    await app.connect();
+    app.press('o');
+    await app.shows('Opened the workspace in your browser: http://127.0.0.1:4999/');
+    expect(app.openUrl).toHaveBeenCalledWith('http://127.0.0.1:4999/?token=s3cret');
+    // The token is not shown on screen.
+    expect(app.frame()).not.toContain('s3cret');
+  });
+
+  it('o says so when no browser can be started', async () => {
+    const openUrl = vi.fn(async () => {
+      throw new Error('spawn xdg-open ENOENT');
+    });
+    const app = renderApp({ openUrl });
+    await app.connect();
+    app.press('o');
+    await app.shows(
+      'Could not open a browser (spawn xdg-open ENOENT); open http://127.0.0.1:4317/ yourself.',
+    );
+  });
+
+  it('p opens the preview of the followed build, or asks the daemon, or says there is none', async () => {
+    const ready = fakeBuild({
+      status: 'succeeded',
+      stage: 'integration-available',
+      previewUrl: 'http://127.0.0.1:40111/',
+    });
+    const fake = createFakeClient({ routes: { projects: () => [project(ready)], build: () => ready } });
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows('Preview http://127.0.0.1:40111/');
+    app.press('p');
+    await app.shows('Opened the preview in your browser: http://127.0.0.1:40111/');
+    expect(app.openUrl).toHaveBeenCalledWith('http://127.0.0.1:40111/');
+
+    const none = fakeBuild({ status: 'failed', stage: 'build-failed' });
+    const other = createFakeClient({
+      routes: { projects: () => [project(none)], build: () => none, previewUrl: () => ({ url: null }) },
+    });
+    const second = renderApp({ fake: other });
+    await second.connect();
+    await second.shows('No preview for this build.');
+    second.press('p');
+    await second.shows('No preview yet: it is served once the build reaches Integration Available.');
+    expect(other.callsOf('previewUrl')).toEqual([{ query: { project: 'site' } }]);
+    expect(second.openUrl).not.toHaveBeenCalled();
+  });
+
+  it('q quits and closes the socket', async () => {
+    const stdout = new FakeTtyOutput({ columns: 100, rows: 30 });
     const stdin = new FakeTtyInput();
     const fake = createFakeClient();
     const instance = inkRender(<App client={fake.client} />, {
@@ -142,26 +243,30 @@ describe('keys', () => {
       patchConsole: false,
     });
     const exited = instance.waitUntilExit();
-    await vi.waitFor(() => expect(fake.subscribed).toBe(true));
-
+    await waitFor(() => expect(fake.subscribed).toBe(true));
     stdin.press('q');
     await exited;
     expect(fake.subscriptions[0]?.closed).toBe(true);
   });
 
-  it('ignores other keys', async () => {
-    const { fake, ready, stdin, frame } = renderApp();
-    await ready();
-    stdin.write('x');
-    fake.setStatus('connected');
-    await vi.waitFor(() => expect(frame()).toContain(UI_TEXT.connected));
-    expect(fake.subscriptions[0]?.closed).toBe(false);
+  it('ignores keys it does not know', async () => {
+    const app = renderApp();
+    await app.connect();
+    await app.shows('Fleet · 25');
+    await waitFor(() => expect(app.fake.requests).toEqual(expect.arrayContaining(['bots', 'projects'])));
+    const before = app.fake.calls.length;
+    app.press('x');
+    app.press('Z');
+    app.press('b');
+    await app.shows('No project yet');
+    expect(app.fake.calls.length).toBe(before);
+    expect(app.fake.subscriptions[0]?.closed).toBe(false);
   });
 });
 
 describe('layout', () => {
   it('fills the terminal and follows a resize', async () => {
-    const stdout = new FakeTtyOutput({ columns: 60, rows: 12 });
+    const stdout = new FakeTtyOutput({ columns: 120, rows: 30 });
     const fake = createFakeClient();
     const instance = inkRender(<App client={fake.client} />, {
       stdout: stdout.asStream(),
@@ -169,20 +274,36 @@ describe('layout', () => {
       debug: true,
       patchConsole: false,
     });
-    // Debug mode writes each whole frame at once; the body's border shows the frame's width.
+    // Debug mode writes each whole frame at once; the panes' top border spans the frame's width.
     const lastFrameLines = () => stripVTControlCharacters(stdout.writes.at(-1) ?? '').split('\n');
     try {
-      await vi.waitFor(() => expect(fake.subscribed).toBe(true));
+      await waitFor(() => expect(fake.subscribed).toBe(true));
+      fake.setStatus('connected');
+      await waitFor(() => expect(lastFrameLines().join('\n')).toContain('Fleet · 25'));
       let lines = lastFrameLines();
-      expect(lines.filter((l) => l.length > 0)).toHaveLength(12);
-      expect(lines.find((l) => l.startsWith('╭'))).toHaveLength(60);
+      expect(lines).toHaveLength(30);
+      expect(lines[1]).toMatch(/^╭─+╮╭─+╮$/);
+      expect(lines[1]).toHaveLength(120);
+      expect(lines.at(-1)).toContain('q quit');
 
-      stdout.resize(40, 8);
-      await vi.waitFor(() => {
+      // Too short for a line per bot: the names are packed, each with its coloured dot.
+      stdout.resize(110, 26);
+      await waitFor(() => {
         lines = lastFrameLines();
-        expect(lines.find((l) => l.startsWith('╭'))).toHaveLength(40);
+        expect(lines[1]).toHaveLength(110);
       });
-      expect(lines.filter((l) => l.length > 0)).toHaveLength(8);
+      expect(lines).toHaveLength(26);
+      const frame = lines.join('\n');
+      expect(frame).toMatch(/● ExtractBot ● DependencyBot/);
+      expect(frame.match(/● \w+Bot/g)).toHaveLength(25);
+
+      // Shorter still: categories and the bots worth a look.
+      stdout.resize(90, 14);
+      await waitFor(() => expect(lastFrameLines().join('\n')).toContain('Fleet · 25 · busy only'));
+      lines = lastFrameLines();
+      expect(lines).toHaveLength(14);
+      expect(lines[1]).toHaveLength(90);
+      expect(lines.join('\n')).toMatch(/● Services 7\/7 online/);
     } finally {
       instance.unmount();
     }

@@ -1,8 +1,10 @@
-import { EventEmitter } from 'node:events';
-import { describe, expect, it, vi } from 'vitest';
+import { EventEmitter, once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UI_TEXT } from '@forge/shared';
 import { NO_TTY_MESSAGE, TUI_EXIT } from './constants.ts';
-import { runTui } from './run-tui.tsx';
+import { abortableFetch, runTui } from './run-tui.tsx';
 import { createFakeClient } from './testing/fake-client.ts';
 import { FakeTtyInput, FakeTtyOutput } from './testing/fake-tty.ts';
 
@@ -46,7 +48,8 @@ describe('runTui without a terminal', () => {
     const t = setup(tty);
     await expect(t.run()).resolves.toBe(TUI_EXIT.usage);
     expect(t.stderr.output).toBe(`${NO_TTY_MESSAGE}\n`);
-    expect(t.stderr.output).toContain('forge daemon logs -f');
+    expect(t.stderr.output).toContain('`forge logs -f`');
+    expect(t.stderr.output).toContain('`forge status --watch`');
     expect(t.stdout.output).toBe('');
     expect(t.created).toHaveLength(0);
   });
@@ -66,6 +69,9 @@ describe('runTui in a terminal', () => {
     await expect(exitCode).resolves.toBe(TUI_EXIT.ok);
     expect(t.stdout.output).toContain(UI_TEXT.disconnected);
     expect(t.stdout.output.endsWith(LEAVE_ALT)).toBe(true);
+    // The alternate buffer is erased on the way out, so a resized terminal restoring the user's
+    // screen cannot show pieces of it (tmux does).
+    expect(t.stdout.output.endsWith(`\u001B[2J\u001B[H\u001B[?25h${LEAVE_ALT}`)).toBe(true);
     expect(t.stdin.isRaw).toBe(false);
     expect(t.fake.subscriptions[0]?.closed).toBe(true);
     // In-flight requests are cancelled so a hung daemon cannot keep the process alive.
@@ -109,5 +115,53 @@ describe('runTui in a terminal', () => {
     expect(t.stdout.output).toContain(LEAVE_ALT);
     expect(t.stderr.output).toContain('socket exploded');
     expect(t.stdin.isRaw).toBe(false);
+  });
+});
+
+describe('abortableFetch', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  /** A daemon that accepts every request and never answers. */
+  async function hungDaemon() {
+    const requests: IncomingMessage[] = [];
+    server = createServer((req) => {
+      requests.push(req);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/bots`, requests };
+  }
+
+  it('gives up on a request the daemon never answers, and frees its connection', async () => {
+    const daemon = await hungDaemon();
+    const fetch = abortableFetch(new AbortController().signal, { requestMs: 100, uploadMs: 60_000 });
+    await expect(fetch(daemon.url)).rejects.toMatchObject({ name: 'TimeoutError' });
+    await vi.waitFor(() => expect(daemon.requests[0]?.socket.destroyed).toBe(true));
+  });
+
+  it('gives an upload (a multipart body) the longer time', async () => {
+    const daemon = await hungDaemon();
+    const fetch = abortableFetch(new AbortController().signal, { requestMs: 50, uploadMs: 400 });
+    const form = new FormData();
+    form.append('file', new File(['x'], 'a.zip'));
+    const started = Date.now();
+    await expect(fetch(daemon.url, { method: 'POST', body: form })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  });
+
+  it('stops every request when the dashboard exits', async () => {
+    const daemon = await hungDaemon();
+    const exit = new AbortController();
+    const pending = abortableFetch(exit.signal)(daemon.url);
+    await vi.waitFor(() => expect(daemon.requests).toHaveLength(1));
+    exit.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { createForgeClient, type WebSocketLike } from '@forge/shared';
 import { App } from './app.tsx';
 import type { TuiClient } from './client.ts';
-import { NO_TTY_MESSAGE, TUI_EXIT } from './constants.ts';
+import { NO_TTY_MESSAGE, REQUEST_TIMEOUT_MS, TUI_EXIT, UPLOAD_TIMEOUT_MS } from './constants.ts';
 import { alternateScreen } from './terminal.ts';
 
 export interface RunTuiOptions {
@@ -34,16 +34,23 @@ export type ProcessEvents = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * fetch that also stops when `signal` aborts. Without it a daemon that accepts a request and
- * never answers would keep the process alive after the user quit.
+ * fetch that stops when `signal` aborts (the dashboard exited) or the call outlives its time
+ * (an upload, which answers after extraction and planning, gets longer). Without it a daemon that
+ * accepts a request and never answers would hold a socket for good, and keep the process alive
+ * after the user quit.
  */
-const abortableFetch =
-  (signal: AbortSignal): typeof fetch =>
-  (input, init) =>
-    globalThis.fetch(input, {
-      ...init,
-      signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
-    });
+export const abortableFetch =
+  (
+    signal: AbortSignal,
+    timeouts = { requestMs: REQUEST_TIMEOUT_MS, uploadMs: UPLOAD_TIMEOUT_MS },
+  ): typeof fetch =>
+  (input, init) => {
+    const limit = AbortSignal.timeout(
+      init?.body instanceof FormData ? timeouts.uploadMs : timeouts.requestMs,
+    );
+    const signals = [signal, limit, ...(init?.signal ? [init.signal] : [])];
+    return globalThis.fetch(input, { ...init, signal: AbortSignal.any(signals) });
+  };
 
 const processIo = (): TuiIo => ({
   stdin: process.stdin,
@@ -99,7 +106,13 @@ export async function runTui(options: RunTuiOptions, io: Partial<TuiIo> = {}): P
 
   try {
     screen.enter();
-    instance = render(<App client={client} />, { stdin, stdout, stderr, exitOnCtrlC: true, patchConsole });
+    instance = render(<App client={client} token={options.token} />, {
+      stdin,
+      stdout,
+      stderr,
+      exitOnCtrlC: true,
+      patchConsole,
+    });
     await instance.waitUntilExit();
     return signalExitCode ?? TUI_EXIT.ok;
   } catch (err) {

@@ -1,6 +1,11 @@
 /** xterm private modes: 1049 = save cursor + switch to a cleared alternate buffer; 25 = cursor visible. */
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
-const LEAVE_ALTERNATE_SCREEN = '\u001B[?25h\u001B[?1049l';
+/**
+ * The alternate buffer is erased before it is left: a terminal resized while the dashboard ran
+ * may restore the user's smaller saved screen into the bigger window, and tmux then leaves the
+ * dashboard's rows and columns beyond it on screen.
+ */
+const LEAVE_ALTERNATE_SCREEN = '\u001B[2J\u001B[H\u001B[?25h\u001B[?1049l';
 
 export interface AlternateScreen {
   enter(): void;

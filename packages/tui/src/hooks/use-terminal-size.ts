@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useStdout } from 'ink';
+import { FALLBACK_COLUMNS, FALLBACK_ROWS } from '../constants.ts';
 
 export interface TerminalSize {
   columns: number;
-  /** Undefined when the output stream does not report rows (tests, some pipes). */
-  rows: number | undefined;
+  rows: number;
 }
 
-const FALLBACK_COLUMNS = 80;
-
+// A stream that does not report a size (a pipe, a test renderer) gets a usual terminal's.
 const read = (stdout: NodeJS.WriteStream): TerminalSize => ({
   columns: stdout.columns || FALLBACK_COLUMNS,
-  rows: stdout.rows || undefined,
+  rows: stdout.rows || FALLBACK_ROWS,
 });
 
 /** The terminal's size, updated on every 'resize' so the layout follows the window. */

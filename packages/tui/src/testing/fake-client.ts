@@ -1,36 +1,98 @@
-import type {
-  HealthResponse,
-  RouteName,
-  ServerMessage,
-  SocketHandlers,
-  SocketStatus,
-  SocketSubscription,
+import {
+  BOT_ROSTER,
+  type BotInfo,
+  type Build,
+  type RouteInput,
+  type RouteName,
+  type RouteResponse,
+  type ServerMessage,
+  type SocketHandlers,
+  type SocketStatus,
+  type SocketSubscription,
 } from '@forge/shared';
 import type { TuiClient } from '../client.ts';
 
+/** How the fake answers a route: a value, or a function of the call's input (may throw or hang). */
+export type FakeRoutes = {
+  [N in RouteName]?: (input: RouteInput<N> | undefined) => RouteResponse<N> | Promise<RouteResponse<N>>;
+};
+
 export interface FakeClientOptions {
   baseUrl?: string;
-  /** What GET /api/health answers; a never-settling promise models a hung daemon. */
-  health?: () => Promise<HealthResponse>;
+  routes?: FakeRoutes;
   /** Throw from subscribe (models a broken client, to exercise the crash path). */
   subscribeError?: Error;
 }
 
+export interface FakeCall {
+  name: RouteName;
+  input: unknown;
+}
+
+/** The 25 bots, all active and idle, with per-bot changes. */
+export function fakeBots(patch: Record<string, Partial<BotInfo>> = {}): BotInfo[] {
+  return BOT_ROSTER.map((b) => ({
+    name: b.name,
+    category: b.category,
+    description: b.description,
+    status: 'active',
+    currentJob: null,
+    jobsRun: 0,
+    failures: 0,
+    ...patch[b.name],
+  }));
+}
+
+/** A build record with every field, as GET /api/builds/:id answers. */
+export function fakeBuild(patch: Partial<Build> = {}): Build {
+  return {
+    id: 'b1-abc123',
+    projectName: 'site',
+    status: 'running',
+    stage: 'starting',
+    createdAt: '2025-01-01T10:00:00.000Z',
+    endedAt: null,
+    durationMs: null,
+    cacheHit: false,
+    noCache: false,
+    sourceHash: null,
+    blueprint: null,
+    stages: [{ stage: 'starting', at: '2025-01-01T10:00:00.000Z' }],
+    steps: [],
+    test: null,
+    uiCheck: null,
+    bundle: null,
+    previewUrl: null,
+    cancelReason: null,
+    error: null,
+    logCount: 0,
+    logTruncated: false,
+    ...patch,
+  };
+}
+
 /**
- * A stand-in for the shared client: the test drives the socket status and messages by hand and
- * sees what the dashboard asked for.
+ * A stand-in for the shared client: the test drives the socket status and messages by hand,
+ * answers routes with `routes`, and sees every call the dashboard made. GET /api/bots answers the
+ * idle roster and GET /api/projects an empty list unless a test says otherwise; any other route
+ * not given rejects, so an unexpected call shows up as an error on screen.
  */
 export function createFakeClient(options: FakeClientOptions = {}) {
   const subscriptions: { handlers: SocketHandlers; closed: boolean }[] = [];
-  const requests: RouteName[] = [];
-  const health = options.health ?? (() => Promise.resolve({ ok: true, version: '1.0.0', uptimeMs: 0 }));
+  const calls: FakeCall[] = [];
+  const routes: FakeRoutes = {
+    bots: () => fakeBots(),
+    projects: () => [],
+    ...options.routes,
+  };
 
   const client: TuiClient = {
     baseUrl: options.baseUrl ?? 'http://127.0.0.1:4317',
-    request: ((name: RouteName) => {
-      requests.push(name);
-      if (name === 'health') return health();
-      return Promise.reject(new Error(`fake client: ${name} is not faked`));
+    request: (async (name: RouteName, input?: unknown) => {
+      calls.push({ name, input });
+      const handler = routes[name] as ((input: unknown) => unknown) | undefined;
+      if (!handler) throw new Error(`fake client: ${name} is not faked`);
+      return handler(input);
     }) as TuiClient['request'],
     subscribe(handlers): SocketSubscription {
       if (options.subscribeError) throw options.subscribeError;
@@ -56,11 +118,23 @@ export function createFakeClient(options: FakeClientOptions = {}) {
 
   return {
     client,
-    requests,
+    calls,
+    /** Names of the routes called, in order. */
+    get requests(): RouteName[] {
+      return calls.map((c) => c.name);
+    },
+    /** Calls of one route, with their input. */
+    callsOf<N extends RouteName>(name: N): (RouteInput<N> | undefined)[] {
+      return calls.filter((c) => c.name === name).map((c) => c.input as RouteInput<N> | undefined);
+    },
     subscriptions,
     /** True once the dashboard subscribed (its effects have run). */
     get subscribed() {
       return subscriptions.length > 0;
+    },
+    /** Replace how a route answers from now on. */
+    answer<N extends RouteName>(name: N, handler: NonNullable<FakeRoutes[N]>) {
+      (routes as Record<string, unknown>)[name] = handler;
     },
     setStatus(status: SocketStatus) {
       active().handlers.onStatus?.(status);
@@ -70,3 +144,5 @@ export function createFakeClient(options: FakeClientOptions = {}) {
     },
   };
 }
+
+export type FakeClient = ReturnType<typeof createFakeClient>;

@@ -1,0 +1,230 @@
+import { Box, Text } from 'ink';
+import { formatDuration, isFinished, type Build, type LogLevel } from '@forge/shared';
+import { useBuild, type OutputLine } from '../hooks/use-build.tsx';
+import { useNow } from '../hooks/use-now.ts';
+import {
+  buildElapsed,
+  buildTimeline,
+  rowDuration,
+  type RowState,
+  type TimelineRow,
+} from '../lib/timeline.ts';
+import { paneInnerColumns, paneInnerRows, scrollWindow } from '../lib/layout.ts';
+import { Pane, ScrolledHint } from './pane.tsx';
+
+/**
+ * Wide, the timeline (stages and their steps) is a column left of the output; narrow, the stages
+ * go on one line above it, so the output keeps the width.
+ */
+const isNarrow = (width: number) => paneInnerColumns(width) < 70;
+
+/** Rows for the output: the pane's inner rows less the info line (and the stage line when narrow). */
+export const buildListRows = (height: number, width: number): number =>
+  Math.max(0, paneInnerRows(height) - (isNarrow(width) ? 2 : 1));
+
+const ROW_ICON: Record<RowState, { icon: string; color: string }> = {
+  done: { icon: '✓', color: 'green' },
+  current: { icon: '●', color: 'yellow' },
+  failed: { icon: '✗', color: 'red' },
+  cancelled: { icon: '⊘', color: 'yellow' },
+  skipped: { icon: '–', color: 'gray' },
+  cached: { icon: '↺', color: 'cyan' },
+};
+
+const LEVEL_COLOR: Record<LogLevel, string | undefined> = {
+  error: 'red',
+  warn: 'yellow',
+  success: 'green',
+  info: undefined,
+};
+
+const STATUS_COLOR: Record<Build['status'], string> = {
+  queued: 'yellow',
+  running: 'yellow',
+  succeeded: 'green',
+  failed: 'red',
+  'timed-out': 'red',
+  cancelled: 'yellow',
+  interrupted: 'red',
+};
+
+function TimelineLine({ row, width }: { row: TimelineRow; width: number }) {
+  const { icon, color } = ROW_ICON[row.state];
+  const indent = row.kind === 'step' ? '  ' : '';
+  const duration = rowDuration(row);
+  const labelWidth = Math.max(1, width - indent.length - 2 - duration.length - 1);
+  const label = row.label.length > labelWidth ? `${row.label.slice(0, labelWidth - 1)}…` : row.label;
+  return (
+    <Text wrap="truncate-end">
+      {indent}
+      <Text color={color}>{icon}</Text>{' '}
+      <Text bold={row.kind === 'stage'} dimColor={row.kind === 'step'}>
+        {label.padEnd(labelWidth)}
+      </Text>{' '}
+      <Text dimColor>{duration}</Text>
+    </Text>
+  );
+}
+
+/**
+ * The stages on one line for a narrow pane, oldest cut first so the current one always shows:
+ * "… ✓ Extracted 34ms › ● Building 2.1s".
+ */
+function TimelineStrip({ rows }: { rows: TimelineRow[] }) {
+  const stages = rows.filter((row) => row.kind === 'stage');
+  return (
+    <Text wrap="truncate-start">
+      {stages.map((row, i) => {
+        const { icon, color } = ROW_ICON[row.state];
+        const duration = rowDuration(row);
+        return (
+          <Text key={i}>
+            {i > 0 ? <Text dimColor> › </Text> : ''}
+            <Text color={color}>{icon}</Text> {row.label}
+            {duration ? <Text dimColor> {duration}</Text> : ''}
+          </Text>
+        );
+      })}
+    </Text>
+  );
+}
+
+function OutputText({ line }: { line: OutputLine }) {
+  return (
+    <Text color={LEVEL_COLOR[line.level]} wrap="truncate-end">
+      {line.text === '' ? ' ' : line.text}
+    </Text>
+  );
+}
+
+/**
+ * Second line: the preview address once served, else that it was cancelled or what went wrong,
+ * else what is going on.
+ */
+function InfoLine({ build }: { build: Build }) {
+  if (build.previewUrl) {
+    return (
+      <Text wrap="truncate-end">
+        <Text dimColor>Preview </Text>
+        <Text color="green" underline>
+          {build.previewUrl}
+        </Text>
+        <Text dimColor> (p opens it)</Text>
+      </Text>
+    );
+  }
+  if (build.status === 'cancelled') {
+    return (
+      <Text color="yellow" wrap="truncate-end">
+        Cancelled{build.cancelReason ? ` (${build.cancelReason})` : ''}
+      </Text>
+    );
+  }
+  if (build.error) {
+    return (
+      <Text color="red" wrap="truncate-end">
+        ✗ {build.error.code}: {build.error.message}
+      </Text>
+    );
+  }
+  return (
+    <Text dimColor wrap="truncate-end">
+      {isFinished(build.status) ? 'No preview for this build.' : 'Preview: when the build is ready.'}
+    </Text>
+  );
+}
+
+/**
+ * The followed build: its project, id, status and time, cache hit, preview URL; on the left the
+ * stage timeline with durations and the steps (bot jobs) under their stage, on the right the live
+ * output, newest at the bottom, cut to the pane (↑/↓ scroll back when focused).
+ */
+export function BuildPane({
+  width,
+  height,
+  focused,
+  scroll,
+}: {
+  width: number;
+  height: number;
+  focused: boolean;
+  scroll: number;
+}) {
+  const { build, buildId, error, output, project } = useBuild();
+  const running = build !== null && !isFinished(build.status);
+  const now = useNow(1_000, running);
+  const columns = paneInnerColumns(width);
+
+  if (!buildId) {
+    return (
+      <Pane title="Build" focused={focused} width={width} height={height}>
+        <Text dimColor wrap="truncate-end">
+          {project
+            ? `No build of ${project} yet: press b to build it, or u to upload a ZIP.`
+            : 'No build yet: press u to upload a project ZIP.'}
+        </Text>
+      </Pane>
+    );
+  }
+
+  const title = (
+    <Text>
+      Build <Text color="cyan">{build?.projectName ?? project ?? ''}</Text> <Text dimColor>{buildId}</Text>
+      {build && (
+        <>
+          {' '}
+          <Text color={STATUS_COLOR[build.status]}>{build.status}</Text>{' '}
+          <Text dimColor>{formatDuration(buildElapsed(build, now))}</Text>
+        </>
+      )}
+    </Text>
+  );
+  const right = build ? (
+    build.cacheHit ? (
+      <Text color="cyan">cache hit</Text>
+    ) : (
+      <Text dimColor>{build.noCache ? 'cache off' : 'cache miss'}</Text>
+    )
+  ) : undefined;
+
+  const narrow = isNarrow(width);
+  const listRows = buildListRows(height, width);
+  const timelineWidth = Math.min(40, Math.max(30, Math.floor(columns * 0.38)));
+  const timeline = build ? buildTimeline(build, now) : [];
+  const timelineWindow = scrollWindow(timeline, listRows, 0, 'bottom');
+  // Scrolled back from the newest line: the last row says how far, and how to get back.
+  const scrolled = scroll > 0 && output.length > listRows;
+  const outputWindow = scrollWindow(output, scrolled ? listRows - 1 : listRows, scroll, 'bottom');
+
+  return (
+    <Pane title={title} right={right} focused={focused} width={width} height={height}>
+      {build ? (
+        <InfoLine build={build} />
+      ) : (
+        <Text color={error ? 'red' : undefined} dimColor={!error} wrap="truncate-end">
+          {error ?? 'Reading the build…'}
+        </Text>
+      )}
+      {narrow && <TimelineStrip rows={timeline} />}
+      <Box flexDirection="row" height={listRows} overflow="hidden">
+        {!narrow && (
+          <Box flexDirection="column" width={timelineWidth} flexShrink={0} marginRight={1}>
+            {timelineWindow.visible.map((row, i) => (
+              <TimelineLine key={`${timelineWindow.above + i}`} row={row} width={timelineWidth} />
+            ))}
+          </Box>
+        )}
+        <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+          {output.length === 0 ? (
+            <Text dimColor wrap="truncate-end">
+              {build && isFinished(build.status) ? 'No output.' : 'Waiting for output…'}
+            </Text>
+          ) : (
+            outputWindow.visible.map((line) => <OutputText key={line.key} line={line} />)
+          )}
+          {scrolled && <ScrolledHint above={outputWindow.above} below={outputWindow.below} />}
+        </Box>
+      </Box>
+    </Pane>
+  );
+}

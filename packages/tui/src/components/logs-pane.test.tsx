@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { consoleLinesOf } from '../hooks/use-logs.tsx';
+import { renderApp, waitFor } from '../testing/render-app.tsx';
+
+// The active filter is told by its highlight: force colour codes on before Ink loads.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '1';
+});
+
+// Each test drives a few dozen renders; under a loaded 2-core CI machine that takes seconds.
+vi.setConfig({ testTimeout: 20_000 });
+
+afterEach(() => {
+  cleanup();
+});
+
+const t = '2025-01-01T10:00:00.000Z';
+
+/** The body lines of the logs pane (below its title). */
+function logRows(frame: string): string[] {
+  return frame.split('\n').filter((line) => /\d\d:\d\d:\d\d (INFO|ERROR|WARN|SUCCESS)/.test(line));
+}
+
+describe('logs pane', () => {
+  it('shows log, build-output and build-error lines with their level, newest last', async () => {
+    const app = renderApp();
+    await app.connect();
+    app.fake.emit({
+      type: 'log',
+      botName: 'ExtractBot',
+      level: 'success',
+      message: 'Extracted 3 files.',
+      timestamp: t,
+    });
+    app.fake.emit({ type: 'build-output', output: 'vite v7 building\n', timestamp: t });
+    app.fake.emit({ type: 'build-error', output: 'npm warn deprecated x', timestamp: t });
+    app.fake.emit({
+      type: 'log',
+      botName: 'BuildBot',
+      level: 'error',
+      message: 'Build failed: exit 1',
+      timestamp: t,
+    });
+    await app.shows('Build failed: exit 1');
+    const rows = logRows(app.frame());
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatch(/SUCCESS\s+ExtractBot\s+Extracted 3 files\./);
+    expect(rows[1]).toMatch(/INFO\s+SYSTEM\s+vite v7 building/);
+    expect(rows[2]).toMatch(/WARN\s+SYSTEM\s+npm warn deprecated x/);
+    expect(rows[3]).toMatch(/ERROR\s+BuildBot\s+Build failed: exit 1/);
+    expect(app.frame()).toMatch(/Logs 4/);
+  });
+
+  it('cycles the FixIt filters all → error → warn → success → info → all with f', async () => {
+    const app = renderApp();
+    await app.connect();
+    for (const [level, message] of [
+      ['error', 'an error'],
+      ['warn', 'a warning'],
+      ['success', 'a success'],
+      ['info', 'some info'],
+    ] as const) {
+      app.fake.emit({ type: 'log', botName: 'TestBot', level, message, timestamp: t });
+    }
+    await app.shows('some info');
+    expect(logRows(app.frame())).toHaveLength(4);
+
+    const expectOnly = (filter: string, message: string) =>
+      waitFor(() => {
+        const rows = logRows(app.frame());
+        expect(rows, filter).toHaveLength(1);
+        expect(rows[0]).toContain(message);
+        expect(app.frame()).toContain('Logs 1/4');
+        // The active filter is highlighted (inverse) in the title's filter list.
+        expect(app.rawFrame()).toContain(`\u001B[7m\u001B[36m ${filter} `);
+      });
+    app.press('f');
+    await expectOnly('error', 'an error');
+    app.press('f');
+    await expectOnly('warn', 'a warning');
+    app.press('f');
+    await expectOnly('success', 'a success');
+    app.press('f');
+    await expectOnly('info', 'some info');
+    app.press('f');
+    await app.shows('Logs 4');
+    expect(logRows(app.frame())).toHaveLength(4);
+  });
+
+  it('says when a filter hides everything', async () => {
+    const app = renderApp();
+    await app.connect();
+    await app.shows('No log lines yet.');
+    app.fake.emit({ type: 'log', botName: 'TestBot', level: 'info', message: 'fine', timestamp: t });
+    await app.shows('fine');
+    app.press('f');
+    await app.shows('No error lines (f changes the filter).');
+  });
+
+  it('strips escape codes from tool output so the frame stays intact', async () => {
+    const app = renderApp();
+    await app.connect();
+    app.fake.emit({ type: 'build-output', output: '\u001B[2J\u001B[32mgreen\u001B[0m text', timestamp: t });
+    await app.shows('green text');
+    expect(app.rawFrame()).not.toContain('\u001B[2J');
+  });
+});
+
+describe('consoleLinesOf', () => {
+  it('adds a line for each stage and for the end of a build, with the level a user expects', () => {
+    expect(consoleLinesOf({ type: 'build-stage', stage: 'build-failed', projectName: 'site' })).toEqual([
+      { level: 'error', botName: 'SYSTEM', text: 'site: Build Failed' },
+    ]);
+    expect(
+      consoleLinesOf({
+        type: 'build-finished',
+        buildId: 'b1',
+        projectName: 'site',
+        status: 'succeeded',
+        stage: 'integration-available',
+        previewUrl: 'http://127.0.0.1:9/',
+        cacheHit: true,
+      }),
+    ).toEqual([
+      {
+        level: 'success',
+        botName: 'SYSTEM',
+        text: 'site: build succeeded (cache hit, preview at http://127.0.0.1:9/)',
+      },
+    ]);
+    expect(consoleLinesOf({ type: 'bot-status', botName: 'X', status: 'active' })).toEqual([]);
+  });
+});
