@@ -1,4 +1,5 @@
 import {
+  useLayoutEffect,
   createContext,
   useCallback,
   useContext,
@@ -84,7 +85,14 @@ export function SocketProvider({
       },
       onMessage: (message) => {
         applyToQueryCache(queryClient, message);
-        for (const listener of listeners.current) listener(message);
+        for (const listener of listeners.current) {
+          // One panel's bug must not starve the others of the message.
+          try {
+            listener(message);
+          } catch (err) {
+            console.error('[forge] a socket listener failed', err);
+          }
+        }
       },
       onUnknown: (value) => {
         // Spec §7: frames we cannot parse are only logged.
@@ -117,7 +125,9 @@ export const useConnectionStatus = (): ConnectionStatus => useSocket().status;
 export function useSocketMessages(listener: MessageListener): void {
   const { subscribe } = useSocket();
   const latest = useRef(listener);
-  useEffect(() => {
+  // A layout effect runs in the commit itself: a message arriving right after a render already sees
+  // the listener of that render (a passive effect could still be pending, and the listener stale).
+  useLayoutEffect(() => {
     latest.current = listener;
   });
   useEffect(() => subscribe((message) => latest.current(message)), [subscribe]);

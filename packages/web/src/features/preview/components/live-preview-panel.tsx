@@ -48,7 +48,8 @@ export function LivePreviewPanel({ className }: { className?: string }) {
     if (message.type !== 'build-finished' && message.type !== 'build_complete') return;
     const about = message.type === 'build_complete' ? message.buildOutput.projectName : message.projectName;
     if (project !== null && about !== project) return;
-    void queryClient.invalidateQueries({ queryKey: previewQueryKey(project) });
+    // Every project's preview query, not only this render's: the selection may be changing right now.
+    void queryClient.invalidateQueries({ queryKey: routeQueryKey('previewUrl') });
     // build_complete comes just before build-finished: reload the frame once, at the end.
     if (message.type === 'build-finished') setGeneration((g) => g + 1);
   });
