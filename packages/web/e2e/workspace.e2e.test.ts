@@ -71,9 +71,11 @@ describe('the dashboard in Chromium against a real daemon', () => {
       });
     expect(await frame.locator('#title').textContent()).toBe('Built by Forge e2e');
     await expect.poll(() => frame.locator('body').getAttribute('data-js')).toBe('ran');
-    expect(await frame.locator('#title').evaluate((el) => getComputedStyle(el).color)).toBe(
-      'rgb(0, 128, 128)',
-    );
+    expect(
+      await frame
+        .locator('#title')
+        .evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).color),
+    ).toBe('rgb(0, 128, 128)');
 
     const iframe = page.locator('iframe[title^="Preview of"]');
     for (const [label, width] of [
