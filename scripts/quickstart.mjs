@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mode = process.argv[2];
+if (mode !== 'start' && mode !== 'test') {
+  console.error('usage: node scripts/quickstart.mjs start|test');
+  process.exit(2);
+}
 const PNPM_SPEC = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager; // pnpm@10.x
 
 const [major] = process.versions.node.split('.').map(Number);
@@ -39,6 +43,35 @@ function step(label, cmd, args, opts) {
     process.exit(code);
   }
 }
+
+/**
+ * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
+ * sandbox) and Info-ZIP unzip (extraction reference). As root on a Debian machine they are installed
+ * here; elsewhere the command to run is printed.
+ */
+function ensureTestTools() {
+  const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  const missing = [];
+  if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
+  if (!have('tmux')) missing.push('tmux');
+  if (!have('bwrap')) missing.push('bubblewrap');
+  if (!have('unzip')) missing.push('unzip');
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && have('apt-get')) {
+    step(`Installing ${missing.join(', ')} (apt-get)`, 'sh', [
+      '-c',
+      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
+    ]);
+    return;
+  }
+  console.error(
+    `The tests need: ${missing.join(', ')}. Install them (Debian: sudo apt-get install -y ${missing.join(' ')}) and run npm test again.`,
+  );
+  process.exit(1);
+}
+
+if (mode === 'test') ensureTestTools();
 
 const [pnpm, pre] = pnpmCommand();
 const p = (...args) => [pnpm, [...pre, ...args]];
