@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
-import { CliError } from '../output.ts';
+import { openInBrowser } from '../open-browser.ts';
 
 export interface OpenOptions {
   /** false with --no-browser: only print the URL. */
@@ -21,14 +21,7 @@ export async function run(deps: Deps, opts: OpenOptions): Promise<number> {
   const url = workspaceUrl(baseUrl, token);
   deps.out.data(url);
   if (!opts.browser) return 0;
-  try {
-    const { default: open } = await import('open');
-    await open(url);
-  } catch (err) {
-    throw new CliError(`Could not open a browser: ${(err as Error).message}`, {
-      hint: 'Open the URL above yourself.',
-    });
-  }
+  await openInBrowser(url);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { openInBrowser } from '../open-browser.ts';
 import { CliError } from '../output.ts';
 
 export interface PreviewOptions {
@@ -22,14 +23,7 @@ export async function run(deps: Deps, opts: PreviewOptions): Promise<number> {
   }
   deps.out.data(url);
   if (!opts.open) return 0;
-  try {
-    const { default: open } = await import('open');
-    await open(url);
-  } catch (err) {
-    throw new CliError(`Could not open a browser: ${(err as Error).message}`, {
-      hint: 'Open the URL above yourself.',
-    });
-  }
+  await openInBrowser(url);
   return 0;
 }
 
