@@ -2,6 +2,8 @@ import { useLayoutEffect, useRef } from 'react';
 import { Radio } from 'lucide-react';
 import { LIVE_VIEWER_SHOW, STAGE_LABELS, type LiveMessage, type Stage } from '@forge/shared';
 import { useLiveBuild } from '@/lib/live-store.ts';
+import { useProject } from '@/lib/project-context.tsx';
+import { useLatestBuild } from '@/features/blueprint/queries.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge, type BadgeProps } from '@/components/ui/badge.tsx';
 
@@ -56,7 +58,13 @@ const timeOf = (iso: string): string => {
  * its output as it streams, and the last 10 build messages (50 are kept, spec §4).
  */
 export function LiveDevelopment({ className }: { className?: string }) {
-  const { projectName, stage, builderBots, messages, output } = useLiveBuild();
+  const live = useLiveBuild();
+  const { builderBots, messages, output } = live;
+  // Before any live message (a fresh page), show where the selected project's last build ended.
+  const { project } = useProject();
+  const latest = useLatestBuild(live.projectName ? null : project);
+  const projectName = live.projectName ?? (latest.data ? project : null);
+  const stage = live.projectName ? live.stage : (latest.data?.stage ?? live.stage);
   const recent = messages.slice(-LIVE_VIEWER_SHOW).reverse();
 
   const outputRef = useRef<HTMLPreElement>(null);
