@@ -27,6 +27,9 @@ export const DEFAULT_VIEWPORT: Viewport = 'desktop';
  */
 export const PREVIEW_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
 
+/** How often a panel without a preview address asks again. */
+export const PREVIEW_RETRY_MS = 3_000;
+
 export const previewQueryKey = (project: string | null) => [...routeQueryKey('previewUrl'), { project }];
 
 /**
@@ -41,7 +44,12 @@ export function LivePreviewPanel({ className }: { className?: string }) {
   const [generation, setGeneration] = useState(0);
   const [loadedFrame, setLoadedFrame] = useState<string | null>(null);
 
-  const preview = useQuery<PreviewInfo>({ queryKey: previewQueryKey(project) });
+  // Pushed events refetch it; while there is no address yet it is also asked every 3 s, so a
+  // build-finished missed around a project switch (or a reconnect) never leaves the panel stuck.
+  const preview = useQuery<PreviewInfo>({
+    queryKey: previewQueryKey(project),
+    refetchInterval: (query) => (query.state.data?.url || project === null ? false : PREVIEW_RETRY_MS),
+  });
   const url = preview.data?.url ?? null;
 
   useSocketMessages((message) => {
