@@ -11,6 +11,7 @@ import { openLiveFeed, type LiveFeed } from './live-feed.ts';
 import { buildSource } from './source.ts';
 import { waitForBuild } from './wait-for-build.ts';
 import type { Deadline } from './wait-options.ts';
+import type { JsonResult } from './json-result.ts';
 
 /**
  * /ws, opened and greeted before a build is started so none of its events can be missed. If it
@@ -182,4 +183,20 @@ export function printPreviewUrl(deps: Deps, outcome: FollowOutcome): void {
   if (outcome.exitCode === EXIT.ok && build?.status === 'succeeded' && build.previewUrl) {
     deps.out.data(build.previewUrl);
   }
+}
+
+/**
+ * The end of `upload --wait` and `build --wait`: follow the build, print the one JSON result (or
+ * the preview URL on stdout), and answer the exit code.
+ */
+export async function followAndReport(
+  deps: Deps,
+  json: JsonResult,
+  options: FollowBuildOptions & { json: boolean | undefined },
+): Promise<number> {
+  json.context.buildId = options.buildId;
+  const outcome = await followBuild(deps, options);
+  json.print(outcome.result);
+  if (!options.json) printPreviewUrl(deps, outcome);
+  return outcome.exitCode;
 }

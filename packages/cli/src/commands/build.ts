@@ -30,7 +30,7 @@ export async function run(deps: Deps, opts: BuildOptions): Promise<number> {
 }
 
 async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<number> {
-  const { openFeed, followBuild, printPreviewUrl } = await import('../builds/report.ts');
+  const { openFeed, followAndReport } = await import('../builds/report.ts');
   const { defaultProjectName } = await import('../builds/resolve.ts');
   const { startDeadline } = await import('../builds/wait-options.ts');
   checkWaitOptions(opts, true);
@@ -52,18 +52,15 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
       }
       return 0;
     }
-    json.context.buildId = build.id;
-    const outcome = await followBuild(deps, {
+    return await followAndReport(deps, json, {
       connection,
       feed,
       buildId: build.id,
       projectName: build.projectName,
       deadline,
       logs: opts.logs,
+      json: opts.json,
     });
-    json.print(outcome.result);
-    if (!opts.json) printPreviewUrl(deps, outcome);
-    return outcome.exitCode;
   } finally {
     feed?.close();
   }

@@ -36,7 +36,7 @@ export async function run(deps: Deps, opts: UploadOptions): Promise<number> {
 async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promise<number> {
   const { checkZipFile } = await import('../transfer/zip-file.ts');
   const { sendZip } = await import('../transfer/upload-zip.ts');
-  const { openFeed, followBuild, printPreviewUrl } = await import('../builds/report.ts');
+  const { openFeed, followAndReport } = await import('../builds/report.ts');
   const { newestBuildOfProject } = await import('../builds/resolve.ts');
   const { startDeadline } = await import('../builds/wait-options.ts');
   checkWaitOptions(opts, true);
@@ -58,18 +58,15 @@ async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promis
       return 0;
     }
     const buildId = result.buildId ?? (await newestBuildOfProject(connection.client, result.projectName)).id;
-    json.context.buildId = buildId;
-    const outcome = await followBuild(deps, {
+    return await followAndReport(deps, json, {
       connection,
       feed,
       buildId,
       projectName: result.projectName,
       deadline,
       logs: opts.logs,
+      json: opts.json,
     });
-    json.print(outcome.result);
-    if (!opts.json) printPreviewUrl(deps, outcome);
-    return outcome.exitCode;
   } finally {
     feed?.close();
   }
