@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { CliResult } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitOf, Sandbox, waitForOutput } from './helpers.ts';
-import { StandIn } from './stand-in.ts';
-import { makeZip } from './zip.ts';
+import { StandIn } from '@forge/testing';
+import { makeZip } from '@forge/testing';
 
 // The build commands of the spawned, built forge against a stand-in daemon (real HTTP and /ws) whose
 // builds the test moves on step by step. The real daemon end to end: upload.test.ts.

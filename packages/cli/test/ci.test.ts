@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliResult } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFixture } from './fixtures.ts';
+import { writeProject as writeFixture } from '@forge/testing';
 import { exitOf, isAlive, Sandbox, waitForOutput } from './helpers.ts';
 import { parseXml, type XmlElement } from './xml.ts';
-import { listZip } from './zip.ts';
+import { listZip } from '@forge/testing';
 
 // `forge ci` end to end: no daemon runs beforehand and FORGE_HOME is an empty temporary folder, so
 // every run starts (and must stop) a private daemon of its own.

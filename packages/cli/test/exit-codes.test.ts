@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliResult, type CliBuildResult } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFixture } from './fixtures.ts';
+import { writeProject as writeFixture } from '@forge/testing';
 import { exitOf, FORGE_BIN, Sandbox, waitForOutput, type RunResult } from './helpers.ts';
 
 // `forge upload --wait` as a CI pipeline runs it, against the real built daemon: one exit code per

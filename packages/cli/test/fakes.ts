@@ -8,52 +8,12 @@ import type {
 } from '@forge/shared';
 import type { BuildSource } from '../src/builds/source.ts';
 
+import { at, logEntry, makeBuild, type StoredLogEntry } from '@forge/testing';
+
 /** Fakes of the daemon for unit tests of the wait and follow logic (no network, no vi.mock). */
 
-const T0 = Date.parse('2026-01-02T03:04:05.000Z');
-export const at = (ms: number): string => new Date(T0 + ms).toISOString();
-
-/** A valid build record; `stages` are given as [stage, ms after creation] pairs. */
-export function makeBuild(
-  overrides: Partial<Omit<Build, 'stages'>> & { stages?: [Stage, number][] } = {},
-): Build {
-  const { stages = [['starting', 0]], ...rest } = overrides;
-  return {
-    id: 'b1',
-    projectName: 'site',
-    status: 'running',
-    stage: stages.at(-1)?.[0] ?? 'starting',
-    createdAt: at(0),
-    endedAt: null,
-    durationMs: null,
-    cacheHit: false,
-    noCache: false,
-    sourceHash: null,
-    blueprint: null,
-    stages: stages.map(([stage, ms]) => ({ stage, at: at(ms) })),
-    steps: [],
-    test: null,
-    uiCheck: null,
-    bundle: null,
-    previewUrl: null,
-    cancelReason: null,
-    error: null,
-    logCount: 0,
-    logTruncated: false,
-    ...rest,
-  };
-}
-
-type LogEntry = BuildLogsResponse['entries'][number];
-
-export const logEntry = (seq: number, message = `line ${seq}`): LogEntry => ({
-  seq,
-  id: `e${seq}`,
-  timestamp: at(seq),
-  level: 'info',
-  botName: 'BuildBot',
-  message,
-});
+export { at, logEntry, makeBuild };
+type LogEntry = StoredLogEntry;
 
 /**
  * A daemon with one build whose record and log the test changes at will, and a /ws the test drives:

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sandbox, waitForOutput } from './helpers.ts';
-import { writeFixture } from './fixtures.ts';
+import { writeProject as writeFixture } from '@forge/testing';
 
 let sandbox: Sandbox;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CliResult } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './helpers.ts';
-import { makeZip } from './zip.ts';
+import { makeZip } from '@forge/testing';
 
 // `forge upload` against the real built daemon.
 

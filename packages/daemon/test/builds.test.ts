@@ -344,7 +344,7 @@ describe('recovery', () => {
     const url2 = await second.url;
     const build = await json<Build>(fetch(`${url2}/api/builds/${result.buildId}`));
     expect(build.status).toBe('interrupted');
-    expect(build.error).toMatchObject({ code: 'INTERRUPTED' });
+    expect(build.error).toMatchObject({ code: 'BUILD_INTERRUPTED' });
     await expect.poll(() => processesWith('7.7331'), { timeout: 5_000 }).toEqual([]);
   });
 });

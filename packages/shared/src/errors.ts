@@ -169,6 +169,44 @@ export const ERROR_CATALOGUE = {
     message: 'The project folder itself cannot be deleted from the file tree.',
     hint: 'Delete a file or folder inside it.',
   },
+  // Build outcomes: the `error.code` of a build that did not succeed (in its record, in
+  // build-finished and in the CLI's JSON); never the answer of an HTTP route.
+  INSTALL_FAILED: {
+    status: 422,
+    message: "Installing the project's dependencies failed.",
+    hint: 'The install output above the error says why (a package that does not exist, a lockfile out of date, a peer conflict).',
+  },
+  BUILD_FAILED: {
+    status: 422,
+    message: "The project's build command failed.",
+    hint: 'The first error in the build output says why; fix it and upload again. Read it all with: forge logs <build>',
+  },
+  STAGE_TIMEOUT: {
+    status: 504,
+    message: 'A step of the build ran past its time limit.',
+    hint: 'Look for what waits (a watch mode, a prompt, a server), or raise "timeout" in the project\'s forge config.',
+  },
+  OUTPUT_MISSING: {
+    status: 422,
+    message: 'The build finished but its output folder was not created.',
+    hint: 'Set "outputDir" in the project\'s forge config to the folder the build writes.',
+  },
+  PREVIEW_FAILED: {
+    status: 422,
+    message: 'The app did not start for its preview.',
+    hint: 'A server app must listen on the port given in $PORT; its output above says why it stopped.',
+  },
+  PROJECT_NOT_BUILDABLE: {
+    status: 422,
+    message: 'Forge does not know how to build this project.',
+    hint: 'Add a "build" or "start" script to package.json, an index.html, or a forge config naming the commands.',
+  },
+  CANCELLED: { status: 409, message: 'The build was cancelled.' },
+  BUILD_INTERRUPTED: {
+    status: 503,
+    message: 'The Forge daemon stopped while this build was running.',
+    hint: 'Build it again: forge build <project>',
+  },
   INTERNAL: {
     status: 500,
     message: 'Something went wrong inside Forge.',
@@ -177,7 +215,13 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { status: number; message: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];
+/** A code of the catalogue, as a schema (build errors, stored records). */
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/** What to do about an error of the catalogue, when it says. */
+export const errorHint = (code: string): string | undefined =>
+  (ERROR_CATALOGUE as Record<string, { hint?: string }>)[code]?.hint;
 
 /** The one wire shape of every failure (ARCHITECTURE §5): `{ error, code, hint? }`. */
 export const ErrorBody = z.object({

@@ -17,3 +17,71 @@ export function formatDuration(ms: number): string {
 
 /** The export file name of the FixIt console log (spec §2.5): a .txt named with the date. */
 export const logExportFileName = (date: Date): string => `forge-logs-${date.toISOString().slice(0, 10)}.txt`;
+
+/** Size label with B, KB or MB (spec §2.6), the one every client shows: "0 B", "1.5 KB", "200 KB", "5 MB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${trimUnit(bytes / 1024)} KB`;
+  return `${trimUnit(bytes / (1024 * 1024))} MB`;
+}
+const trimUnit = (n: number): string =>
+  n >= 100 ? Math.round(n).toString() : n.toFixed(1).replace(/\.0$/, '');
+
+/** "1 file", "3 files". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Arguments shown without quotes; anything else is single-quoted the way a POSIX shell needs. */
+const PLAIN_ARG = /^[\w@%+=:,./-]+$/;
+
+/** A command (argv) as one line a person could paste into a shell: `npm run build`, `node 'a b.js'`. */
+export function formatCommand(argv: readonly string[]): string {
+  return argv.map((arg) => (PLAIN_ARG.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
+const pad2 = (n: number): string => n.toString().padStart(2, '0');
+const asDate = (iso: string | undefined): Date | null => {
+  const date = iso === undefined ? null : new Date(iso);
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+};
+
+/** Local wall-clock time of an ISO timestamp as HH:MM:SS ("--:--:--" when it is not a date). */
+export function formatClock(iso: string | undefined): string {
+  const d = asDate(iso);
+  return d ? `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}` : '--:--:--';
+}
+
+/** Local date and time of an ISO timestamp as YYYY-MM-DD HH:MM:SS (the text as is when it is not a date). */
+export function formatLocalTime(iso: string): string {
+  const d = asDate(iso);
+  if (!d) return iso;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${formatClock(iso)}`;
+}
+
+/** The lines of an output frame: one or more; a trailing newline is not an extra empty line. */
+export function splitLines(output: string): string[] {
+  const lines = output.replace(/\r\n/g, '\n').split('\n');
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+// CSI / OSC / single-character escape sequences (what Node's stripVTControlCharacters removes).
+const ANSI =
+  // eslint-disable-next-line no-control-regex
+  /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\\))|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * One line of a project's own output, safe to draw in a terminal or a plain-text view: colour and
+ * cursor sequences and control characters are removed (a carriage return keeps only what was drawn
+ * last, as a terminal would show it), and tabs become two spaces.
+ */
+export function sanitizeLine(text: string): string {
+  const last =
+    text
+      .split('\r')
+      .filter((part) => part.length > 0)
+      .at(-1) ?? '';
+  return last.replace(ANSI, '').replace(/\t/g, '  ').replace(CONTROLS, '');
+}

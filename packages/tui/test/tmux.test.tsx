@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeZip } from './zip.ts';
+import { makeZip } from '@forge/testing';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const FORGE_BIN = join(REPO, 'packages/cli/bin/forge.js');

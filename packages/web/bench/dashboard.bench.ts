@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../e2e/support/browser.ts';
-import { startDaemon } from '../e2e/support/daemon.ts';
+import { startDaemon } from '@forge/testing';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const BUDGET_KB = 300;

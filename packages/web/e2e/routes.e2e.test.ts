@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launch, openPage, screenshot } from './support/browser.ts';
-import { startDaemon, type E2eDaemon } from './support/daemon.ts';
+import { startDaemon, type TestDaemon } from '@forge/testing';
 
-let daemon: E2eDaemon;
+let daemon: TestDaemon;
 let browser: Browser;
 
 beforeAll(async () => {

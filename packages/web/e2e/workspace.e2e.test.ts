@@ -1,12 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openPage, screenshot } from './support/browser.ts';
-import { startDaemon, type E2eDaemon } from './support/daemon.ts';
-import { writeZip } from './support/zip.ts';
+import { startDaemon, type TestDaemon } from '@forge/testing';
+import { PROJECTS, writeZip } from '@forge/testing';
 
-let daemon: E2eDaemon;
+let daemon: TestDaemon;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -17,21 +18,13 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
-/** A project whose build needs no install: `node build.js` writes dist/. */
-const APP = {
-  'package.json': JSON.stringify(
-    { name: 'e2e-app', private: true, scripts: { build: 'node build.js' } },
-    null,
-    2,
-  ),
-  'build.js': `const fs = require('fs');
-fs.mkdirSync('dist/assets', { recursive: true });
-fs.writeFileSync('dist/index.html', '<!doctype html><html><head><link rel="stylesheet" href="/assets/site.css"></head><body><h1 id="title">Built by Forge e2e</h1><script src="/assets/app.js"></script></body></html>');
-fs.writeFileSync('dist/assets/site.css', 'h1 { color: rgb(0, 128, 128); }');
-fs.writeFileSync('dist/assets/app.js', 'document.body.dataset.js = "ran";');
-console.log('built e2e-app');
-`,
-};
+/** A project whose build needs no install: `node build.js` writes dist/ with assets. */
+const APP = PROJECTS['node-build'];
+let scratch: string;
+beforeAll(() => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-e2e-zips-'));
+});
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const previewFrame = (page: Page) => page.frameLocator('iframe[title^="Preview of"]');
 
@@ -39,7 +32,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
   it('uploads a ZIP, follows the stages, opens Build Complete, previews at each viewport', async () => {
     const { page, errors, close } = await openPage(browser);
     await page.goto(daemon.url);
-    await page.getByLabel('Project ZIP file').setInputFiles(writeZip('e2e-app.zip', APP));
+    await page.getByLabel('Project ZIP file').setInputFiles(writeZip(scratch, 'e2e-app.zip', APP));
 
     // The Build Complete dialog opens on the window build_complete event.
     const dialog = page.getByRole('dialog', {
@@ -69,7 +62,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
           .catch(() => 'no iframe');
         throw new Error(`preview frame never showed the page (iframe src ${src}): ${String(err)}`);
       });
-    expect(await frame.locator('#title').textContent()).toBe('Built by Forge e2e');
+    expect(await frame.locator('#title').textContent()).toBe('Built by Forge');
     await expect.poll(() => frame.locator('body').getAttribute('data-js')).toBe('ran');
     expect(
       await frame
@@ -86,7 +79,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
       await expect
         .poll(async () => Math.round((await iframe.boundingBox())!.width))
         .toBeLessThanOrEqual(width);
-      expect(await frame.locator('#title').textContent()).toBe('Built by Forge e2e');
+      expect(await frame.locator('#title').textContent()).toBe('Built by Forge');
       await screenshot(page, `preview-${label.toLowerCase()}`);
     }
     await page.getByRole('button', { name: 'Desktop', exact: true }).click();

@@ -1,6 +1,6 @@
 import { CliResult } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { at, makeBuild } from '../../test/fakes.ts';
+import { at, makeBuild } from '@forge/testing';
 import { paint } from '../terminal.ts';
 import {
   buildExitCode,

@@ -1,6 +1,6 @@
 import type { BuildStep } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { at, makeBuild } from '../../test/fakes.ts';
+import { at, makeBuild } from '@forge/testing';
 import { parseXml, type XmlElement } from '../../test/xml.ts';
 import { buildJunitReport, refusalJunitReport } from './junit.ts';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from '../errors.ts';
 import { Blueprint } from './blueprint.ts';
 import { LogEntry } from './log.ts';
 import { Stage } from './stage.ts';
@@ -44,15 +45,55 @@ export const STEP_NAMES = [
 export const StepName = z.enum(STEP_NAMES);
 export type StepName = z.infer<typeof StepName>;
 
+/** A command a step ran, as recorded with the debugMode setting on. */
+export const StepCommand = z.object({
+  /** The full command line, as a person would type it. */
+  command: z.string(),
+  /** Working directory it ran in. */
+  cwd: z.string(),
+  /** Names of the environment variables it saw (never their values). */
+  envNames: z.array(z.string()),
+  /** Whether it ran inside the bubblewrap sandbox. */
+  sandboxed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+});
+export type StepCommand = z.infer<typeof StepCommand>;
+
+/** What debugMode adds to a step's record: its timings and every command it ran. */
+export const StepDebug = z.object({
+  /** Milliseconds the step waited for a free fleet slot before it ran. */
+  queuedMs: z.number().nonnegative(),
+  commands: z.array(StepCommand),
+});
+export type StepDebug = z.infer<typeof StepDebug>;
+
+export const STEP_STATUSES = [
+  'running',
+  'succeeded',
+  'failed',
+  'skipped',
+  'timed-out',
+  'cancelled',
+  'cached',
+] as const;
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
+
 /** One job of the pipeline, run by one bot. */
 export const BuildStep = z.object({
   name: StepName,
   botName: z.string(),
-  status: z.enum(['running', 'succeeded', 'failed', 'skipped', 'timed-out', 'cancelled', 'cached']),
+  status: StepStatus,
   startedAt: z.string(),
   durationMs: z.number().nonnegative().nullable(),
   /** One line on what happened, e.g. "npm ci: reused node_modules (lockfile unchanged)". */
   detail: z.string().nullable(),
+  /** 1 for the first run of this step in the build, 2 for a retry after a repair, … */
+  attempt: z.number().int().min(1).default(1),
+  /** Commands, environment names and timings; recorded only while debugMode is on. */
+  debug: StepDebug.nullable().default(null),
 });
 export type BuildStep = z.infer<typeof BuildStep>;
 
@@ -88,7 +129,9 @@ export const BundleReport = z.object({
 });
 export type BundleReport = z.infer<typeof BundleReport>;
 
-export const BuildError = z.object({ code: z.string(), message: z.string() });
+/** Why a build did not succeed: a code of the error catalogue (its hint says what to do) and what happened. */
+export const BuildError = z.object({ code: ErrorCodeSchema, message: z.string() });
+export type BuildError = z.infer<typeof BuildError>;
 
 /** A build record (GET /api/builds/:id). Exists in the store from the first byte of the upload. */
 export const Build = z.object({

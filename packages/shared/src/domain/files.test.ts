@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FileCreateBody, formatBytes, languageFromPath } from './files.ts';
+import { formatBytes } from '../format.ts';
+import { FileCreateBody, languageFromPath } from './files.ts';
 
 describe('languageFromPath (spec §3)', () => {
   it.each([

@@ -95,12 +95,3 @@ export const fileExtension = (path: string): string => {
 /** Language from the file extension (spec §3); anything else is typescript. */
 export const languageFromPath = (path: string): string =>
   LANGUAGE_BY_EXTENSION[fileExtension(path)] ?? 'typescript';
-
-/** Size label with B, KB or MB (spec §2.6). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  if (bytes < 1024 * 1024) return `${trim(bytes / 1024)} KB`;
-  return `${trim(bytes / (1024 * 1024))} MB`;
-}
-const trim = (n: number): string => (n >= 100 ? Math.round(n).toString() : n.toFixed(1).replace(/\.0$/, ''));

@@ -17,7 +17,9 @@ describe('ServerMessage', () => {
     }
   });
   it('validates stages against the spec list', () => {
-    expect(ServerMessage.safeParse({ type: 'build-stage', stage: 'build-start' }).success).toBe(true);
+    expect(
+      ServerMessage.safeParse({ type: 'build-stage', status: 'running', stage: 'build-start' }).success,
+    ).toBe(true);
     expect(ServerMessage.safeParse({ type: 'build-stage', stage: 'compiling' }).success).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { LogLevel } from '../domain/log.ts';
 import { FileNode } from '../domain/files.ts';
 import { BuildOutput, ForgeChatRole } from '../domain/entities.ts';
 import { Settings } from '../domain/settings.ts';
-import { BuildStatus } from '../domain/builds.ts';
+import { BuildError, BuildStatus, CancelReason } from '../domain/builds.ts';
 
 /** The WebSocket path on the daemon's own host (spec §7). */
 export const WS_PATH = '/ws';
@@ -19,6 +19,18 @@ const buildContext = {
   buildId: z.string().optional(),
   /** ISO-8601 time the daemon sent it. */
   timestamp: z.string().optional(),
+};
+
+/** Where the lines of an output frame come from and where they are stored. */
+const outputContext = {
+  /** Bot whose command printed the lines. */
+  botName: z.string().optional(),
+  /**
+   * Sequence number of the frame's first line in the build's stored log; the others follow one by
+   * one. Absent when the lines are not stored (past the per-build cap, or a server app's output
+   * after its build ended).
+   */
+  seq: z.number().int().min(1).optional(),
 };
 
 /**
@@ -36,17 +48,21 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('build-output'),
     /** One or more lines of stdout. */ output: z.string(),
+    ...outputContext,
     ...buildContext,
   }),
   z.object({
     type: z.literal('build-error'),
     /** One or more lines of stderr. */ output: z.string(),
+    ...outputContext,
     ...buildContext,
   }),
   z.object({
     type: z.literal('build-stage'),
     /** The stage the build entered. */
     stage: Stage,
+    /** The build's status in that stage: the pair is always a state of the build machine. */
+    status: BuildStatus,
     projectName: z.string().optional(),
     buildId: z.string().optional(),
     timestamp: z.string().optional(),
@@ -78,6 +94,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
     type: z.literal('log'),
     /** Log entry id, when stored. */
     id: z.string().optional(),
+    /** Sequence number in the build's stored log, when stored. */
+    seq: z.number().int().min(1).optional(),
     botName: z.string(),
     message: z.string(),
     level: LogLevel,
@@ -107,6 +125,11 @@ export const ServerMessage = z.discriminatedUnion('type', [
     stage: Stage,
     previewUrl: z.string().nullable().optional(),
     cacheHit: z.boolean().optional(),
+    /** Why it did not succeed. */
+    error: BuildError.nullable().optional(),
+    cancelReason: CancelReason.nullable().optional(),
+    endedAt: z.string().optional(),
+    durationMs: z.number().nonnegative().nullable().optional(),
   }),
   z.object({ type: z.literal('settings-updated'), /** Settings after the change. */ settings: Settings }),
   z.object({ type: z.literal('pong'), /** Echo of the ping's id. */ id: z.string().optional() }),

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { CHROMIUM } from './browser.ts';
-import { DAEMON_MAIN, WEB_DIST } from './daemon.ts';
+import path from 'node:path';
+import { DAEMON_MAIN, REPO_ROOT } from '@forge/testing';
+
+const WEB_DIST = path.join(REPO_ROOT, 'packages/web/dist/index.html');
 
 /** Browser tests need Debian's Chromium and the built daemon + web app; say what to run if not. */
 export default function setup(): void {

@@ -1,5 +1,6 @@
 import type {
   Build,
+  BuildError,
   BuildStatus,
   BuildStep,
   CancelReason,
@@ -96,6 +97,7 @@ export class BuildRun {
     this.#deps.broadcast({
       type: 'build-stage',
       stage,
+      status: this.#build.status,
       projectName: this.projectName,
       buildId: this.id,
       timestamp: at,
@@ -112,7 +114,7 @@ export class BuildRun {
       botName,
       level,
       message,
-      ...(row ? { id: `${this.id}:${row.seq}` } : {}),
+      ...(row ? { id: `${this.id}:${row.seq}`, seq: row.seq } : {}),
       ...this.#context(),
       timestamp: row?.ts ?? this.#deps.now().toISOString(),
     });
@@ -126,6 +128,7 @@ export class BuildRun {
       this.#deps.broadcast({
         type: stream === 'stdout' ? 'build-output' : 'build-error',
         output: text,
+        botName,
         ...this.#context(),
         timestamp: ts,
       });
@@ -166,9 +169,14 @@ export class BuildRun {
 
   #flushLines(lines: PendingLine[]): void {
     const rows: LogRow[] = [];
+    // Each line with the seq it is stored under (null past the cap); the cap's marker goes last.
+    const seqs: Array<number | null> = [];
+    let marker: LogRow | null = null;
     for (const line of lines) {
       const row = this.#nextRow(line.botName, line.level, line.message);
+      if (row && row.botName === 'LogBot' && row.seq === MAX_STORED_LOG_LINES) marker = row;
       if (row) rows.push(row);
+      seqs.push(row && row !== marker ? row.seq : null);
     }
     try {
       this.#store(rows);
@@ -176,15 +184,41 @@ export class BuildRun {
     } catch (err) {
       this.#deps.logger.error({ err, buildId: this.id }, 'could not store build log lines');
     }
-    // One frame per stream per batch (PERFORMANCE.md: batch log lines per frame).
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const text = lines.filter((l) => l.stream === stream).map((l) => l.message);
-      if (text.length === 0) continue;
+    // One frame per run of lines of one stream and one bot (PERFORMANCE.md: batch lines per frame),
+    // carrying the seq of its first stored line so clients merge live and stored lines exactly.
+    let start = 0;
+    for (let i = 1; i <= lines.length; i++) {
+      const a = lines[start]!;
+      const b = lines[i];
+      const sameRun =
+        b !== undefined &&
+        b.stream === a.stream &&
+        b.botName === a.botName &&
+        (seqs[start] === null) === (seqs[i] === null) &&
+        (seqs[i] === null || seqs[i] === (seqs[i - 1] as number) + 1);
+      if (sameRun) continue;
+      const run = lines.slice(start, i);
+      const first = seqs[start];
       this.#deps.broadcast({
-        type: stream === 'stdout' ? 'build-output' : 'build-error',
-        output: text.join('\n'),
+        type: a.stream === 'stdout' ? 'build-output' : 'build-error',
+        output: run.map((l) => l.message).join('\n'),
+        botName: a.botName,
+        ...(first !== null && first !== undefined ? { seq: first } : {}),
         ...this.#context(),
-        timestamp: lines.at(-1)!.ts,
+        timestamp: run.at(-1)!.ts,
+      });
+      start = i;
+    }
+    if (marker) {
+      this.#deps.broadcast({
+        type: 'log',
+        botName: marker.botName,
+        level: marker.level,
+        message: marker.message,
+        id: `${this.id}:${marker.seq}`,
+        seq: marker.seq,
+        ...this.#context(),
+        timestamp: marker.ts,
       });
     }
   }
@@ -199,6 +233,8 @@ export class BuildRun {
       startedAt: startedAt.toISOString(),
       durationMs: null,
       detail: null,
+      attempt: 1,
+      debug: null,
     };
     this.update((b) => b.steps.push(record));
     return (status, detail = null) => {
@@ -216,7 +252,7 @@ export class BuildRun {
   /** The only way a build ends. Idempotent: the first call wins. */
   finish(
     status: Exclude<BuildStatus, 'queued' | 'running'>,
-    extra: { error?: { code: string; message: string }; cancelReason?: CancelReason } = {},
+    extra: { error?: BuildError; cancelReason?: CancelReason } = {},
   ): Build {
     if (this.#finished) return this.snapshot();
     this.#finished = true;
@@ -244,6 +280,10 @@ export class BuildRun {
       stage: final.stage,
       previewUrl: final.previewUrl,
       cacheHit: final.cacheHit,
+      error: final.error,
+      cancelReason: final.cancelReason,
+      endedAt: final.endedAt ?? undefined,
+      durationMs: final.durationMs,
     });
     this.#resolveDone(final);
     return final;

@@ -5,6 +5,7 @@ import {
   formatBytes,
   type Blueprint,
   type Build,
+  type ErrorCode,
   type ServerMessage,
   type Settings,
   type TestReport,
@@ -46,7 +47,7 @@ export interface PipelineDeps {
 class StopBuild extends Error {
   constructor(
     readonly status: 'failed' | 'timed-out' | 'cancelled',
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -60,7 +61,7 @@ const stopFor = (result: RunResult, what: string, command: string): StopBuild =>
   const why =
     result.error ??
     (result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`);
-  return new StopBuild('failed', `${what.toUpperCase()}_FAILED`, `${command} ${why}`);
+  return new StopBuild('failed', what === 'install' ? 'INSTALL_FAILED' : 'BUILD_FAILED', `${command} ${why}`);
 };
 
 /** Source hash for CacheBot: the uploaded tree (not its installs or outputs) plus the plan. */

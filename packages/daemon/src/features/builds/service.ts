@@ -196,6 +196,8 @@ export function createBuildService(deps: BuildServiceDeps) {
             startedAt: b.stages.at(-1)!.at,
             durationMs: Date.now() - Date.parse(b.stages.at(-1)!.at),
             detail: `${plural(result.fileCount, 'file')}, ${formatBytes(result.totalBytes)}${result.strippedPrefix ? `, top folder ${result.strippedPrefix}/ stripped` : ''}`,
+            attempt: 1,
+            debug: null,
           }),
         );
         if (result.dropped.length) run.log('ExtractBot', 'info', `Left out: ${result.dropped.join(', ')}`);
@@ -299,7 +301,7 @@ export function createBuildService(deps: BuildServiceDeps) {
         const run = new BuildRun(runDeps, build);
         run.log('SYSTEM', 'error', 'The Forge daemon stopped while this build was running.');
         run.finish('interrupted', {
-          error: { code: 'INTERRUPTED', message: 'The Forge daemon stopped while this build was running.' },
+          error: { code: 'BUILD_INTERRUPTED', message: 'The Forge daemon stopped while this build was running.' },
         });
       }
       for (const { name, pid } of repo.previewPids()) {

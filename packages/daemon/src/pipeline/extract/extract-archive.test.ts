@@ -19,7 +19,7 @@ import {
 } from './limits.ts';
 import { createSandbox, seedProject, snapshotTree, strayTempEntries, type Sandbox } from './test-sandbox.ts';
 import type { WriteProgress } from './write-files.ts';
-import { forgeZip, S_IFDIR, S_IFLNK, S_IFREG, zeroBomb, type ForgedEntry } from './test-zip.ts';
+import { forgeZip, S_IFDIR, S_IFLNK, S_IFREG, zeroBomb, type ForgedEntry } from '@forge/testing';
 
 const MiB = 1024 * 1024;
 let sb: Sandbox;

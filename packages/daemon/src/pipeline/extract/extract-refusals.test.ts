@@ -7,7 +7,7 @@ import { extractArchive, settleBackgroundRemovals } from './extract-archive.ts';
 import type { ExtractLimits } from './limits.ts';
 import { printable, type ArchiveErrorCode } from './refusal.ts';
 import { createSandbox, seedProject, snapshotTree, strayTempEntries, type Sandbox } from './test-sandbox.ts';
-import { forgeZip, S_IFLNK, zeroBomb, type ForgedEntry } from './test-zip.ts';
+import { forgeZip, S_IFLNK, zeroBomb, type ForgedEntry } from '@forge/testing';
 
 const MiB = 1024 * 1024;
 let sb: Sandbox;

@@ -1,8 +1,12 @@
 /**
- * Test-only ZIP writer that forges what real zippers refuse to write: any name bytes, attributes,
- * flags, methods, CRCs and declared sizes. Local headers + data + central directory + end record,
- * per APPNOTE 6.3 (no zip64). Not used by production code.
+ * The tests' ZIP writer, one for every package: `makeZip` / `writeZip` for ordinary project
+ * archives, and `forgeZip` for what real zippers refuse to write (any name bytes, attributes, flags,
+ * methods, CRCs and declared sizes) to test the daemon's defences. Local headers + data + central
+ * directory + end record, per APPNOTE 6.3 (no zip64). Written out on purpose: it shares no code with
+ * the reader it tests.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
 
 const CRC_TABLE = (() => {
@@ -173,4 +177,37 @@ export function zeroBomb(mib: number): Buffer {
   const block = deflateRawSync(Buffer.alloc(1024 * 1024), { finishFlush: constants.Z_SYNC_FLUSH });
   const end = Buffer.from([0x03, 0x00]);
   return Buffer.concat([...Array.from({ length: mib }, () => block), end]);
+}
+
+/** Files of a project by path ("src/app.js"); a Buffer is written byte for byte. */
+export type ProjectFiles = Record<string, string | Buffer>;
+
+/** A project archive: every file deflated, as `zip -r` would write it. */
+export function makeZip(files: ProjectFiles): Buffer {
+  return forgeZip(Object.entries(files).map(([name, data]) => ({ name, data })));
+}
+
+/** `makeZip` written to `dir/name`; returns the path. */
+export function writeZip(dir: string, name: string, files: ProjectFiles): string {
+  const file = join(dir, name);
+  writeFileSync(file, makeZip(files));
+  return file;
+}
+
+/** The entry names of a ZIP, read from its central directory (enough to check an artifact). */
+export function listZip(zip: Buffer): string[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (end < 0) throw new Error('not a ZIP: no end of central directory');
+  const count = zip.readUInt16LE(end + 10);
+  let offset = zip.readUInt32LE(end + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`bad central directory entry ${i}`);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extraLength = zip.readUInt16LE(offset + 30);
+    const commentLength = zip.readUInt16LE(offset + 32);
+    names.push(zip.subarray(offset + 46, offset + 46 + nameLength).toString('utf8'));
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
 }

@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   BOT_ROSTER,
+  FINAL_STAGE,
+  type FinishedStatus,
   errorBody,
   FORGE_VERSION,
   type Blueprint,
   type Build,
+  type BuildError,
   type BuildLogsResponse,
   type ErrorCode,
   type ServerMessage,
   type Stage,
 } from '@forge/shared';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { at, makeBuild } from './fakes.ts';
+import { at, makeBuild, makeStep } from './builds.ts';
 
 type LogEntry = BuildLogsResponse['entries'][number];
 
@@ -37,6 +40,17 @@ export const STAND_IN_PLAN: Blueprint = {
   decisions: [
     { field: 'kind', value: 'static', file: 'index.html', rule: 'index.html at the root, no package.json' },
   ],
+};
+
+/** The error each unsuccessful ending records, as the daemon words it. */
+const FINISH_ERRORS: Record<Exclude<FinishedStatus, 'succeeded'>, BuildError> = {
+  failed: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' },
+  'timed-out': { code: 'STAGE_TIMEOUT', message: 'build timed out: npm run build' },
+  cancelled: { code: 'CANCELLED', message: 'The build was cancelled.' },
+  interrupted: {
+    code: 'BUILD_INTERRUPTED',
+    message: 'The Forge daemon stopped while this build was running.',
+  },
 };
 
 /**
@@ -109,28 +123,53 @@ export class StandIn {
     return this.sockets.size;
   }
 
+  /** Move a running build on to `stage` (queued builds start running). */
   stage(id: string, stage: Stage): void {
     const build = this.builds.get(id)!;
+    const timestamp = new Date().toISOString();
+    build.status = 'running';
     build.stage = stage;
-    build.stages.push({ stage, at: new Date().toISOString() });
-    this.broadcast({ type: 'build-stage', stage, buildId: id, projectName: build.projectName });
+    build.stages.push({ stage, at: timestamp });
+    this.broadcast({
+      type: 'build-stage',
+      stage,
+      status: 'running',
+      buildId: id,
+      projectName: build.projectName,
+      timestamp,
+    });
   }
 
+  /** A stored line of output, streamed as the daemon does (with its seq and bot). */
   log(id: string, message: string, level: LogEntry['level'] = 'info', botName = 'BuildBot'): void {
     const entries = this.logs.get(id)!;
     const seq = entries.length + 1;
-    entries.push({ seq, id: `${id}-${seq}`, timestamp: new Date().toISOString(), level, botName, message });
-    this.broadcast({ type: 'build-output', output: message, buildId: id });
+    const timestamp = new Date().toISOString();
+    entries.push({ seq, id: `${id}-${seq}`, timestamp, level, botName, message });
+    const build = this.builds.get(id)!;
+    build.logCount = seq;
+    this.broadcast({
+      type: 'build-output',
+      output: message,
+      botName,
+      seq,
+      buildId: id,
+      projectName: build.projectName,
+      timestamp,
+    });
   }
 
-  /** End a build; `announce: false` loses its build-finished event. */
+  /**
+   * End a build at its status's final stage (the build machine's); `announce: false` loses its
+   * build-stage and build-finished events.
+   */
   finish(
     id: string,
-    status: Build['status'],
-    stage: Stage,
+    status: FinishedStatus,
     { announce = true, previewUrl = null }: { announce?: boolean; previewUrl?: string | null } = {},
   ): void {
     const build = this.builds.get(id)!;
+    const stage = FINAL_STAGE[status];
     build.status = status;
     build.stage = stage;
     build.stages.push({ stage, at: new Date().toISOString() });
@@ -138,26 +177,19 @@ export class StandIn {
     build.durationMs = Date.parse(build.endedAt) - Date.parse(build.createdAt);
     build.previewUrl = previewUrl;
     build.steps = [
-      {
-        name: 'extract',
-        botName: 'ExtractBot',
-        status: 'succeeded',
-        startedAt: at(0),
-        durationMs: 12,
-        detail: null,
-      },
-      {
-        name: 'detect',
-        botName: 'BlueprintBot',
-        status: 'succeeded',
-        startedAt: at(12),
-        durationMs: 3,
-        detail: null,
-      },
+      makeStep({ name: 'extract', botName: 'ExtractBot', startedAt: at(0), durationMs: 12 }),
+      makeStep({ name: 'detect', botName: 'BlueprintBot', startedAt: at(12), durationMs: 3 }),
     ];
-    if (status !== 'succeeded')
-      build.error = { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' };
+    build.error = status === 'succeeded' ? null : FINISH_ERRORS[status];
     if (announce) {
+      this.broadcast({
+        type: 'build-stage',
+        stage,
+        status,
+        buildId: id,
+        projectName: build.projectName,
+        timestamp: build.endedAt,
+      });
       this.broadcast({
         type: 'build-finished',
         buildId: id,
@@ -165,6 +197,9 @@ export class StandIn {
         status,
         stage,
         previewUrl,
+        error: build.error,
+        endedAt: build.endedAt,
+        durationMs: build.durationMs,
       });
     }
   }
@@ -248,8 +283,8 @@ export class StandIn {
       const build = this.builds.get(decodeURIComponent(m[1]!));
       if (!build) return fail('BUILD_NOT_FOUND', 404);
       if (build.status !== 'running' && build.status !== 'queued') return fail('BUILD_FINISHED', 409);
-      this.finish(build.id, 'cancelled', 'build-failed');
       build.cancelReason = 'user';
+      this.finish(build.id, 'cancelled');
       return json(build);
     }
     if (path === '/api/projects') {
