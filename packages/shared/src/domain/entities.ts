@@ -73,6 +73,12 @@ export const UploadResult = z.object({
   builderBots: z.array(z.string()),
   buildResult: z.object({ success: z.boolean(), hasPackageJson: z.boolean() }),
   buildId: z.string().optional(),
+  /**
+   * `running` when the build started at once (the archive is extracted and planned already);
+   * `queued` when it waits for its turn (bot orchestration off, or every build slot busy): it is
+   * extracted when it starts, and `hasPackageJson` is read from the archive's listing.
+   */
+  status: z.enum(['queued', 'running']).optional(),
   error: z.string().optional(),
 });
 export type UploadResult = z.infer<typeof UploadResult>;
