@@ -18,10 +18,10 @@ import {
 import { baseHeaders, securityMiddleware } from './http/security-middleware.ts';
 import { startViteDev } from './http/vite-dev.ts';
 import { devHtmlHeaders, resolveWebRoot, staticWeb, type WebMode } from './http/web.ts';
-import { redactUrl, type Logger } from './logging/logger.ts';
+import { debugModeSwitch, redactUrl, type Logger } from './logging/logger.ts';
 import type { Store } from './store/store.ts';
 import type { ServerMessage } from '@forge/shared';
-import { createFleet, type Fleet } from './fleet/fleet.ts';
+import { concurrencyOf, createFleet, type Fleet } from './fleet/fleet.ts';
 import { homeLayout, type HomeLayout } from './home-layout.ts';
 import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
@@ -102,10 +102,17 @@ export function createApp(deps: AppDeps): ForgeApp {
   const policy = createSecurityPolicy(deps.config);
   const hub = createHub({ logger, version, policy, ...deps.socket });
   const broadcast = (m: ServerMessage) => hub.broadcast(m);
-  const settings = createSettingsService({ store: deps.store, logger, broadcast });
+  const setDebugLogging = debugModeSwitch(logger);
+  const settings = createSettingsService({
+    store: deps.store,
+    logger,
+    broadcast,
+    onChange: (s) => setDebugLogging(s.debugMode),
+  });
+  setDebugLogging(settings.get().debugMode);
   const layout = homeLayout(deps.config.home);
   const repo = createBuildRepo(deps.store);
-  const fleet = createFleet({ broadcast, maxConcurrent: () => settings.get().maxConcurrentBots });
+  const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings.get()) });
   const previews = createPreviewRegistry({ logger });
   const sandbox = deps.sandbox ?? true;
   const builds = createBuildService({

@@ -1,18 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AdmZip from 'adm-zip';
-import type { Build, ServerMessage } from '@forge/shared';
+import { isBuildState, type Build, type ServerMessage } from '@forge/shared';
+import { writeZip, type ProjectFiles } from '@forge/testing';
 import { WebSocket } from 'ws';
 import { onCleanup, tempDir, type TestApp } from './helpers.ts';
 
-/** Write a ZIP with the given files (text contents) and return its path. */
-export function makeZip(name: string, files: Record<string, string>): string {
-  const zip = new AdmZip();
-  for (const [file, content] of Object.entries(files)) zip.addFile(file, Buffer.from(content));
-  const out = path.join(tempDir('forge-zip-'), name);
-  zip.writeZip(out);
-  return out;
-}
+/** Write a project ZIP with the given files into a fresh temporary folder; returns its path. */
+export const makeZip = (name: string, files: ProjectFiles): string =>
+  writeZip(tempDir('forge-zip-'), name, files);
 
 export async function upload(app: TestApp, zipPath: string, query = ''): Promise<Response> {
   const form = new FormData();
@@ -53,10 +48,31 @@ export async function watch(app: TestApp) {
   return {
     messages,
     until,
-    /** Resolves with the stored record once the build has finished. */
+    /**
+     * Resolves with the stored record once the build has finished, after checking what every
+     * client relies on: each stage message of the build is a state of the build machine, and the
+     * record, its last stage message and build-finished all say the same (status, stage).
+     */
     async finished(buildId: string, timeoutMs?: number): Promise<Build> {
-      await until((m) => m.type === 'build-finished' && m.buildId === buildId, timeoutMs);
-      return (await (await fetch(`${app.url}/api/builds/${buildId}`)).json()) as Build;
+      const end = await until((m) => m.type === 'build-finished' && m.buildId === buildId, timeoutMs);
+      const build = (await (await fetch(`${app.url}/api/builds/${buildId}`)).json()) as Build;
+      const moves = messages.filter(
+        (m): m is Extract<ServerMessage, { type: 'build-stage' }> =>
+          m.type === 'build-stage' && m.buildId === buildId,
+      );
+      for (const m of moves) {
+        if (!isBuildState(m)) throw new Error(`build ${buildId} announced (${m.status}, ${m.stage})`);
+      }
+      const last = moves.at(-1);
+      const said = [
+        [build.status, build.stage],
+        [(end as { status: string }).status, (end as { stage: string }).stage],
+        ...(last ? [[last.status, last.stage]] : []),
+      ].map((pair) => pair.join('/'));
+      if (new Set(said).size !== 1 || !isBuildState(build)) {
+        throw new Error(`build ${buildId} ended disagreeing with itself: ${said.join(' | ')}`);
+      }
+      return build;
     },
     stagesOf: (buildId: string) =>
       messages

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import AdmZip from 'adm-zip';
+import { forgeZip, listZip } from '@forge/testing';
 import type { Build, BotInfo, UploadResult } from '@forge/shared';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { spawnDaemon } from './process-helpers.ts';
@@ -90,16 +90,11 @@ describe('upload → build → preview → artifact', () => {
     const artifact = await fetch(`${app.url}/api/projects/zero/artifact`);
     expect(artifact.status).toBe(200);
     expect(artifact.headers.get('content-disposition')).toContain('zero.zip');
-    const entries = new AdmZip(Buffer.from(await artifact.arrayBuffer()))
-      .getEntries()
-      .map((e) => e.entryName)
-      .sort();
+    const entries = listZip(Buffer.from(await artifact.arrayBuffer())).sort();
     expect(entries).toEqual(['assets/app.js', 'index.html']);
 
     const source = await fetch(`${app.url}/api/projects/zero/download`);
-    const sourceEntries = new AdmZip(Buffer.from(await source.arrayBuffer()))
-      .getEntries()
-      .map((e) => e.entryName);
+    const sourceEntries = listZip(Buffer.from(await source.arrayBuffer()));
     expect(sourceEntries).toEqual(expect.arrayContaining(['package.json', 'build.js']));
 
     const projects = await json<Array<{ name: string; hasArtifact: boolean }>>(
@@ -246,6 +241,50 @@ setInterval(() => {}, 1000);`,
   });
 });
 
+describe('uploads that wait for their turn', () => {
+  it('answers queued at once, still refuses a hostile archive, and builds it when the slot frees', async () => {
+    const app = await startTestApp();
+    const live = await watch(app);
+    const off = await fetch(`${app.url}/api/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ botOrchestration: false }),
+    });
+    expect(off.status).toBe(200);
+    const slow = makeZip('slow.zip', {
+      'package.json': JSON.stringify({
+        scripts: { build: 'node -e "console.log(1); setInterval(()=>{},1000)"' },
+      }),
+    });
+    const first = await json<UploadResult>(upload(app, slow));
+    expect(first.status).toBe('running');
+    await live.until((m) => m.type === 'build-output' && m.buildId === first.buildId);
+
+    const queued = await json<UploadResult>(upload(app, makeZip('next.zip', { ...ZERO_DEP_BUILD })));
+    expect(queued).toMatchObject({
+      projectName: 'next',
+      status: 'queued',
+      buildResult: { success: true, hasPackageJson: true },
+    });
+    expect(await json<Build>(fetch(`${app.url}/api/builds/${queued.buildId}`))).toMatchObject({
+      status: 'queued',
+      stage: 'starting',
+    });
+
+    const hostile = path.join(tempDir('forge-zip-'), 'evil.zip');
+    fs.writeFileSync(hostile, forgeZip([{ name: '../outside.txt', data: 'x' }]));
+    const refused = await upload(app, hostile);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ code: 'ARCHIVE_PATH_TRAVERSAL' });
+
+    await fetch(`${app.url}/api/builds/${first.buildId}/cancel`, { method: 'POST' });
+    expect((await live.finished(first.buildId!)).status).toBe('cancelled');
+    const built = await live.finished(queued.buildId!);
+    expect(built).toMatchObject({ status: 'succeeded', stage: 'integration-available' });
+    expect(fs.readdirSync(path.join(app.home, 'tmp')).filter((f) => f.startsWith('upload-'))).toEqual([]);
+  });
+});
+
 describe('upload validation', () => {
   it('refuses a file that is not a .zip with the spec text', async () => {
     const app = await startTestApp();
@@ -284,13 +323,14 @@ describe('upload validation', () => {
     await live.finished(good.buildId!);
     const before = fs.readFileSync(path.join(app.home, 'projects', 'app', 'index.html'), 'utf8');
 
-    const evil = new AdmZip();
-    evil.addFile('index.html', Buffer.from('pwned'));
-    evil.addFile('x', Buffer.from('escape'));
-    // adm-zip normalises names on add; forge the raw name afterwards.
-    evil.getEntries()[1]!.entryName = '../../escaped.txt';
-    const evilPath = path.join(path.dirname(makeZip('tmp.zip', { a: 'a' })), 'app.zip');
-    evil.writeZip(evilPath);
+    const evilPath = path.join(tempDir('forge-zip-'), 'app.zip');
+    fs.writeFileSync(
+      evilPath,
+      forgeZip([
+        { name: 'index.html', data: 'pwned' },
+        { name: '../../escaped.txt', data: 'escape' },
+      ]),
+    );
     const res = await upload(app, evilPath);
     expect(res.status).toBe(422);
     const body = (await res.json()) as { code: string; error: string };
@@ -343,7 +383,7 @@ describe('recovery', () => {
     const second = spawnDaemon(['run', '--port', '0'], { home, cwd });
     const url2 = await second.url;
     const build = await json<Build>(fetch(`${url2}/api/builds/${result.buildId}`));
-    expect(build.status).toBe('interrupted');
+    expect(build).toMatchObject({ status: 'interrupted', stage: 'build-failed' });
     expect(build.error).toMatchObject({ code: 'BUILD_INTERRUPTED' });
     await expect.poll(() => processesWith('7.7331'), { timeout: 5_000 }).toEqual([]);
   });

@@ -24,7 +24,10 @@ export function tempDir(prefix = 'forge-test-'): string {
 }
 
 /** A pino logger that keeps its JSON lines in memory. */
-export function memoryLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
+export function memoryLogger(level: string = 'debug'): {
+  logger: Logger;
+  lines: () => Array<Record<string, unknown>>;
+} {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -32,7 +35,7 @@ export function memoryLogger(): { logger: Logger; lines: () => Array<Record<stri
       done();
     },
   });
-  const logger = pino({ level: 'debug' }, stream);
+  const logger = pino({ level }, stream);
   return {
     logger,
     lines: () =>
@@ -58,15 +61,17 @@ export interface TestApp {
 
 export interface TestAppOptions extends Partial<Omit<AppDeps, 'config' | 'logger' | 'store'>> {
   home?: string;
+  /** Level of the app's in-memory log (default debug). */
+  logLevel?: string;
   config?: Partial<AppDeps['config']>;
 }
 
 /** createApp on 127.0.0.1:0 with a temporary FORGE_HOME, as the daemon would run it. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { home: givenHome, config, ...rest } = options;
+  const { home: givenHome, config, logLevel, ...rest } = options;
   const home = givenHome ?? tempDir('forge-home-');
   const store = openStore(path.join(home, STORE_FILE));
-  const { logger, lines } = memoryLogger();
+  const { logger, lines } = memoryLogger(logLevel);
   const forge = createApp({
     config: { host: '127.0.0.1', allowedHosts: [], accessToken: null, webRoot: null, home, ...config },
     logger,

@@ -4,7 +4,15 @@ import {
   type BotActivity,
   type BotInfo,
   type ServerMessage,
+  type Settings,
 } from '@forge/shared';
+
+/**
+ * How many jobs run at once across the fleet, and how many builds: with bot orchestration on,
+ * independent bots work in parallel up to maxConcurrentBots; off, one job at a time, in order.
+ */
+export const concurrencyOf = (settings: Pick<Settings, 'botOrchestration' | 'maxConcurrentBots'>): number =>
+  settings.botOrchestration ? Math.max(1, settings.maxConcurrentBots) : 1;
 
 /** What a job is about, for the bot card ("build app#b3") and the bot-assigned message. */
 export interface JobInfo {
@@ -50,7 +58,7 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
   };
 
   const acquire = (signal?: AbortSignal): Promise<void> => {
-    if (active < maxConcurrent()) {
+    if (active < maxConcurrent() && waiting.length === 0) {
       active++;
       return Promise.resolve();
     }

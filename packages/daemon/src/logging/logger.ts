@@ -42,8 +42,9 @@ export function createLogger({ home, level, pretty }: CreateLoggerOptions): Daem
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Synchronous writes: the daemon logs little, and a kill -9 must not eat the last lines.
   const destination = pino.destination({ dest: file, sync: true, mkdir: true });
-  // Streams need a real level; "silent" is enforced by the logger's own level.
-  const streamLevel = level === 'silent' ? 'fatal' : level;
+  // The logger's own level decides what is written (it changes at run time with debugMode), so
+  // the streams take everything it lets through.
+  const streamLevel = 'trace';
   const streams: StreamEntry[] = [{ level: streamLevel, stream: destination }];
   if (pretty)
     streams.push({ level: streamLevel, stream: pinoPretty({ colorize: true, sync: true, destination: 1 }) });
@@ -64,4 +65,17 @@ export function createLogger({ home, level, pretty }: CreateLoggerOptions): Daem
 /** Strip `token` from a URL before it is logged. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+/**
+ * The debugMode setting: on, the daemon logs at debug level (at least); off, at the level it was
+ * configured with. Returns the function that applies a setting's value.
+ */
+export function debugModeSwitch(logger: Logger): (on: boolean) => void {
+  const configured = logger.level;
+  const configuredValue = logger.levelVal;
+  return (on) => {
+    const debugValue = logger.levels.values.debug!;
+    logger.level = on && configuredValue > debugValue ? 'debug' : configured;
+  };
 }

@@ -1,4 +1,12 @@
 import type { Database } from 'better-sqlite3';
+import {
+  ERROR_CODES,
+  FINAL_STAGE,
+  isBuildState,
+  isFinished,
+  type BuildStatus,
+  type Stage,
+} from '@forge/shared';
 
 /** One schema step. Versions are permanent: never edit a shipped migration, add a new one. */
 export interface Migration {
@@ -82,6 +90,59 @@ export const MIGRATIONS: readonly Migration[] = [
           updated_at TEXT NOT NULL
         ) STRICT;
       `);
+    },
+  },
+  {
+    version: 4,
+    name: 'builds agree with the build machine',
+    up(db) {
+      // Records written before the build state machine: a cancelled build left at "build-start", an
+      // error code outside the catalogue (INTERRUPTED), a build killed between two writes (running at
+      // a final stage). Each finished build is moved to its status's final stage (with that stage
+      // recorded), codes are renamed, and an unfinished build in a state that cannot exist is
+      // marked interrupted, which is what recovery would have made of it.
+      const known = new Set<string>(ERROR_CODES);
+      const renamed: Record<string, string> = { INTERRUPTED: 'BUILD_INTERRUPTED' };
+      const rows = db
+        .prepare('SELECT id, status, stage, created_at, ended_at, record FROM builds')
+        .all() as Array<{
+        id: string;
+        status: BuildStatus;
+        stage: Stage;
+        created_at: string;
+        ended_at: string | null;
+        record: string;
+      }>;
+      const update = db.prepare(
+        'UPDATE builds SET status = ?, stage = ?, ended_at = ?, record = ? WHERE id = ?',
+      );
+      for (const row of rows) {
+        const record = JSON.parse(row.record) as {
+          stages?: Array<{ stage: Stage; at: string }>;
+          error?: { code: string; message: string } | null;
+        };
+        let { status, stage } = row;
+        let endedAt = row.ended_at;
+        let changed = false;
+        if (!isBuildState({ status, stage })) {
+          if (!isFinished(status)) {
+            status = 'interrupted';
+            record.error ??= {
+              code: 'BUILD_INTERRUPTED',
+              message: 'The Forge daemon stopped while this build was running.',
+            };
+          }
+          stage = FINAL_STAGE[status as keyof typeof FINAL_STAGE];
+          endedAt ??= record.stages?.at(-1)?.at ?? row.created_at;
+          record.stages = [...(record.stages ?? []), { stage, at: endedAt }];
+          changed = true;
+        }
+        if (record.error && !known.has(record.error.code)) {
+          record.error = { ...record.error, code: renamed[record.error.code] ?? 'INTERNAL' };
+          changed = true;
+        }
+        if (changed) update.run(status, stage, endedAt, JSON.stringify(record), row.id);
+      }
     },
   },
 ];

@@ -88,3 +88,65 @@ describe('openStore', () => {
     expect(() => openStore(dbFile(), { migrations: [m(2), m(1)] })).toThrow(/increasing version order/);
   });
 });
+
+describe('migration 4: builds agree with the build machine', () => {
+  it('moves builds written before the machine to states it knows, renaming old codes', () => {
+    const file = dbFile();
+    openStore(file, { migrations: MIGRATIONS.filter((m) => m.version < 4) }).close();
+    const legacy = new Database(file);
+    const insert = legacy.prepare(
+      `INSERT INTO builds (id, seq, project_name, status, stage, created_at, ended_at, record)
+       VALUES (?, ?, 'app', ?, ?, '2026-11-01T10:00:00.000Z', ?, ?)`,
+    );
+    const record = (error: unknown) =>
+      JSON.stringify({ stages: [{ stage: 'starting', at: '2026-11-01T10:00:00.000Z' }], error });
+    // Cancelled while "Building", as the old engine left it.
+    insert.run('b1', 1, 'cancelled', 'build-start', '2026-11-01T10:01:00.000Z', record(null));
+    // Interrupted with the old code.
+    insert.run(
+      'b2',
+      2,
+      'interrupted',
+      'build-start',
+      '2026-11-01T10:01:00.000Z',
+      record({ code: 'INTERRUPTED', message: 'stopped' }),
+    );
+    // Killed between two writes: running at a final stage.
+    insert.run('b3', 3, 'running', 'integration-available', null, record(null));
+    // Already consistent: untouched.
+    insert.run('b4', 4, 'succeeded', 'integration-available', '2026-11-01T10:01:00.000Z', record(null));
+    legacy.close();
+
+    const store = openStore(file);
+    const rows = store.db
+      .prepare('SELECT id, status, stage, ended_at, record FROM builds ORDER BY seq')
+      .all() as Array<{
+      id: string;
+      status: string;
+      stage: string;
+      ended_at: string | null;
+      record: string;
+    }>;
+    const view = rows.map((r) => {
+      const rec = JSON.parse(r.record) as {
+        stages: Array<{ stage: string }>;
+        error: { code: string } | null;
+      };
+      return [
+        r.id,
+        r.status,
+        r.stage,
+        rec.stages.at(-1)!.stage,
+        rec.error?.code ?? null,
+        r.ended_at !== null,
+      ];
+    });
+    expect(view).toEqual([
+      ['b1', 'cancelled', 'idle', 'idle', null, true],
+      ['b2', 'interrupted', 'build-failed', 'build-failed', 'BUILD_INTERRUPTED', true],
+      ['b3', 'interrupted', 'build-failed', 'build-failed', 'BUILD_INTERRUPTED', true],
+      ['b4', 'succeeded', 'integration-available', 'starting', null, true],
+    ]);
+    store.close();
+  });
+});

@@ -1,55 +1,89 @@
-import type {
-  Build,
-  BuildError,
-  BuildStatus,
-  BuildStep,
-  CancelReason,
-  LogLevel,
-  ServerMessage,
-  Stage,
-  StepName,
+import {
+  canTransition,
+  endState,
+  isFinished,
+  type Build,
+  type BuildError,
+  type BuildState,
+  type BuildStep,
+  type CancelReason,
+  type FinishedStatus,
+  type LogLevel,
+  type ServerMessage,
+  type StepDebug,
+  type StepName,
+  type StepStatus,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import { LineBatcher } from '../../pipeline/run/index.ts';
+import type { RecordPatch } from '../../pipeline/stages/types.ts';
 import type { BuildRepo, LogRow } from './repo.ts';
 
 /** Stored log lines per build; past it one marker line is stored and the rest only streams live. */
 export const MAX_STORED_LOG_LINES = 20_000;
 
 export interface BuildRunDeps {
-  repo: BuildRepo;
+  repo: Pick<BuildRepo, 'lastLogSeq' | 'save' | 'appendLogs'>;
   broadcast: (message: ServerMessage) => void;
   logger: Logger;
   now?: () => Date;
 }
 
-interface PendingLine extends LogRow {
-  stream: 'stdout' | 'stderr' | null;
+interface PendingLine {
+  ts: string;
+  level: LogLevel;
+  botName: string;
+  message: string;
+  stream: 'stdout' | 'stderr';
+}
+
+/** A move the build machine does not allow: a bug in the engine, never a user error. */
+export class IllegalTransitionError extends Error {
+  constructor(buildId: string, from: BuildState, to: BuildState) {
+    super(
+      `Build ${buildId} cannot move from (${from.status}, ${from.stage}) to (${to.status}, ${to.stage}).`,
+    );
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+/** A step in flight: `finish` records how it ended (once). */
+export interface StepHandle {
+  readonly name: StepName;
+  readonly attempt: number;
+  finish(status: Exclude<StepStatus, 'running'>, detail: string | null, debug?: StepDebug | null): BuildStep;
+}
+
+/** How a build ends, beside its status: why, and (cancelled) on whose word. */
+export interface Ending {
+  error?: BuildError;
+  cancelReason?: CancelReason;
 }
 
 /**
- * One build in flight: the only writer of its record. Every stage change, step and log line goes
- * through here, is stored, and is broadcast on /ws (CONVENTIONS "Jobs and stages").
+ * One build in flight and the only writer of its record. Its (status, stage) moves only through
+ * `to()`, which refuses any move the build machine (shared/domain/build-machine.ts) does not allow,
+ * stores the change and broadcasts it — `build-stage` for every move, and `build-finished` once
+ * when the build reaches a final state. Steps, log lines and the fields stages produce go through
+ * here too, so the record, /ws and every client tell the same story.
  */
 export class BuildRun {
-  readonly abort = new AbortController();
+  readonly #abort = new AbortController();
   readonly #deps: Required<BuildRunDeps>;
   #build: Build;
-  #seq = 0;
-  #started: number;
+  #seq: number;
   #batcher: LineBatcher<PendingLine>;
-  #finished = false;
   readonly #done: Promise<Build>;
   #resolveDone!: (b: Build) => void;
 
   constructor(deps: BuildRunDeps, build: Build) {
     this.#deps = { now: () => new Date(), ...deps };
     this.#build = structuredClone(build);
-    this.#started = Date.parse(build.createdAt);
     // A recovered build already has stored lines: continue after them.
     this.#seq = deps.repo.lastLogSeq(build.id);
     this.#batcher = new LineBatcher((lines) => this.#flushLines(lines));
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
+    if (isFinished(build.status)) this.#resolveDone(this.snapshot());
   }
 
   get id(): string {
@@ -59,10 +93,13 @@ export class BuildRun {
     return this.#build.projectName;
   }
   get signal(): AbortSignal {
-    return this.abort.signal;
+    return this.#abort.signal;
+  }
+  get state(): BuildState {
+    return { status: this.#build.status, stage: this.#build.stage };
   }
   get finished(): boolean {
-    return this.#finished;
+    return isFinished(this.#build.status);
   }
   /** Resolves with the final record once the build has finished, whatever the outcome. */
   get done(): Promise<Build> {
@@ -73,6 +110,18 @@ export class BuildRun {
     return structuredClone(this.#build);
   }
 
+  /** Ask the build to stop: every step sees its signal abort with `reason`. */
+  cancel(reason: CancelReason): void {
+    if (!this.#abort.signal.aborted) this.#abort.abort(reason);
+  }
+
+  /** Why the build was asked to stop (user unless said otherwise), or null. */
+  get cancelReason(): CancelReason | null {
+    if (!this.signal.aborted) return null;
+    const r = this.signal.reason as unknown;
+    return r === 'superseded' || r === 'timeout' || r === 'shutdown' ? r : 'user';
+  }
+
   #context() {
     return { projectName: this.#build.projectName, buildId: this.#build.id, stage: this.#build.stage };
   }
@@ -81,27 +130,75 @@ export class BuildRun {
     this.#deps.repo.save(this.#build);
   }
 
-  /** Change the record with `fn`, then store it. */
-  update(fn: (b: Build) => void): void {
-    fn(this.#build);
+  /**
+   * Move the build to `next`. The only writer of status and stage: refuses a move the machine does
+   * not allow (IllegalTransitionError), records the stage with its time, and broadcasts it; on a
+   * final state also ends the build (end time, unfinished steps closed, `build-finished`).
+   */
+  to(next: BuildState, ending: Ending = {}): Build {
+    const from = this.state;
+    if (!canTransition(from, next)) throw new IllegalTransitionError(this.id, from, next);
+    const final = isFinished(next.status);
+    // Lines still waiting belong to the stage they were printed in.
+    if (final) this.#batcher.close();
+    else this.#batcher.flush();
+    const now = this.#deps.now();
+    const at = now.toISOString();
+    const b = this.#build;
+    b.status = next.status;
+    b.stage = next.stage;
+    b.stages.push({ stage: next.stage, at });
+    if (final) {
+      b.endedAt = at;
+      b.durationMs = Math.max(0, now.getTime() - Date.parse(b.createdAt));
+      if (ending.error) b.error = ending.error;
+      if (ending.cancelReason) b.cancelReason = ending.cancelReason;
+      const stepEnd: StepStatus =
+        next.status === 'cancelled' ? 'cancelled' : next.status === 'timed-out' ? 'timed-out' : 'failed';
+      for (const s of b.steps) {
+        if (s.status !== 'running') continue;
+        s.status = stepEnd;
+        s.durationMs = Math.max(0, now.getTime() - Date.parse(s.startedAt));
+      }
+    }
     this.#save();
-  }
-
-  /** Enter a spec §4 stage: stored with its time and broadcast as `build-stage`. */
-  to(stage: Stage): void {
-    const at = this.#deps.now().toISOString();
-    this.update((b) => {
-      b.stage = stage;
-      b.stages.push({ stage, at });
-    });
     this.#deps.broadcast({
       type: 'build-stage',
-      stage,
-      status: this.#build.status,
-      projectName: this.projectName,
-      buildId: this.id,
+      stage: next.stage,
+      status: next.status,
+      projectName: b.projectName,
+      buildId: b.id,
       timestamp: at,
     });
+    if (final) {
+      const snapshot = this.snapshot();
+      this.#deps.broadcast({
+        type: 'build-finished',
+        buildId: snapshot.id,
+        projectName: snapshot.projectName,
+        status: snapshot.status,
+        stage: snapshot.stage,
+        previewUrl: snapshot.previewUrl,
+        cacheHit: snapshot.cacheHit,
+        error: snapshot.error,
+        cancelReason: snapshot.cancelReason,
+        endedAt: at,
+        durationMs: snapshot.durationMs,
+      });
+      this.#resolveDone(snapshot);
+    }
+    return this.snapshot();
+  }
+
+  /** End the build with a finished status at the stage the machine gives it. */
+  end(status: FinishedStatus, ending: Ending = {}): Build {
+    return this.to(endState(status), ending);
+  }
+
+  /** Record fields a stage produced. Never status or stage: those move only through `to()`. */
+  record(patch: RecordPatch): void {
+    Object.assign(this.#build, patch);
+    this.#save();
   }
 
   /** A bot's own message about the build (not command output): stored and sent as a `log` message. */
@@ -123,7 +220,7 @@ export class BuildRun {
   /** A line of command output: batched, stored (stderr as warn), sent as build-output / build-error. */
   output(botName: string, stream: 'stdout' | 'stderr', text: string): void {
     const ts = this.#deps.now().toISOString();
-    if (this.#finished) {
+    if (this.finished) {
       // A server app keeps printing after its build ended: live only, never stored against the build.
       this.#deps.broadcast({
         type: stream === 'stdout' ? 'build-output' : 'build-error',
@@ -134,14 +231,43 @@ export class BuildRun {
       });
       return;
     }
-    this.#batcher.push({
-      seq: 0,
-      ts,
-      level: stream === 'stderr' ? 'warn' : 'info',
+    this.#batcher.push({ ts, level: stream === 'stderr' ? 'warn' : 'info', botName, message: text, stream });
+  }
+
+  /** Start a step (a bot's job); a step run again after a repair gets the next attempt number. */
+  beginStep(name: StepName, botName: string): StepHandle {
+    const startedAt = this.#deps.now();
+    const attempt = this.#build.steps.filter((s) => s.name === name).length + 1;
+    const record: BuildStep = {
+      name,
       botName,
-      message: text,
-      stream,
-    });
+      status: 'running',
+      startedAt: startedAt.toISOString(),
+      durationMs: null,
+      detail: null,
+      attempt,
+      debug: null,
+    };
+    this.#build.steps.push(record);
+    this.#save();
+    const index = this.#build.steps.length - 1;
+    let ended = false;
+    return {
+      name,
+      attempt,
+      finish: (status, detail, debug = null) => {
+        const step = this.#build.steps[index]!;
+        if (ended || step.status !== 'running') return structuredClone(step);
+        ended = true;
+        this.#batcher.flush();
+        step.status = status;
+        step.durationMs = Math.max(0, this.#deps.now().getTime() - startedAt.getTime());
+        step.detail = detail;
+        step.debug = debug;
+        this.#save();
+        return structuredClone(step);
+      },
+    };
   }
 
   #nextRow(botName: string, level: LogLevel, message: string): LogRow | null {
@@ -174,9 +300,10 @@ export class BuildRun {
     let marker: LogRow | null = null;
     for (const line of lines) {
       const row = this.#nextRow(line.botName, line.level, line.message);
-      if (row && row.botName === 'LogBot' && row.seq === MAX_STORED_LOG_LINES) marker = row;
+      const isMarker = row !== null && row.seq === MAX_STORED_LOG_LINES && row.botName === 'LogBot';
+      if (isMarker) marker = row;
       if (row) rows.push(row);
-      seqs.push(row && row !== marker ? row.seq : null);
+      seqs.push(row && !isMarker ? row.seq : null);
     }
     try {
       this.#store(rows);
@@ -203,7 +330,7 @@ export class BuildRun {
         type: a.stream === 'stdout' ? 'build-output' : 'build-error',
         output: run.map((l) => l.message).join('\n'),
         botName: a.botName,
-        ...(first !== null && first !== undefined ? { seq: first } : {}),
+        ...(typeof first === 'number' ? { seq: first } : {}),
         ...this.#context(),
         timestamp: run.at(-1)!.ts,
       });
@@ -221,71 +348,5 @@ export class BuildRun {
         timestamp: marker.ts,
       });
     }
-  }
-
-  /** Start a step (a bot's job) and get a function that records how it ended. */
-  step(name: StepName, botName: string): (status: BuildStep['status'], detail?: string | null) => BuildStep {
-    const startedAt = this.#deps.now();
-    const record: BuildStep = {
-      name,
-      botName,
-      status: 'running',
-      startedAt: startedAt.toISOString(),
-      durationMs: null,
-      detail: null,
-      attempt: 1,
-      debug: null,
-    };
-    this.update((b) => b.steps.push(record));
-    return (status, detail = null) => {
-      this.#batcher.flush();
-      this.update((b) => {
-        const step = b.steps.find((s) => s.startedAt === record.startedAt && s.name === name)!;
-        step.status = status;
-        step.durationMs = this.#deps.now().getTime() - startedAt.getTime();
-        step.detail = detail;
-      });
-      return this.#build.steps.find((s) => s.name === name && s.startedAt === record.startedAt)!;
-    };
-  }
-
-  /** The only way a build ends. Idempotent: the first call wins. */
-  finish(
-    status: Exclude<BuildStatus, 'queued' | 'running'>,
-    extra: { error?: BuildError; cancelReason?: CancelReason } = {},
-  ): Build {
-    if (this.#finished) return this.snapshot();
-    this.#finished = true;
-    this.#batcher.close();
-    const end = this.#deps.now();
-    this.update((b) => {
-      b.status = status;
-      b.endedAt = end.toISOString();
-      b.durationMs = Math.max(0, end.getTime() - this.#started);
-      if (extra.error) b.error = extra.error;
-      if (extra.cancelReason) b.cancelReason = extra.cancelReason;
-      for (const s of b.steps) {
-        if (s.status === 'running') {
-          s.status = status === 'cancelled' ? 'cancelled' : status === 'timed-out' ? 'timed-out' : 'failed';
-          s.durationMs = end.getTime() - Date.parse(s.startedAt);
-        }
-      }
-    });
-    const final = this.snapshot();
-    this.#deps.broadcast({
-      type: 'build-finished',
-      buildId: final.id,
-      projectName: final.projectName,
-      status: final.status,
-      stage: final.stage,
-      previewUrl: final.previewUrl,
-      cacheHit: final.cacheHit,
-      error: final.error,
-      cancelReason: final.cancelReason,
-      endedAt: final.endedAt ?? undefined,
-      durationMs: final.durationMs,
-    });
-    this.#resolveDone(final);
-    return final;
   }
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Blueprint } from '@forge/shared';
 
@@ -21,32 +21,31 @@ const LOCKFILES = [
  * What an install depends on: the package manager and command, Node's version, package.json and
  * the lockfiles. The same key means the same node_modules (DependencyBot reuses it).
  */
-export function installKey(projectDir: string, blueprint: Blueprint): string {
+export async function installKey(projectDir: string, blueprint: Blueprint): Promise<string> {
   const hash = crypto.createHash('sha256');
   hash.update(
     JSON.stringify({ pm: blueprint.packageManager, install: blueprint.install, node: process.version }),
   );
-  for (const name of ['package.json', ...LOCKFILES]) {
-    const file = path.join(projectDir, name);
+  const names = ['package.json', ...LOCKFILES];
+  const contents = await Promise.all(
+    names.map((name) => readFile(path.join(projectDir, name)).catch(() => null)),
+  );
+  names.forEach((name, i) => {
     hash.update(`\n${name}\n`);
-    try {
-      hash.update(fs.readFileSync(file));
-    } catch {
-      hash.update('(absent)');
-    }
-  }
+    hash.update(contents[i] ?? '(absent)');
+  });
   return hash.digest('hex');
 }
 
-export const readInstallKey = (nodeModules: string): string | null => {
+export async function readInstallKey(nodeModules: string): Promise<string | null> {
   try {
-    return fs.readFileSync(path.join(nodeModules, INSTALL_KEY_FILE), 'utf8').trim();
+    return (await readFile(path.join(nodeModules, INSTALL_KEY_FILE), 'utf8')).trim();
   } catch {
     return null;
   }
-};
+}
 
-export const writeInstallKey = (nodeModules: string, key: string): void => {
-  fs.mkdirSync(nodeModules, { recursive: true });
-  fs.writeFileSync(path.join(nodeModules, INSTALL_KEY_FILE), `${key}\n`);
-};
+export async function writeInstallKey(nodeModules: string, key: string): Promise<void> {
+  await mkdir(nodeModules, { recursive: true });
+  await writeFile(path.join(nodeModules, INSTALL_KEY_FILE), `${key}\n`);
+}

@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { Build, type BuildStatus, type LogLevel, type Project, type Stage } from '@forge/shared';
+import {
+  Build,
+  ERROR_CODES,
+  INITIAL_BUILD_STATE,
+  type ErrorCode,
+  type LogLevel,
+  ProjectKind,
+  Project,
+} from '@forge/shared';
 import type { Store } from '../../store/store.ts';
 
 /** The JSON part of a build row: the fields of Build the pipeline reads and writes whole. */
@@ -35,6 +43,50 @@ interface ProjectRow {
   preview_pid: number | null;
 }
 
+/** A project as the daemon keeps it. */
+export interface ProjectRecord {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The stored output of its last successful build: the source hash it was built from, and the build. */
+  output: { hash: string; buildId: string } | null;
+  /** Process group of its running server-app preview, if any (killed after a crash). */
+  previewPid: number | null;
+}
+
+/** A project with its newest build (GET /api/projects), read in one query. */
+export type ProjectSummary = ProjectRecord & {
+  lastBuild: Project['lastBuild'];
+  /** What kind of project its stored output was built from (static, static-build, server), if any. */
+  outputKind: ProjectKind | null;
+};
+
+/** A build the store says is still queued or running, with the process groups it has. */
+export interface ActiveBuild {
+  build: Build;
+  pids: number[];
+}
+
+const toProject = (row: ProjectRow): ProjectRecord => ({
+  name: row.name,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  output:
+    row.output_hash !== null && row.output_build_id !== null
+      ? { hash: row.output_hash, buildId: row.output_build_id }
+      : null,
+  previewPid: row.preview_pid,
+});
+
+interface LastBuildColumns {
+  last_id: string | null;
+  last_status: string | null;
+  last_stage: string | null;
+  last_created_at: string | null;
+  last_cache_hit: number | null;
+  output_kind: string | null;
+}
+
 export interface LogRow {
   seq: number;
   ts: string;
@@ -55,8 +107,14 @@ const EMPTY_RECORD: BuildRecordJson = {
   error: null,
 };
 
+const KNOWN_CODES = new Set<string>(ERROR_CODES);
+
 function toBuild(row: BuildRow): Build {
   const record = { ...EMPTY_RECORD, ...(JSON.parse(row.record) as Partial<BuildRecordJson>) };
+  // A record written by a newer Forge (or a hand-edited store) must not make every list unreadable.
+  if (record.error && !KNOWN_CODES.has(record.error.code)) {
+    record.error = { code: 'INTERNAL' satisfies ErrorCode, message: record.error.message };
+  }
   return Build.parse({
     id: row.id,
     projectName: row.project_name,
@@ -93,7 +151,9 @@ export function createBuildRepo(store: Store) {
     listByProject: db.prepare<[string, number], BuildRow>(
       'SELECT * FROM builds WHERE project_name = ? ORDER BY seq DESC LIMIT ?',
     ),
-    active: db.prepare<[], BuildRow>("SELECT * FROM builds WHERE status IN ('queued', 'running')"),
+    active: db.prepare<[], BuildRow>(
+      "SELECT * FROM builds WHERE status IN ('queued', 'running') ORDER BY seq",
+    ),
     setPids: db.prepare<[string, string]>('UPDATE builds SET pids = ? WHERE id = ?'),
     getPids: db.prepare<[string], { pids: string }>('SELECT pids FROM builds WHERE id = ?'),
     insertLog: db.prepare(
@@ -111,7 +171,18 @@ export function createBuildRepo(store: Store) {
        ON CONFLICT(name) DO UPDATE SET updated_at = excluded.updated_at`,
     ),
     getProject: db.prepare<[string], ProjectRow>('SELECT * FROM projects WHERE name = ?'),
-    listProjects: db.prepare<[], ProjectRow>('SELECT * FROM projects ORDER BY updated_at DESC, name'),
+    listProjects: db.prepare<[], ProjectRow & LastBuildColumns>(
+      `SELECT p.*, b.id AS last_id, b.status AS last_status, b.stage AS last_stage,
+              b.created_at AS last_created_at, b.cache_hit AS last_cache_hit,
+              json_extract(o.record, '$.blueprint.kind') AS output_kind
+         FROM projects p
+         LEFT JOIN builds b ON b.seq = (SELECT MAX(seq) FROM builds WHERE project_name = p.name)
+         LEFT JOIN builds o ON o.id = p.output_build_id
+        ORDER BY p.updated_at DESC, p.name`,
+    ),
+    newestProject: db.prepare<[], { name: string }>(
+      'SELECT name FROM projects ORDER BY updated_at DESC, name LIMIT 1',
+    ),
     setOutput: db.prepare<[string | null, string | null, string]>(
       'UPDATE projects SET output_hash = ?, output_build_id = ? WHERE name = ?',
     ),
@@ -134,8 +205,8 @@ export function createBuildRepo(store: Store) {
         id,
         seq,
         project_name: projectName,
-        status: 'running' satisfies BuildStatus,
-        stage: 'starting' satisfies Stage,
+        status: INITIAL_BUILD_STATE.status,
+        stage: INITIAL_BUILD_STATE.stage,
         created_at: opts.now.toISOString(),
         no_cache: opts.noCache ? 1 : 0,
         record: JSON.stringify({
@@ -179,8 +250,10 @@ export function createBuildRepo(store: Store) {
       const rows = opts.project ? stmt.listByProject.all(opts.project, limit) : stmt.list.all(limit);
       return rows.map(toBuild);
     },
-    active(): Array<Build & { pids: number[] }> {
-      return stmt.active.all().map((row) => ({ ...toBuild(row), pids: JSON.parse(row.pids) as number[] }));
+    active(): ActiveBuild[] {
+      return stmt.active
+        .all()
+        .map((row) => ({ build: toBuild(row), pids: JSON.parse(row.pids) as number[] }));
     },
     addPid(buildId: string, pid: number): void {
       const pids = new Set(JSON.parse(stmt.getPids.get(buildId)?.pids ?? '[]') as number[]);
@@ -203,8 +276,13 @@ export function createBuildRepo(store: Store) {
     touchProject(name: string, now: Date): void {
       stmt.upsertProject.run(name, now.toISOString(), now.toISOString());
     },
-    project(name: string): ProjectRow | null {
-      return stmt.getProject.get(name) ?? null;
+    project(name: string): ProjectRecord | null {
+      const row = stmt.getProject.get(name);
+      return row ? toProject(row) : null;
+    },
+    /** The most recently uploaded or built project's name. */
+    newestProject(): string | null {
+      return stmt.newestProject.get()?.name ?? null;
     },
     setProjectOutput(name: string, hash: string | null, buildId: string | null): void {
       stmt.setOutput.run(hash, buildId, name);
@@ -215,20 +293,23 @@ export function createBuildRepo(store: Store) {
     previewPids(): Array<{ name: string; pid: number }> {
       return stmt.previewPids.all().map((r) => ({ name: r.name, pid: r.preview_pid }));
     },
-    projects(): Array<Omit<Project, 'hasArtifact'> & { outputBuildId: string | null }> {
-      return stmt.listProjects.all().map((row) => {
-        const last = stmt.listByProject.get(row.name, 1);
-        const b = last ? toBuild(last) : null;
-        return {
-          name: row.name,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-          outputBuildId: row.output_build_id,
-          lastBuild: b
-            ? { id: b.id, status: b.status, stage: b.stage, createdAt: b.createdAt, cacheHit: b.cacheHit }
-            : null,
-        };
-      });
+    /** Every project with its newest build, most recently updated first: one query. */
+    projects(): ProjectSummary[] {
+      return stmt.listProjects.all().map((row) => ({
+        ...toProject(row),
+        outputKind:
+          row.output_build_id === null ? null : (ProjectKind.safeParse(row.output_kind).data ?? null),
+        lastBuild:
+          row.last_id === null
+            ? null
+            : Project.shape.lastBuild.unwrap().parse({
+                id: row.last_id,
+                status: row.last_status,
+                stage: row.last_stage,
+                createdAt: row.last_created_at,
+                cacheHit: row.last_cache_hit === 1,
+              }),
+      }));
     },
   };
 }

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
-  formatBytes,
   type Blueprint,
   type Build,
   type CancelReason,
@@ -11,16 +10,18 @@ import {
   type UploadResult,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
-import type { Fleet } from '../../fleet/fleet.ts';
+import { concurrencyOf, type Fleet } from '../../fleet/fleet.ts';
 import { isValidProjectName, projectNameFromFile, type HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
+import { discardDir } from '../../fs/moves.ts';
 import { extractArchive, sweepExtractLeftovers } from '../../pipeline/extract/index.ts';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { killProcessGroup } from '../../pipeline/run/index.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import { inspectArchive } from '../uploads/inspect-archive.ts';
+import { createBuildLane } from './build-lane.ts';
 import { BuildRun } from './build-run.ts';
-import { discardDir } from './fs-moves.ts';
-import { plural, runPipeline } from './pipeline.ts';
+import { createPipeline, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
 
 export interface BuildServiceDeps {
@@ -36,194 +37,132 @@ export interface BuildServiceDeps {
 
 /** How long shutdown waits for cancelled builds to wind down before leaving them to recovery. */
 const SHUTDOWN_WAIT_MS = 4_000;
+/** Uploads in flight are received into tmp/ under this prefix (features/uploads/receive-zip.ts). */
+const UPLOAD_PREFIX = 'upload-';
+
+const INTERRUPTED_MESSAGE = 'The Forge daemon stopped while this build was running.';
 
 /**
  * Builds: uploads, rebuilds, cancel, supersede, recovery after a crash. One build per project at a
- * time: a newer upload or build of the same project cancels the older one ("superseded").
+ * time: a newer upload or build of the same project cancels the older one ("superseded"). The
+ * engine (pipeline.ts) runs each build; this service decides which builds run and answers the
+ * routes. It never sets a build's status or stage itself: `BuildRun.to()` does.
  */
 export function createBuildService(deps: BuildServiceDeps) {
   const { layout, repo, logger } = deps;
+  /** The newest build of each project still in flight. */
   const current = new Map<string, BuildRun>();
+  /** Every build in flight, by id. */
   const runs = new Map<string, BuildRun>();
+  /** The build of the same project a new one replaces, until it has been superseded. */
+  const replaces = new WeakMap<BuildRun, BuildRun>();
   const runDeps = { repo, broadcast: deps.broadcast, logger };
-  const pipelineDeps = { ...deps };
+  const lane = createBuildLane(() => concurrencyOf(deps.settings()));
+  const pipeline = createPipeline({ ...deps, lane });
 
-  const track = (run: BuildRun) => {
+  function begin(projectName: string, noCache: boolean): BuildRun {
+    repo.touchProject(projectName, new Date());
+    const run = new BuildRun(runDeps, repo.createBuild(projectName, { noCache, now: new Date() }));
     runs.set(run.id, run);
-    const previous = current.get(run.projectName);
-    current.set(run.projectName, run);
+    const previous = current.get(projectName);
+    if (previous) replaces.set(run, previous);
+    current.set(projectName, run);
     void run.done.then(() => {
       runs.delete(run.id);
-      if (current.get(run.projectName) === run) current.delete(run.projectName);
+      if (current.get(projectName) === run) current.delete(projectName);
     });
-    return previous;
-  };
+    return run;
+  }
 
-  /** Cancel a project's older build and wait until its processes are gone, before touching its files. */
-  async function supersede(previous: BuildRun | undefined): Promise<void> {
+  /** Cancel the build this one replaces and wait until its processes are gone, before touching files. */
+  async function supersede(run: BuildRun): Promise<void> {
+    const previous = replaces.get(run);
+    replaces.delete(run);
     if (!previous || previous.finished) return;
     previous.log('SYSTEM', 'warn', 'A newer build of this project replaces this one.');
-    previous.abort.abort('superseded' satisfies CancelReason);
+    previous.cancel('superseded');
     await previous.done;
   }
 
-  function begin(projectName: string, noCache: boolean): { run: BuildRun; previous: BuildRun | undefined } {
-    repo.touchProject(projectName, new Date());
-    const run = new BuildRun(runDeps, repo.createBuild(projectName, { noCache, now: new Date() }));
-    const previous = track(run);
-    return { run, previous };
-  }
-
-  function assignBots(run: BuildRun): void {
-    run.to('bot-assignment');
-    for (const botName of DEFAULT_BUILDER_BOTS) {
-      deps.broadcast({
-        type: 'bot-assigned',
-        botName,
-        projectName: run.projectName,
-        buildId: run.id,
-        stage: 'bot-assignment',
-      });
-    }
-  }
-
-  /** Fail a build before the pipeline started (refused archive, broken package.json). */
-  function failEarly(run: BuildRun, err: unknown): never {
-    const forge = err instanceof ForgeError ? err : null;
+  /** End a build that has not started running (refused upload, superseded before it began). */
+  function endBeforeStart(run: BuildRun, err: unknown): void {
+    if (run.finished) return;
     if (run.signal.aborted) {
-      run.finish('cancelled', {
-        cancelReason: 'superseded',
-        error: { code: 'CANCELLED', message: 'Superseded by a newer upload.' },
+      const reason = run.cancelReason ?? 'user';
+      run.end('cancelled', {
+        cancelReason: reason,
+        error: { code: 'CANCELLED', message: `The build was cancelled (${reason}).` },
       });
-    } else {
-      run.to('build-failed');
-      run.log('ExtractBot', 'error', forge ? forge.message : `Upload failed: ${(err as Error).message}`);
-      run.finish('failed', {
-        error: { code: forge?.code ?? 'INTERNAL', message: forge?.message ?? (err as Error).message },
-      });
+      return;
     }
-    throw err;
+    const forge = err instanceof ForgeError ? err : null;
+    const message = forge ? forge.message : `Upload failed: ${(err as Error).message}`;
+    run.log('ExtractBot', 'error', message);
+    run.end('failed', { error: { code: forge?.code ?? 'INTERNAL', message } });
   }
 
-  async function detect(run: BuildRun): Promise<Blueprint> {
-    return deps.fleet.run(
-      'BlueprintBot',
-      { label: `plan ${run.projectName}`, projectName: run.projectName, buildId: run.id },
-      async () => {
-        const done = run.step('detect', 'BlueprintBot');
-        let bp: Blueprint;
-        try {
-          bp = await detectBlueprint(layout.projectDir(run.projectName));
-        } catch (err) {
-          done('failed', (err as Error).message);
-          throw err;
-        }
-        run.update((b) => (b.blueprint = bp));
-        done('succeeded', `${bp.framework} (${bp.kind})`);
-        run.log(
-          'BlueprintBot',
-          'info',
-          `Plan: ${bp.framework} (${bp.kind})${bp.packageManager ? `, ${bp.packageManager}` : ''}${bp.outputDir && bp.kind === 'static-build' ? `, output ${bp.outputDir}/` : ''}`,
-        );
-        return bp;
-      },
-    );
-  }
-
-  /** Move installed dependencies aside before the source is replaced, so DependencyBot can reuse them. */
-  function keepDependencies(projectName: string): () => void {
-    const nodeModules = path.join(layout.projectDir(projectName), 'node_modules');
-    if (!fs.existsSync(nodeModules)) return () => {};
-    const kept = path.join(layout.depsDir(projectName), 'node_modules');
-    discardDir(kept, layout.tmpDir);
-    fs.mkdirSync(path.dirname(kept), { recursive: true });
-    fs.renameSync(nodeModules, kept);
-    return () => {
-      // The upload failed: put them back, the project stays exactly as it was.
-      if (fs.existsSync(layout.projectDir(projectName)) && !fs.existsSync(nodeModules))
-        fs.renameSync(kept, nodeModules);
-    };
-  }
+  /** Run a build in the background, answering the caller once its plan (or its wait) is known. */
+  const start = (run: BuildRun, source: Parameters<typeof pipeline.run>[1]): Promise<PlanOutcome> =>
+    new Promise((resolve) => void pipeline.run(run, source, resolve));
 
   return {
     /** Called when an upload starts streaming: the build exists in the store from its first byte. */
     beginUpload(fileName: string, opts: { noCache: boolean; rapid: boolean }): BuildRun {
       const projectName = projectNameFromFile(fileName);
-      const { run, previous } = begin(projectName, opts.noCache);
-      (run as BuildRun & { previous?: BuildRun }).previous = previous;
+      const run = begin(projectName, opts.noCache);
       if (opts.rapid)
         deps.broadcast({ type: 'rapid-build-start', projectName, buildId: run.id, stage: 'starting' });
       run.log('ExtractBot', 'info', `Receiving ${fileName} as project "${projectName}".`);
       return run;
     },
 
-    /** The upload could not be received (too large, not a zip, client gone). */
+    /** The upload could not be received (too large, not a zip, client gone): the build ends here. */
     failUpload(run: BuildRun, err: unknown): void {
-      try {
-        failEarly(run, err);
-      } catch {
-        /* failEarly rethrows for the pipeline path; here the caller answers the error itself */
-      }
+      replaces.delete(run);
+      endBeforeStart(run, err);
     },
 
-    /** The ZIP is on disk: supersede, extract, detect, answer, and build in the background. */
+    /**
+     * The ZIP is on disk: supersede the project's older build, then run this one. Answers once the
+     * archive is extracted and planned, or at once with `status: queued` when the build must wait
+     * for a slot (its archive's listing is checked first, so a hostile archive is refused either way).
+     * The build owns `zipPath` from here and removes it when it no longer needs it.
+     */
     async finishUpload(run: BuildRun, zipPath: string): Promise<UploadResult> {
-      await supersede((run as BuildRun & { previous?: BuildRun }).previous);
-      if (run.signal.aborted) failEarly(run, new ForgeError('BUILD_SUPERSEDED'));
       const name = run.projectName;
-      assignBots(run);
-      run.to('extraction');
-      let restore = () => {};
+      let listing: { hasPackageJson: boolean } | null = null;
       try {
-        const result = await deps.fleet.run(
-          'ExtractBot',
-          { label: `extract ${name}`, projectName: name, buildId: run.id },
-          async () => {
-            restore = keepDependencies(name);
-            return extractArchive(zipPath, {
-              targetDir: layout.projectDir(name),
-              workDir: layout.tmpDir,
-              signal: run.signal,
-              logger,
-            });
-          },
-        );
-        run.update((b) =>
-          b.steps.push({
-            name: 'extract',
-            botName: 'ExtractBot',
-            status: 'succeeded',
-            startedAt: b.stages.at(-1)!.at,
-            durationMs: Date.now() - Date.parse(b.stages.at(-1)!.at),
-            detail: `${plural(result.fileCount, 'file')}, ${formatBytes(result.totalBytes)}${result.strippedPrefix ? `, top folder ${result.strippedPrefix}/ stripped` : ''}`,
-            attempt: 1,
-            debug: null,
-          }),
-        );
-        if (result.dropped.length) run.log('ExtractBot', 'info', `Left out: ${result.dropped.join(', ')}`);
-        run.log('ExtractBot', 'success', `Extracted ${plural(result.fileCount, 'file')}.`);
+        await supersede(run);
+        if (run.signal.aborted) throw new ForgeError('BUILD_SUPERSEDED');
+        if (lane.busy) listing = await inspectArchive(zipPath);
       } catch (err) {
-        restore();
-        failEarly(run, err);
+        fs.rm(zipPath, { force: true }, () => {});
+        endBeforeStart(run, err);
+        throw err;
       }
-      run.to('extraction-complete');
-      let blueprint: Blueprint;
-      try {
-        blueprint = await detect(run);
-      } catch (err) {
-        failEarly(run, err);
-      }
-      void runPipeline(pipelineDeps, run, blueprint);
-      return {
+      const outcome = await start(run, { kind: 'upload', zipPath });
+      const answer = (hasPackageJson: boolean, status: 'queued' | 'running'): UploadResult => ({
         projectName: name,
         builderBots: [...DEFAULT_BUILDER_BOTS],
-        buildResult: { success: true, hasPackageJson: blueprint.hasPackageJson },
+        buildResult: { success: true, hasPackageJson },
         buildId: run.id,
-      };
+        status,
+      });
+      switch (outcome.kind) {
+        case 'planned':
+          return answer(outcome.blueprint.hasPackageJson, 'running');
+        case 'queued':
+          return answer(listing?.hasPackageJson ?? false, 'queued');
+        case 'refused': {
+          const { code, message, details } = outcome.failure;
+          if (outcome.failure.status === 'cancelled') throw new ForgeError('BUILD_SUPERSEDED', message);
+          throw new ForgeError(code, message, details);
+        }
+      }
     },
 
     /** "Start Build": build an uploaded project again from its current files. */
-    async startBuild(projectName: string, opts: { noCache: boolean }): Promise<Build> {
+    startBuild(projectName: string, opts: { noCache: boolean }): Build {
       if (
         !isValidProjectName(projectName) ||
         !repo.project(projectName) ||
@@ -231,22 +170,11 @@ export function createBuildService(deps: BuildServiceDeps) {
       ) {
         throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${projectName}".`);
       }
-      const { run, previous } = begin(projectName, opts.noCache);
+      const run = begin(projectName, opts.noCache);
       void (async () => {
-        await supersede(previous);
-        if (run.signal.aborted) return run.finish('cancelled', { cancelReason: 'superseded' });
-        assignBots(run);
-        let blueprint: Blueprint;
-        try {
-          blueprint = await detect(run);
-        } catch (err) {
-          try {
-            failEarly(run, err);
-          } catch {
-            return;
-          }
-        }
-        await runPipeline(pipelineDeps, run, blueprint);
+        await supersede(run);
+        if (run.signal.aborted) return endBeforeStart(run, null);
+        await pipeline.run(run, { kind: 'rebuild' });
       })();
       return run.snapshot();
     },
@@ -259,7 +187,7 @@ export function createBuildService(deps: BuildServiceDeps) {
         throw new ForgeError('BUILD_FINISHED', `Build ${id} has already finished (${stored.status}).`);
       }
       run.log('SYSTEM', 'warn', `Cancel requested (${reason}).`);
-      run.abort.abort(reason);
+      run.cancel(reason);
       return run.snapshot();
     },
 
@@ -283,39 +211,46 @@ export function createBuildService(deps: BuildServiceDeps) {
       }
     },
 
-    /** A build that is still running, by id (for following). */
+    /** A build that is still in flight, by id (for following). */
     running(id: string): BuildRun | undefined {
       return runs.get(id);
     },
 
+    /** Builds running and waiting for a slot. */
+    get load(): { running: number; queued: number } {
+      return { running: lane.running, queued: lane.waiting };
+    },
+
     /**
-     * After a crash: builds the store says were running are marked interrupted and every process
-     * group they had is killed, so nothing of them is left running.
+     * After a crash: builds the store says were queued or running end `interrupted` and every
+     * process group they had is killed, so nothing of them is left running; uploads left half
+     * received and extraction scratch are removed.
      */
     async recover(): Promise<number> {
       fs.mkdirSync(layout.tmpDir, { recursive: true });
       await sweepExtractLeftovers(layout.tmpDir, logger).catch(() => 0);
+      for (const entry of fs.readdirSync(layout.tmpDir)) {
+        if (entry.startsWith(UPLOAD_PREFIX)) fs.rmSync(path.join(layout.tmpDir, entry), { force: true });
+      }
       const stale = repo.active();
-      for (const build of stale) {
-        for (const pid of build.pids) killProcessGroup(pid, 'SIGKILL');
+      for (const { build, pids } of stale) {
+        for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
         const run = new BuildRun(runDeps, build);
-        run.log('SYSTEM', 'error', 'The Forge daemon stopped while this build was running.');
-        run.finish('interrupted', {
-          error: { code: 'BUILD_INTERRUPTED', message: 'The Forge daemon stopped while this build was running.' },
-        });
+        run.log('SYSTEM', 'error', INTERRUPTED_MESSAGE);
+        run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: INTERRUPTED_MESSAGE } });
       }
       for (const { name, pid } of repo.previewPids()) {
         killProcessGroup(pid, 'SIGKILL');
         repo.setPreviewPid(name, null);
       }
-      if (stale.length) logger.warn({ builds: stale.map((b) => b.id) }, 'marked interrupted builds');
+      if (stale.length) logger.warn({ builds: stale.map((b) => b.build.id) }, 'marked interrupted builds');
       return stale.length;
     },
 
     /** Shutdown: cancel every build, wait briefly; what does not stop in time is recovered at next start. */
     async shutdown(): Promise<void> {
       const pending = [...runs.values()];
-      for (const run of pending) run.abort.abort('shutdown' satisfies CancelReason);
+      for (const run of pending) run.cancel('shutdown');
       await Promise.race([
         Promise.all(pending.map((r) => r.done)),
         new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),

@@ -26,7 +26,7 @@ function setup(initial: BuildLike[] = []) {
     fleet: { run: (_bot, _job, fn) => fn() },
     builds: {
       running: () => undefined,
-      startBuild: async (project) => {
+      startBuild: (project) => {
         started.push(project);
         const build = {
           id: `b${history.length + 1}`,

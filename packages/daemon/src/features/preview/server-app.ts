@@ -147,6 +147,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       droppedBytes: 0,
       truncatedLines: 0,
       sandboxed: false,
+      envNames: [],
       error: error instanceof Error ? error.message : String(error),
     }))
     .finally(() => signal?.removeEventListener('abort', onOuterAbort));

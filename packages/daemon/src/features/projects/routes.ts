@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Response, Router } from 'express';
-import { projectZipName, routes, type Project } from '@forge/shared';
+import { projectZipName, routes, type Project, type ProjectKind } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
@@ -17,15 +17,23 @@ export interface ProjectDeps {
   logger: Logger;
 }
 
+/** Where the downloadable output of a project built from `kind` is, or null when it has none. */
+function artifactDirOf(
+  layout: HomeLayout,
+  name: string,
+  kind: ProjectKind | null | undefined,
+): string | null {
+  if (!kind) return null;
+  // A plain static site and a server app ship their sources; a built site ships its output.
+  const dir = kind === 'static-build' ? layout.outputDir(name) : layout.projectDir(name);
+  return fs.existsSync(dir) ? dir : null;
+}
+
 /** Where the downloadable build output of a project is, or null when it has none. */
 export function artifactDir(deps: ProjectDeps, name: string): string | null {
-  const project = deps.repo.project(name);
-  if (!project?.output_build_id) return null;
-  const build = deps.repo.get(project.output_build_id);
-  const kind = build?.blueprint?.kind;
-  // A plain static site and a server app ship their sources; a built site ships its output.
-  const dir = kind === 'static-build' ? deps.layout.outputDir(name) : deps.layout.projectDir(name);
-  return fs.existsSync(dir) ? dir : null;
+  const output = deps.repo.project(name)?.output;
+  if (!output) return null;
+  return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind);
 }
 
 function requireProject(deps: ProjectDeps, name: string): void {
@@ -35,7 +43,7 @@ function requireProject(deps: ProjectDeps, name: string): void {
 }
 
 /** The project the dashboard means when it names none: the most recently uploaded or built. */
-export const currentProject = (repo: BuildRepo): string | null => repo.projects()[0]?.name ?? null;
+export const currentProject = (repo: BuildRepo): string | null => repo.newestProject();
 
 const skipInstalls = (rel: string) =>
   rel === 'node_modules' || rel.startsWith('node_modules/') || rel === '.git' || rel.startsWith('.git/');
@@ -57,9 +65,13 @@ export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
   const { repo } = deps;
 
   defineRoute(router, routes.projects, (): Project[] =>
-    repo
-      .projects()
-      .map(({ outputBuildId: _o, ...p }) => ({ ...p, hasArtifact: artifactDir(deps, p.name) !== null })),
+    repo.projects().map(({ name, createdAt, updatedAt, lastBuild, outputKind }) => ({
+      name,
+      createdAt,
+      updatedAt,
+      lastBuild,
+      hasArtifact: artifactDirOf(deps.layout, name, outputKind) !== null,
+    })),
   );
 
   defineRoute(router, routes.projectBlueprint, async ({ params }) => {
@@ -89,8 +101,8 @@ export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
     if (live) return { url: live.url };
     // After a restart, a static output is served again on request; server apps are not restarted
     // behind the user's back (they run project code): building again starts them.
-    const project = repo.project(name);
-    const build = project?.output_build_id ? repo.get(project.output_build_id) : null;
+    const output = repo.project(name)?.output;
+    const build = output ? repo.get(output.buildId) : null;
     const kind = build?.blueprint?.kind;
     if (kind === 'static' || kind === 'static-build') {
       const dir = artifactDir(deps, name);

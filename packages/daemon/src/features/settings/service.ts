@@ -19,6 +19,8 @@ export interface SettingsDeps {
   store: Store;
   logger: Logger;
   broadcast: (message: ServerMessage) => void;
+  /** Told after every change, so the daemon acts on it (debugMode sets the log level). */
+  onChange?: (settings: Settings) => void;
   now?: () => Date;
 }
 
@@ -28,6 +30,7 @@ export function createSettingsService({
   store,
   logger,
   broadcast,
+  onChange,
   now = () => new Date(),
 }: SettingsDeps): SettingsService {
   const selectAll = store.db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
@@ -63,6 +66,7 @@ export function createSettingsService({
       upsert.run(key, JSON.stringify(value), now().toISOString());
       const settings = get();
       logger.info({ key, value }, 'setting updated');
+      onChange?.(settings);
       broadcast({ type: 'settings-updated', settings });
       return settings;
     },

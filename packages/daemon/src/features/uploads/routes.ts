@@ -20,13 +20,13 @@ export function registerUploadRoutes(
     const rapid = req.query.rapid === '1' || req.query.rapid === 'true';
     const noCache = req.query.noCache === '1' || req.query.noCache === 'true';
     let run: BuildRun | null = null;
-    let zip: { path: string } | null = null;
     try {
-      zip = await receiveZip(req, {
+      const zip = await receiveZip(req, {
         field: routes.upload.multipart.field,
         tmpDir: deps.layout.tmpDir,
         onFileStart: (fileName) => (run = deps.builds.beginUpload(fileName, { noCache, rapid })),
       });
+      // From here the build owns the archive (a queued build extracts it later) and removes it.
       const result: UploadResult = await deps.builds.finishUpload(run!, zip.path);
       res.setHeader('Cache-Control', 'no-store');
       res.json(routes.upload.response.parse(result));
@@ -35,8 +35,6 @@ export function registerUploadRoutes(
       if (err instanceof ForgeError && (err.code === 'FILE_TOO_LARGE' || err.code === 'INVALID_FILE_TYPE'))
         closeAfter(res);
       throw err;
-    } finally {
-      if (zip) fs.rm(zip.path, { force: true }, () => {});
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { execBin, formatCommand, splitCommand } from './command-line.ts';
+import { formatCommand } from '@forge/shared';
+import { execBin, splitCommand } from './command-line.ts';
 
 describe('splitCommand', () => {
   it.each<[string, string[]]>([

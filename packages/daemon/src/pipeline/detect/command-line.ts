@@ -78,13 +78,6 @@ export function splitCommand(input: string): Argv {
   return argv;
 }
 
-const PLAIN_ARG = /^[\w@%+=:,./-]+$/;
-
-/** A command as a person would type it, quoting only the arguments that need it. */
-export function formatCommand(argv: readonly string[]): string {
-  return argv.map((arg) => (PLAIN_ARG.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
-}
-
 /** `npm run build`, `pnpm run build`, …: `run` always, since `bun test` is bun's own runner, not the script. */
 export const runScript = (pm: PackageManager, script: string): Argv => [pm, 'run', script];
 

@@ -1,5 +1,5 @@
-import { Blueprint, formatDuration, type ProjectKind } from '@forge/shared';
-import { formatCommand, runScript, type Argv } from './command-line.ts';
+import { Blueprint, formatDuration, type ProjectKind, formatCommand } from '@forge/shared';
+import { runScript, type Argv } from './command-line.ts';
 import { DecisionLog } from './decisions.ts';
 import { loadForgeConfig, type LoadedForgeConfig } from './forge-config.ts';
 import { detectFramework, INDEX_HTML } from './frameworks.ts';

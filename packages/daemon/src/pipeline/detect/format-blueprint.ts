@@ -1,5 +1,4 @@
-import { formatDuration, type Blueprint } from '@forge/shared';
-import { formatCommand } from './command-line.ts';
+import { formatDuration, type Blueprint, formatCommand } from '@forge/shared';
 
 /** Values come from the uploaded project: never let them move the cursor or recolour a terminal. */
 // eslint-disable-next-line no-control-regex

@@ -1,6 +1,7 @@
+import { formatCommand } from '@forge/shared';
 import path from 'node:path';
 import type { PackageManager, ProjectKind } from '@forge/shared';
-import { execBin, formatCommand, runScript, type Argv } from './command-line.ts';
+import { execBin, runScript, type Argv } from './command-line.ts';
 import { scanObjects, type ConfigObject } from './config-text.ts';
 import type { DecisionLog } from './decisions.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';

@@ -1,6 +1,6 @@
+import { formatCommand } from '@forge/shared';
 import { detectAngular } from './angular.ts';
 import { detectEleventy, detectFixedOutput, detectParcel, detectVite, detectVueCli } from './bundlers.ts';
-import { formatCommand } from './command-line.ts';
 import {
   decide,
   firstDep,

@@ -2,7 +2,7 @@
 export { detectBlueprint, DEFAULT_STAGE_TIMEOUT_MS, type DetectOptions } from './detect-blueprint.ts';
 export { formatBlueprint } from './format-blueprint.ts';
 export { BlueprintError, type BlueprintErrorCode, type BlueprintIssue } from './blueprint-error.ts';
-export { splitCommand, formatCommand } from './command-line.ts';
+export { splitCommand } from './command-line.ts';
 export {
   parseDuration,
   ForgeProjectConfig,

@@ -1,5 +1,6 @@
+import { formatCommand } from '@forge/shared';
 /** Frameworks that can build either a static site or a server: Next.js, Astro, SvelteKit. */
-import { execBin, formatCommand, type Argv } from './command-line.ts';
+import { execBin, type Argv } from './command-line.ts';
 import { findProp, scanObjects, stringProp, type ConfigValue } from './config-text.ts';
 import {
   configNames,

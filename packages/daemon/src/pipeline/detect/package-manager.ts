@@ -1,5 +1,6 @@
+import { formatCommand } from '@forge/shared';
 import type { PackageManager } from '@forge/shared';
-import { formatCommand, type Argv } from './command-line.ts';
+import { type Argv } from './command-line.ts';
 import type { DecisionLog } from './decisions.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';

@@ -56,6 +56,8 @@ export interface RunResult {
   truncatedLines: number;
   /** Whether the command ran inside the bubblewrap sandbox. */
   sandboxed: boolean;
+  /** Names of the environment variables the command was given (never their values), sorted. */
+  envNames: string[];
   /** Why the command could not be started (missing program or cwd, bad sandbox). */
   error?: string;
 }
@@ -93,12 +95,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     durationMs: Math.round(performance.now() - started),
     ...limiter.end(),
     sandboxed,
+    envNames: Object.keys(env).sort(),
     ...(error ? { error } : {}),
   });
 
+  const env = scrubEnv(process.env, options.env);
   if (signal?.aborted) return notStarted(false, 'cancelled');
 
-  const env = scrubEnv(process.env, options.env);
   let command = [...argv];
   let sandboxed = false;
   if (options.sandbox && (await sandboxAvailable())) {
@@ -243,5 +246,6 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     durationMs: Math.round(performance.now() - started),
     ...totals,
     sandboxed,
+    envNames: Object.keys(env).sort(),
   };
 }

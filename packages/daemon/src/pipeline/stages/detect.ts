@@ -1,0 +1,21 @@
+import type { Blueprint } from '@forge/shared';
+import type { HomeLayout } from '../../home-layout.ts';
+import { detectBlueprint } from '../detect/index.ts';
+import type { Stage } from './types.ts';
+
+/** BlueprintBot: work out what the project is and how to build it, each decision with its evidence. */
+export function detectStage(deps: { layout: HomeLayout }): Stage<void, Blueprint> {
+  return {
+    step: 'detect',
+    bot: 'BlueprintBot',
+    label: (projectName) => `plan ${projectName}`,
+    async run(ctx) {
+      const bp = await detectBlueprint(deps.layout.projectDir(ctx.projectName));
+      ctx.record({ blueprint: bp });
+      const pm = bp.packageManager ? `, ${bp.packageManager}` : '';
+      const out = bp.outputDir && bp.kind === 'static-build' ? `, output ${bp.outputDir}/` : '';
+      ctx.log('info', `Plan: ${bp.framework} (${bp.kind})${pm}${out}`);
+      return { ok: true, value: bp, detail: `${bp.framework} (${bp.kind})` };
+    },
+  };
+}

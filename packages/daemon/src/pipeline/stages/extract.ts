@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatBytes, plural } from '@forge/shared';
+import type { HomeLayout } from '../../home-layout.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { discardDir } from '../../fs/moves.ts';
+import { extractArchive, type ExtractResult } from '../extract/index.ts';
+import type { Stage } from './types.ts';
+
+export interface ExtractInput {
+  /** The uploaded archive, on disk. */
+  zipPath: string;
+}
+
+/**
+ * ExtractBot: unpack the upload into the project folder, replacing the old source atomically. The
+ * installed node_modules is moved aside first so DependencyBot can reuse it; a refused archive puts
+ * it back and leaves the project exactly as it was.
+ */
+export function extractStage(deps: {
+  layout: HomeLayout;
+  logger: Logger;
+}): Stage<ExtractInput, ExtractResult> {
+  const { layout, logger } = deps;
+
+  /** Move installed dependencies aside; returns how to put them back. */
+  function keepDependencies(projectName: string): () => void {
+    const nodeModules = path.join(layout.projectDir(projectName), 'node_modules');
+    if (!fs.existsSync(nodeModules)) return () => {};
+    const kept = path.join(layout.depsDir(projectName), 'node_modules');
+    discardDir(kept, layout.tmpDir);
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    fs.renameSync(nodeModules, kept);
+    return () => {
+      if (fs.existsSync(layout.projectDir(projectName)) && !fs.existsSync(nodeModules))
+        fs.renameSync(kept, nodeModules);
+    };
+  }
+
+  return {
+    step: 'extract',
+    bot: 'ExtractBot',
+    label: (projectName) => `extract ${projectName}`,
+    async run(ctx, { zipPath }) {
+      const restore = keepDependencies(ctx.projectName);
+      let result: ExtractResult;
+      try {
+        result = await extractArchive(zipPath, {
+          targetDir: layout.projectDir(ctx.projectName),
+          workDir: layout.tmpDir,
+          signal: ctx.signal,
+          logger,
+        });
+      } catch (err) {
+        restore();
+        throw err;
+      }
+      if (result.dropped.length) ctx.log('info', `Left out: ${result.dropped.join(', ')}`);
+      ctx.log('success', `Extracted ${plural(result.fileCount, 'file')}.`);
+      const stripped = result.strippedPrefix ? `, top folder ${result.strippedPrefix}/ stripped` : '';
+      return {
+        ok: true,
+        value: result,
+        detail: `${plural(result.fileCount, 'file')}, ${formatBytes(result.totalBytes)}${stripped}`,
+      };
+    },
+  };
+}

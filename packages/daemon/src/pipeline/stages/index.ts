@@ -1,0 +1,11 @@
+export * from './types.ts';
+export { runStage, type StageEnv } from './run-stage.ts';
+export { extractStage, type ExtractInput } from './extract.ts';
+export { detectStage } from './detect.ts';
+export { cacheStage, type CacheInput } from './cache.ts';
+export { installStage } from './install.ts';
+export { buildStage } from './build.ts';
+export { testStage, TEST_TIMEOUT_MS, TEST_TAIL_LINES } from './test.ts';
+export { checkStage } from './check.ts';
+export { optimizeStage, type OptimizeInput } from './optimize.ts';
+export { previewStage, type PreviewInput } from './preview.ts';

@@ -1,0 +1,97 @@
+import type { Build, ErrorCode, LogLevel, Settings, StepName, StepStatus } from '@forge/shared';
+import type { RunCommandOptions, RunResult } from '../run/index.ts';
+
+/** How a step that could not do its job ends the build: a final status and a catalogue code. */
+export interface BuildFailure {
+  status: 'failed' | 'timed-out' | 'cancelled';
+  code: ErrorCode;
+  message: string;
+  /** Structured details for an HTTP answer (the archive entry at fault, the config field…). */
+  details?: unknown;
+}
+
+/**
+ * What a stage returns. `ok: true` lets the build go on — even when the step itself did not pass
+ * (tests that fail, an output check that finds a missing asset: `stepStatus` says so, the build
+ * does not stop). `ok: false` ends the build with `failure`, unless the engine repairs and retries.
+ */
+export type StageResult<O> =
+  | { ok: true; value: O; detail: string; stepStatus?: Exclude<StepStatus, 'running'> }
+  | { ok: false; failure: BuildFailure; detail?: string };
+
+/** A command a stage runs: what runCommand takes, less what the context supplies. */
+export type StageCommand = Pick<RunCommandOptions, 'argv' | 'cwd' | 'env' | 'timeoutMs'> & {
+  /** Also called with each line (the build's log gets every line anyway). */
+  onLine?: RunCommandOptions['onLine'];
+};
+
+/**
+ * Everything a stage may do to its build, and nothing more: it cannot change the build's status
+ * or stage (only the engine moves the build along its machine), it records its own fields.
+ */
+export interface StageContext {
+  readonly buildId: string;
+  readonly projectName: string;
+  /** Aborted when the build is cancelled (reason: user, superseded, timeout, shutdown). */
+  readonly signal: AbortSignal;
+  /** The settings as they were when the step started. */
+  readonly settings: Settings;
+  /** The build record as it is now (a copy). */
+  build(): Build;
+  /** A line from the step's bot, stored with the build and streamed. */
+  log(level: LogLevel, message: string): void;
+  /** A line of output of something the step runs itself (a server app), stored and streamed. */
+  output(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * Run a command as this step's bot: own process group, scrubbed environment, sandbox when the
+   * machine has one, cancelled with the build, output stored and streamed, its pid kept for a crash
+   * sweep, and (debugMode) recorded with its environment names, directory and timing.
+   */
+  run(command: StageCommand): Promise<RunResult>;
+  /** Record fields of the build that this step produced (blueprint, reports, preview URL…). */
+  record(patch: RecordPatch): void;
+}
+
+/** The fields of a build record a stage may write. */
+export type RecordPatch = Partial<
+  Pick<Build, 'blueprint' | 'sourceHash' | 'cacheHit' | 'test' | 'uiCheck' | 'bundle' | 'previewUrl'>
+>;
+
+/** One step of the pipeline: a unit with one signature, run by one named bot. */
+export interface Stage<I, O> {
+  /** The step it records (extract, detect, install, build, test, check, optimize, preview). */
+  readonly step: StepName;
+  /** The bot of the fleet that runs it. */
+  readonly bot: string;
+  /** What the bot card shows while it runs, e.g. "build app". */
+  label(projectName: string, input: I): string;
+  run(ctx: StageContext, input: I): Promise<StageResult<O>>;
+}
+
+export const failure = (status: BuildFailure['status'], code: ErrorCode, message: string): BuildFailure => ({
+  status,
+  code,
+  message,
+});
+
+/** A command's end as a step failure (for install and build), or null when it succeeded. */
+export function commandFailure(
+  result: RunResult,
+  command: string,
+  code: 'INSTALL_FAILED' | 'BUILD_FAILED',
+): BuildFailure | null {
+  switch (result.outcome) {
+    case 'succeeded':
+      return null;
+    case 'timed-out':
+      return failure('timed-out', 'STAGE_TIMEOUT', `${command} ran past its time limit and was stopped.`);
+    case 'cancelled':
+      return failure('cancelled', 'CANCELLED', `${command} was cancelled.`);
+    case 'failed': {
+      const why =
+        result.error ??
+        (result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`);
+      return failure('failed', code, `${command} ${why}`);
+    }
+  }
+}
