@@ -16,6 +16,30 @@ const clientOnlyShared = [
   },
 ];
 
+/** Test helpers (@forge/testing) are for tests, browser tests, benchmarks and the test package only. */
+const noTesting = {
+  group: ['@forge/testing', '@forge/testing/*'],
+  message: 'Test helpers are for tests only.',
+};
+const TEST_FILES = [
+  'packages/*/src/**/*.test.{ts,tsx}',
+  'packages/*/test/**',
+  'packages/*/e2e/**',
+  'packages/*/bench/**',
+  'packages/*/src/testing/**',
+  'packages/testing/**',
+];
+
+const clientPatterns = [
+  ...clientOnlyShared,
+  { group: ['@forge/tui', '@forge/tui/*'], message: 'Import only @forge/shared of ours.' },
+];
+const cliPatterns = [
+  noDaemon,
+  { group: ['@forge/web', '@forge/web/*'], message: 'Import only @forge/shared (and @forge/tui lazily).' },
+];
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.tsbuild/**', 'coverage/**', 'artifacts/**'] },
   js.configs.recommended,
@@ -65,17 +89,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/web/**/*.{ts,tsx}', 'packages/tui/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...clientOnlyShared,
-            { group: ['@forge/tui', '@forge/tui/*'], message: 'Import only @forge/shared of ours.' },
-          ],
-        },
-      ],
-    },
+    rules: restrict([...clientPatterns, noTesting]),
   },
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],
@@ -86,21 +100,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  { files: ['packages/cli/**/*.ts'], rules: restrict([...cliPatterns, noTesting]) },
+  { files: ['packages/daemon/**/*.ts'], rules: restrict([noTesting]) },
+  // Tests, browser tests, benchmarks and test support may use the shared test helpers.
   {
-    files: ['packages/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            noDaemon,
-            {
-              group: ['@forge/web', '@forge/web/*'],
-              message: 'Import only @forge/shared (and @forge/tui lazily).',
-            },
-          ],
-        },
-      ],
-    },
+    files: TEST_FILES.filter((g) => g.startsWith('packages/*')),
+    ignores: ['packages/cli/**', 'packages/daemon/**', 'packages/shared/**'],
+    rules: restrict(clientPatterns),
+  },
+  { files: TEST_FILES.map((g) => g.replace('packages/*', 'packages/cli')), rules: restrict(cliPatterns) },
+  {
+    files: TEST_FILES.map((g) => g.replace('packages/*', 'packages/daemon')),
+    rules: { 'no-restricted-imports': 'off' },
   },
 );
