@@ -2,10 +2,11 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { render as inkRender } from 'ink';
-import { ForgeHttpError, UI_TEXT, type Build, type BotInfo } from '@forge/shared';
+import { ForgeHttpError, UI_TEXT, type BotInfo } from '@forge/shared';
+import { at, makeBuild } from '@forge/testing';
 import { App } from './app.tsx';
 import { START_DAEMON_COMMAND } from './constants.ts';
-import { createFakeClient, fakeBuild } from './testing/fake-client.ts';
+import { createFakeClient, fakeProject as project } from './testing/fake-client.ts';
 import { FakeTtyInput, FakeTtyOutput } from './testing/fake-tty.ts';
 import { KEYS, renderApp, waitFor } from './testing/render-app.tsx';
 
@@ -14,14 +15,6 @@ vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
   cleanup();
-});
-
-const project = (build: Build) => ({
-  name: build.projectName,
-  createdAt: build.createdAt,
-  updatedAt: build.createdAt,
-  lastBuild: build,
-  hasArtifact: false,
 });
 
 describe('connection', () => {
@@ -114,8 +107,8 @@ describe('keys', () => {
   });
 
   it('b starts a build of the current project (POST /api/builds) and follows it', async () => {
-    const last = fakeBuild({ id: 'b1-aaaaaa', status: 'succeeded', stage: 'integration-available' });
-    const started = fakeBuild({ id: 'b2-bbbbbb', stage: 'starting' });
+    const last = makeBuild({ id: 'b1-aaaaaa', stages: [['integration-available', 0]] });
+    const started = makeBuild({ id: 'b2-bbbbbb', createdAt: at(1_000), stages: [['starting', 1_000]] });
     const fake = createFakeClient({
       routes: {
         projects: () => [project(last)],
@@ -129,11 +122,22 @@ describe('keys', () => {
     app.press('b');
     await app.shows('Build b2-bbbbbb of site started.');
     expect(fake.callsOf('startBuild')).toEqual([{ body: { projectName: 'site' } }]);
+    await app.shows(/Build site b2-bbbbbb queued/);
+    // The socket moves it on from there.
+    fake.emit({
+      type: 'build-stage',
+      buildId: 'b2-bbbbbb',
+      projectName: 'site',
+      status: 'running',
+      stage: 'bot-assignment',
+      timestamp: at(1_010),
+    });
     await app.shows(/Build site b2-bbbbbb running/);
+    expect(app.frame().split('\n')[0]).toContain('Assigning Bots');
   });
 
   it("b tells the daemon's refusal", async () => {
-    const last = fakeBuild({ status: 'succeeded' });
+    const last = makeBuild({ stages: [['integration-available', 0]] });
     const body = JSON.stringify({
       error: 'There is no project named "site".',
       code: 'PROJECT_NOT_FOUND',
@@ -156,15 +160,17 @@ describe('keys', () => {
   });
 
   it('c cancels the running build (POST /api/builds/:id/cancel); with none running it says so', async () => {
-    const running = fakeBuild({ id: 'b3-cccccc', stage: 'build-start' });
-    const cancelled = {
-      ...running,
-      status: 'cancelled' as const,
-      cancelReason: 'user' as const,
-      endedAt: running.createdAt,
+    const running = makeBuild({ id: 'b3-cccccc', stages: [['build-start', 0]] });
+    const cancelled = makeBuild({
+      id: 'b3-cccccc',
+      stages: [
+        ['build-start', 0],
+        ['idle', 20],
+      ],
+      cancelReason: 'user',
       // The daemon records a cancel as an error too; the pane says "Cancelled", not the code.
       error: { code: 'CANCELLED', message: 'build was cancelled' },
-    };
+    });
     const fake = createFakeClient({
       routes: { projects: () => [project(running)], build: () => running, cancelBuild: () => cancelled },
     });
@@ -175,7 +181,8 @@ describe('keys', () => {
     await app.shows('Build b3-cccccc cancelled.');
     expect(fake.callsOf('cancelBuild')).toEqual([{ params: { id: 'b3-cccccc' } }]);
     await app.shows('Cancelled (user)');
-    expect(app.frame().split('\n')[0]).toContain('Building · cancelled');
+    expect(app.frame().split('\n')[0]).toContain('Idle · cancelled');
+    expect(app.frame()).toMatch(/⊘ Cancelled/);
 
     fake.answer('build', () => cancelled);
     app.press('c');
@@ -206,9 +213,8 @@ describe('keys', () => {
   });
 
   it('p opens the preview of the followed build, or asks the daemon, or says there is none', async () => {
-    const ready = fakeBuild({
-      status: 'succeeded',
-      stage: 'integration-available',
+    const ready = makeBuild({
+      stages: [['integration-available', 0]],
       previewUrl: 'http://127.0.0.1:40111/',
     });
     const fake = createFakeClient({ routes: { projects: () => [project(ready)], build: () => ready } });
@@ -219,7 +225,7 @@ describe('keys', () => {
     await app.shows('Opened the preview in your browser: http://127.0.0.1:40111/');
     expect(app.openUrl).toHaveBeenCalledWith('http://127.0.0.1:40111/');
 
-    const none = fakeBuild({ status: 'failed', stage: 'build-failed' });
+    const none = makeBuild({ stages: [['build-failed', 0]] });
     const other = createFakeClient({
       routes: { projects: () => [project(none)], build: () => none, previewUrl: () => ({ url: null }) },
     });

@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, useApp, useInput, type Key } from 'ink';
-import { isFinished, LOG_FILTERS, matchesLogFilter, UI_TEXT, type LogFilter } from '@forge/shared';
+import {
+  formatBytes,
+  isFinished,
+  LOG_FILTERS,
+  matchesLogFilter,
+  UI_TEXT,
+  type LogFilter,
+  type UploadResult,
+} from '@forge/shared';
 import type { TuiClient } from './client.ts';
 import { BuildPane, buildListRows } from './components/build-pane.tsx';
 import { FleetPane, fleetListRows, fleetRows } from './components/fleet-pane.tsx';
@@ -12,11 +20,10 @@ import type { PaneId } from './components/pane.tsx';
 import { StatusLine, type Notice, type NoticeTone } from './components/status-line.tsx';
 import { UploadPrompt, type PromptState } from './components/upload-prompt.tsx';
 import { NOTICE_MS, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from './constants.ts';
-import { formatBytes } from './format.ts';
 import { BuildProvider, useBuild } from './hooks/use-build.tsx';
 import { useFleet } from './hooks/use-fleet.ts';
 import { ForgeProvider, useForge } from './hooks/use-forge.tsx';
-import { LogsProvider, useLogs } from './hooks/use-logs.tsx';
+import { useLogs } from './hooks/use-logs.ts';
 import { useRefState } from './hooks/use-ref-state.ts';
 import { useTerminalSize } from './hooks/use-terminal-size.ts';
 import { completePath } from './lib/complete-path.ts';
@@ -71,9 +78,7 @@ export function App({
   return (
     <ForgeProvider client={client} timeoutMs={timeoutMs}>
       <BuildProvider>
-        <LogsProvider>
-          <Dashboard token={token} cwd={cwd} openUrl={openUrl} uploadTimeoutMs={uploadTimeoutMs} />
-        </LogsProvider>
+        <Dashboard token={token} cwd={cwd} openUrl={openUrl} uploadTimeoutMs={uploadTimeoutMs} />
       </BuildProvider>
     </ForgeProvider>
   );
@@ -103,6 +108,14 @@ export function splitKeys(input: string, key: Key): [string, Key][] {
     if (code >= 1 && code <= 26) return [String.fromCharCode(code + 96), { ...key, ctrl: true }];
     return [char, key];
   });
+}
+
+/** What the status line says once an upload was answered. */
+export function uploadedText(fileName: string, result: UploadResult): string {
+  const build = result.buildId
+    ? `, build ${result.buildId}${result.status === 'queued' ? ' (queued: it starts when a build slot is free)' : ''}`
+    : '';
+  return `Uploaded ${fileName}: project ${result.projectName}${build}${result.error ? ` — ${result.error}` : ''}`;
 }
 
 /** Printable characters only: a paste may carry a newline or escape codes. */
@@ -209,10 +222,7 @@ function Dashboard({
           uploadTimeoutMs,
         );
         if (result.buildId) follow(result.buildId, result.projectName);
-        notify(
-          result.error ? 'warn' : 'success',
-          `Uploaded ${file.name}: project ${result.projectName}${result.buildId ? `, build ${result.buildId}` : ''}${result.error ? ` — ${result.error}` : ''}`,
-        );
+        notify(result.error ? 'warn' : 'success', uploadedText(file.name, result));
       } catch (err) {
         notify('error', `${UI_TEXT.uploadFailed}: ${describeError(err)}`);
       } finally {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ERROR_CATALOGUE, ForgeHttpError, MAX_UPLOAD_BYTES, UI_TEXT, type UploadResult } from '@forge/shared';
-import { createFakeClient, fakeBuild } from './testing/fake-client.ts';
+import { makeBuild } from '@forge/testing';
+import { createFakeClient } from './testing/fake-client.ts';
 import { KEYS, renderApp, waitFor } from './testing/render-app.tsx';
 
 let cwd: string;
@@ -86,7 +87,7 @@ describe('u: upload prompt', () => {
 
   it.each([
     ['notes.txt', `${UI_TEXT.invalidFileType} — ${UI_TEXT.invalidFileTypeHint}`],
-    ['huge.zip', `${UI_TEXT.fileTooLarge} — Maximum file size is 50MB (huge.zip is 50.0 MB)`],
+    ['huge.zip', `${UI_TEXT.fileTooLarge} — ${UI_TEXT.fileTooLargeHint} (huge.zip is 50 MB)`],
     ['sites', 'sites is a folder, not a ZIP file'],
     ['missing.zip', 'No such file: missing.zip'],
   ])('refuses %s with the spec text and keeps the prompt open', async (path, text) => {
@@ -99,7 +100,7 @@ describe('u: upload prompt', () => {
   });
 
   it('uploads the file as multipart field "file" and follows the build it started', async () => {
-    const build = fakeBuild({ id: 'b5-0a0b0c', projectName: 'site' });
+    const build = makeBuild({ id: 'b5-0a0b0c', stages: [['bot-assignment', 0]] });
     const fake = createFakeClient({ routes: { upload: () => accepted, build: () => build } });
     const app = await openPrompt(fake);
     await type(app, 'site.zip');
@@ -115,9 +116,25 @@ describe('u: upload prompt', () => {
     await app.shows('Build site b5-0a0b0c');
   });
 
+  it('says when the build it started waits for its turn', async () => {
+    const queued = makeBuild({ id: 'b5-0a0b0c' });
+    const fake = createFakeClient({
+      routes: { upload: () => ({ ...accepted, status: 'queued' }), build: () => queued },
+    });
+    const app = await openPrompt(fake);
+    await type(app, 'site.zip');
+    app.press(KEYS.enter);
+    await app.shows(
+      'Uploaded site.zip: project site, build b5-0a0b0c (queued: it starts when a build slot is free)',
+    );
+    await app.shows(/Build site b5-0a0b0c queued/);
+    expect(app.frame()).toContain('Queued: the build starts when a build slot is free.');
+    expect(app.frame().split('\n')[0]).toMatch(/project site\s+Starting/);
+  });
+
   it('takes keys typed in one burst (a paste, tmux send-keys) one by one', async () => {
     const fake = createFakeClient({
-      routes: { upload: () => accepted, build: () => fakeBuild({ id: 'b5-0a0b0c' }) },
+      routes: { upload: () => accepted, build: () => makeBuild({ id: 'b5-0a0b0c' }) },
     });
     const app = renderApp({ fake, cwd });
     await app.connect();

@@ -39,6 +39,7 @@ describe('reduceClient: builds', () => {
       projectName: 'app',
     });
     expect(view.build.stages.map((s) => s.stage)).toEqual([
+      'starting',
       'bot-assignment',
       'build-start',
       'build-success',

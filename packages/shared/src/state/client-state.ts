@@ -115,7 +115,7 @@ export function stubBuild(id: string, projectName: string, at: string): Build {
     noCache: false,
     sourceHash: null,
     blueprint: null,
-    stages: [],
+    stages: [{ stage: 'starting', at }],
     steps: [],
     test: null,
     uiCheck: null,

@@ -1,8 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import type { Build, Project } from '@forge/shared';
+import {
+  isBuildState,
+  STAGE_LABELS,
+  type Build,
+  type BuildStatus,
+  type ServerMessage,
+  type Stage,
+} from '@forge/shared';
+import { at, logEntry, makeBuild, makeStep } from '@forge/testing';
 import { OUTPUT_BUFFER_LINES } from '../constants.ts';
-import { createFakeClient, fakeBuild } from '../testing/fake-client.ts';
+import { createFakeClient, fakeProject } from '../testing/fake-client.ts';
 import { KEYS, renderApp, waitFor } from '../testing/render-app.tsx';
 
 // Each test drives a few dozen renders; under a loaded 2-core CI machine that takes seconds.
@@ -12,84 +20,71 @@ afterEach(() => {
   cleanup();
 });
 
-const at = (ms: number) => new Date(Date.UTC(2025, 0, 1, 10, 0, 0, ms)).toISOString();
-
-const finished: Build = fakeBuild({
+const finished: Build = makeBuild({
   id: 'b7-f00d01',
   projectName: 'site',
-  status: 'succeeded',
-  stage: 'integration-available',
-  createdAt: at(0),
-  endedAt: at(3_100),
-  durationMs: 3_100,
   cacheHit: true,
   previewUrl: 'http://127.0.0.1:40123/',
   stages: [
-    { stage: 'starting', at: at(0) },
-    { stage: 'bot-assignment', at: at(10) },
-    { stage: 'extraction', at: at(20) },
-    { stage: 'extraction-complete', at: at(270) },
-    { stage: 'build-start', at: at(300) },
-    { stage: 'build-success', at: at(2_800) },
-    { stage: 'integration-available', at: at(3_100) },
+    ['starting', 0],
+    ['bot-assignment', 10],
+    ['extraction', 20],
+    ['extraction-complete', 270],
+    ['build-start', 300],
+    ['build-success', 2_800],
+    ['integration-available', 3_100],
   ],
   steps: [
-    {
-      name: 'extract',
-      botName: 'ExtractBot',
-      status: 'succeeded',
-      startedAt: at(25),
-      durationMs: 240,
-      detail: null,
-    },
-    {
+    makeStep({ name: 'extract', botName: 'ExtractBot', startedAt: at(25), durationMs: 240 }),
+    makeStep({
       name: 'install',
       botName: 'DependencyBot',
       status: 'cached',
       startedAt: at(310),
       durationMs: 4,
-      detail: null,
-    },
-    {
-      name: 'build',
-      botName: 'BuildBot',
-      status: 'succeeded',
-      startedAt: at(320),
-      durationMs: 2_450,
-      detail: null,
-    },
+    }),
+    makeStep({ name: 'build', botName: 'BuildBot', startedAt: at(320), durationMs: 2_450 }),
   ],
   logCount: 3,
 });
 
-const project = (build: Build): Project => ({
-  name: build.projectName,
-  createdAt: build.createdAt,
-  updatedAt: build.createdAt,
-  lastBuild: build,
-  hasArtifact: true,
+/** GET /api/builds/:id/logs answering the stored lines `messages` (seq 1, 2, …) of `buildId`. */
+const storedLogs = (messages: string[], buildId = 'b7-f00d01') => ({
+  entries: messages.map((message, i) => logEntry(i + 1, message, buildId)),
+  truncated: false,
+  next: messages.length,
 });
 
-function storedLogs(messages: string[], timestamp = at(3_000)) {
-  return {
-    entries: messages.map((message, i) => ({
-      id: `l${i + 1}`,
-      seq: i + 1,
-      timestamp,
-      level: 'info' as const,
-      botName: 'BuildBot',
-      message,
-    })),
-    truncated: false,
-    next: messages.length,
-  };
-}
+const stageMessage = (
+  buildId: string,
+  status: BuildStatus,
+  stage: Stage,
+  ms: number,
+  projectName = 'shop',
+): ServerMessage => ({ type: 'build-stage', buildId, projectName, status, stage, timestamp: at(ms) });
+
+const output = (buildId: string, seq: number, text: string, ms: number): ServerMessage => ({
+  type: 'build-output',
+  buildId,
+  projectName: 'shop',
+  botName: 'BuildBot',
+  seq,
+  output: text,
+  timestamp: at(ms),
+});
+
+/** The build pane's output rows (the logs pane below repeats every line, after a bot name). */
+const outputLines = (frame: string) =>
+  frame
+    .split('\n')
+    .filter((line) => !/\d\d:\d\d:\d\d (INFO|WARN|ERROR|SUCCESS)/.test(line))
+    .join('\n');
 
 describe('build pane', () => {
   it("follows the newest project's last build: stage timeline with durations, output, cache hit, preview URL", async () => {
     const fake = createFakeClient({
       routes: {
-        projects: () => [project(finished)],
+        projects: () => [fakeProject(finished)],
         build: () => finished,
         buildLogs: () => storedLogs(['> vite build', 'dist/index.html  0.4 kB', '✓ built in 2.41s']),
       },
@@ -133,18 +128,20 @@ describe('build pane', () => {
   });
 
   it('puts the stages on one line above the output in a narrower terminal, the current one last', async () => {
-    const running = fakeBuild({
-      ...finished,
-      status: 'running',
-      stage: 'build-start',
-      endedAt: null,
-      durationMs: null,
-      previewUrl: null,
-      stages: finished.stages.slice(0, 5),
+    const running = makeBuild({
+      id: 'b7-f00d01',
+      logCount: 1,
+      stages: [
+        ['starting', 0],
+        ['bot-assignment', 10],
+        ['extraction', 20],
+        ['extraction-complete', 270],
+        ['build-start', 300],
+      ],
     });
     const fake = createFakeClient({
       routes: {
-        projects: () => [project(running)],
+        projects: () => [fakeProject(running)],
         build: () => running,
         buildLogs: () => storedLogs(['> vite build']),
       },
@@ -159,18 +156,32 @@ describe('build pane', () => {
 
   it('takes over a newly started build and shows its stages and output live, newest at the bottom', async () => {
     const fake = createFakeClient({
-      routes: { projects: () => [project(finished)], build: () => finished, buildLogs: () => storedLogs([]) },
+      routes: {
+        projects: () => [fakeProject(finished)],
+        build: () => finished,
+        buildLogs: () => storedLogs([]),
+      },
     });
     const app = renderApp({ fake });
     await app.connect();
     await app.shows('b7-f00d01');
 
-    let record = fakeBuild({
+    // Its record, as the daemon keeps it, at each point of the build.
+    let record = makeBuild({
       id: 'b8-beef02',
       projectName: 'shop',
-      stages: [{ stage: 'starting', at: at(0) }],
+      createdAt: at(10_000),
+      stages: [['starting', 10_000]],
     });
     fake.answer('build', (input) => (input?.params.id === 'b8-beef02' ? record : finished));
+    fake.answer('buildLogs', (input) => storedLogs([], input?.params.id));
+    fake.emit({
+      type: 'rapid-build-start',
+      buildId: 'b8-beef02',
+      projectName: 'shop',
+      stage: 'starting',
+      timestamp: at(10_000),
+    });
     fake.emit({
       type: 'log',
       botName: 'ExtractBot',
@@ -178,56 +189,57 @@ describe('build pane', () => {
       message: 'Receiving shop.zip',
       buildId: 'b8-beef02',
       projectName: 'shop',
-      timestamp: at(5),
+      seq: 1,
+      timestamp: at(10_005),
     });
     await app.shows('b8-beef02');
     expect(app.frame().split('\n')[0]).toContain('project shop');
 
-    // A stage message moves the badge at once (before the record is read again).
-    record = {
-      ...record,
-      stage: 'build-start',
-      stages: [...record.stages, { stage: 'build-start', at: at(100) }],
-    };
-    fake.emit({
-      type: 'build-stage',
-      stage: 'build-start',
-      buildId: 'b8-beef02',
-      projectName: 'shop',
-      timestamp: at(100),
-    });
+    // A stage message moves the header and the pane at once, before the record is read again.
+    fake.emit(stageMessage('b8-beef02', 'running', 'bot-assignment', 10_050));
+    fake.emit(stageMessage('b8-beef02', 'running', 'build-start', 10_100));
     await waitFor(() => expect(app.frame().split('\n')[0]).toContain('Building'));
     await app.shows(/● Building\s+\d/);
+    await app.shows(/Build shop b8-beef02 running/);
 
+    fake.emit(output('b8-beef02', 2, 'line one\nline two\n', 10_200));
     fake.emit({
-      type: 'build-output',
-      output: 'line one\nline two\n',
+      type: 'build-error',
+      output: 'warning: three',
       buildId: 'b8-beef02',
-      timestamp: at(200),
+      botName: 'BuildBot',
+      seq: 4,
+      timestamp: at(10_300),
     });
-    fake.emit({ type: 'build-error', output: 'warning: three', buildId: 'b8-beef02', timestamp: at(300) });
     await app.shows('warning: three');
-    const frame = app.frame();
+    const frame = outputLines(app.frame());
     expect(frame.indexOf('Receiving shop.zip')).toBeLessThan(frame.indexOf('line one'));
     expect(frame.indexOf('line one')).toBeLessThan(frame.indexOf('line two'));
     expect(frame.indexOf('line two')).toBeLessThan(frame.indexOf('warning: three'));
-    // Output of another, older build does not leak in.
+    // Output of another, older build (a server app still printing) neither leaks in nor takes over.
     fake.emit({
       type: 'build-output',
       output: 'old server says hi',
       buildId: 'b7-f00d01',
-      timestamp: at(400),
+      timestamp: at(10_400),
     });
 
-    record = {
-      ...record,
-      status: 'succeeded',
-      stage: 'integration-available',
-      previewUrl: 'http://127.0.0.1:40999/',
-      endedAt: at(900),
+    record = makeBuild({
+      id: 'b8-beef02',
+      projectName: 'shop',
+      createdAt: at(10_000),
       durationMs: 900,
-      stages: [...record.stages, { stage: 'integration-available', at: at(900) }],
-    };
+      previewUrl: 'http://127.0.0.1:40999/',
+      stages: [
+        ['starting', 10_000],
+        ['bot-assignment', 10_050],
+        ['build-start', 10_100],
+        ['build-success', 10_800],
+        ['integration-available', 10_900],
+      ],
+    });
+    fake.emit(stageMessage('b8-beef02', 'running', 'build-success', 10_800));
+    fake.emit(stageMessage('b8-beef02', 'succeeded', 'integration-available', 10_900));
     fake.emit({
       type: 'build-finished',
       buildId: 'b8-beef02',
@@ -236,38 +248,99 @@ describe('build pane', () => {
       stage: 'integration-available',
       previewUrl: 'http://127.0.0.1:40999/',
       cacheHit: false,
+      endedAt: at(10_900),
+      durationMs: 900,
     });
     await app.shows('Preview http://127.0.0.1:40999/');
     expect(app.frame().split('\n')[0]).toContain('Integration Available');
-    // (The logs pane shows every line of every build, as SYSTEM output; the build pane does not.)
-    const buildPaneLines = app
-      .frame()
-      .split('\n')
-      .filter((line) => !line.includes('SYSTEM'));
-    expect(buildPaneLines.join('\n')).not.toContain('old server says hi');
+    expect(app.frame()).toMatch(/Build shop b8-beef02 succeeded 900ms/);
+    expect(outputLines(app.frame())).not.toContain('old server says hi');
+  });
+
+  it('never draws the header at one state of the build and the pane at another', async () => {
+    const fake = createFakeClient({ routes: { buildLogs: () => storedLogs([], 'b2-000002') } });
+    const app = renderApp({ fake, size: { columns: 120, rows: 30 } });
+    await app.connect();
+    // The record lags behind /ws (a slow daemon): only the socket moves the build on.
+    fake.answer('build', () =>
+      makeBuild({ id: 'b2-000002', projectName: 'shop', createdAt: at(0), stages: [['bot-assignment', 0]] }),
+    );
+    const path: Array<[BuildStatus, Stage]> = [
+      ['running', 'bot-assignment'],
+      ['running', 'extraction'],
+      ['running', 'extraction-complete'],
+      ['running', 'no-build-needed'],
+      ['succeeded', 'integration-available'],
+    ];
+    path.forEach(([status, stage], i) => fake.emit(stageMessage('b2-000002', status, stage, i * 10)));
+    await app.shows(/Build shop b2-000002 succeeded/);
+    await waitFor(() => expect(app.frame().split('\n')[0]).toContain('Integration Available'));
+    // Every frame drawn on the way: the header's stage and the pane's status are one machine state.
+    const stageOfLabel = new Map(
+      Object.entries(STAGE_LABELS).map(([stage, label]) => [label, stage as Stage]),
+    );
+    const drawn = app.frames().flatMap((frame) => {
+      const status = /Build shop b2-000002 ([\w-]+)/.exec(frame)?.[1] as BuildStatus | undefined;
+      const label = /project shop\s+(\S.*?\S)\s{2,}/.exec(frame.split('\n')[0] ?? '')?.[1];
+      return status && label ? [{ status, stage: stageOfLabel.get(label)! }] : [];
+    });
+    expect(drawn).toContainEqual({ status: 'succeeded', stage: 'integration-available' });
+    for (const state of drawn) expect(isBuildState(state), JSON.stringify(state)).toBe(true);
+  });
+
+  it('shows the stored tail, then the live lines, each once and in order, whichever came first', async () => {
+    const running = makeBuild({
+      id: 'b4-0000aa',
+      projectName: 'shop',
+      stages: [['build-start', 0]],
+      logCount: 3,
+    });
+    let answerLogs: (page: ReturnType<typeof storedLogs>) => void = () => undefined;
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [fakeProject(running)],
+        build: () => running,
+        // The tail is read while the build keeps printing: the answer comes after live lines.
+        buildLogs: () => new Promise((resolve) => (answerLogs = resolve)),
+      },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    await waitFor(() => expect(fake.callsOf('buildLogs')).toHaveLength(1));
+    fake.emit(output('b4-0000aa', 3, 'three\nfour', 1_000));
+    await app.shows('four');
+    answerLogs(storedLogs(['one', 'two', 'three'], 'b4-0000aa'));
+    await app.shows('one');
+    fake.emit(output('b4-0000aa', 5, 'five', 1_100));
+    await app.shows('five');
+    const shown = outputLines(app.frame())
+      .match(/│ (one|two|three|four|five)\s/g)
+      ?.map((m) => m.slice(2).trim());
+    expect(shown).toEqual(['one', 'two', 'three', 'four', 'five']);
   });
 
   it('keeps a bounded buffer and draws only what fits, the newest line last', async () => {
-    const running = fakeBuild({
-      id: 'b9-000001',
-      stages: [{ stage: 'build-start', at: at(0) }],
-      stage: 'build-start',
-    });
+    const running = makeBuild({ id: 'b9-000001', stages: [['build-start', 0]] });
     const fake = createFakeClient({
-      routes: { projects: () => [project(running)], build: () => running, buildLogs: () => storedLogs([]) },
+      routes: {
+        projects: () => [fakeProject(running)],
+        build: () => running,
+        buildLogs: () => storedLogs([], 'b9-000001'),
+      },
     });
     const app = renderApp({ fake });
     await app.connect();
     await app.shows('b9-000001');
     const lines = Array.from({ length: OUTPUT_BUFFER_LINES + 100 }, (_, i) => `out ${i + 1}`);
-    fake.emit({ type: 'build-output', output: lines.join('\n'), buildId: 'b9-000001', timestamp: at(1) });
-    // The logs pane shows these lines too (as SYSTEM output); count the build pane's.
-    const buildLines = () =>
-      app
-        .frame()
-        .split('\n')
-        .filter((line) => !line.includes('SYSTEM'))
-        .join('\n');
+    fake.emit({
+      type: 'build-output',
+      output: lines.join('\n'),
+      buildId: 'b9-000001',
+      botName: 'BuildBot',
+      seq: 1,
+      timestamp: at(1),
+    });
+    const buildLines = () => outputLines(app.frame());
     await waitFor(() => expect(buildLines()).toContain(`out ${OUTPUT_BUFFER_LINES + 100}`));
     const shown = buildLines().match(/out \d+/g) ?? [];
     // 40 rows: 23 for the build pane, 3 of them border and title, 1 the info line, 1 the stages.
@@ -288,24 +361,23 @@ describe('build pane', () => {
     expect(app.frame()).not.toContain('more · End');
   });
 
-  it('says what failed when the build failed', async () => {
-    const failed = fakeBuild({
-      status: 'failed',
-      stage: 'build-failed',
-      endedAt: at(500),
-      durationMs: 500,
+  it('says what failed when the build failed, and what to do about it', async () => {
+    const failed = makeBuild({
       error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' },
       stages: [
-        { stage: 'build-start', at: at(0) },
-        { stage: 'build-failed', at: at(500) },
+        ['build-start', 0],
+        ['build-failed', 500],
       ],
     });
-    const fake = createFakeClient({ routes: { projects: () => [project(failed)], build: () => failed } });
-    const app = renderApp({ fake });
+    const fake = createFakeClient({ routes: { projects: () => [fakeProject(failed)], build: () => failed } });
+    const app = renderApp({ fake, size: { columns: 200, rows: 30 } });
     await app.connect();
-    await app.shows('✗ BUILD_FAILED: npm run build exited with code 1');
+    await app.shows(
+      '✗ BUILD_FAILED: npm run build exited with code 1 — The first error in the build output says why',
+    );
     expect(app.frame()).toMatch(/✗ Build Failed/);
     expect(app.frame().split('\n')[0]).toContain('Build Failed');
+    expect(app.linesWith('Build site')[0]).toMatch(/Build site b1 failed 500ms/);
   });
 
   it('tells what to do when there is no build yet', async () => {
@@ -315,16 +387,46 @@ describe('build pane', () => {
     expect(app.frame().split('\n')[0]).toMatch(/project none yet\s+Idle/);
   });
 
-  it('reads the record again on a reconnect (events of the gap are lost)', async () => {
+  it('on a reconnect reads the record and the log again: what was sent meanwhile shows, once', async () => {
+    let record = makeBuild({ id: 'b6-000006', stages: [['build-start', 0]], logCount: 2 });
+    const stored = ['first', 'second'];
     const fake = createFakeClient({
-      routes: { projects: () => [project(finished)], build: () => finished, buildLogs: () => storedLogs([]) },
+      routes: {
+        projects: () => [fakeProject(record)],
+        build: () => record,
+        buildLogs: (input) => {
+          const after = Number(input?.query?.after ?? 0);
+          return {
+            entries: stored.slice(after).map((m, i) => logEntry(after + i + 1, m, 'b6-000006')),
+            truncated: false,
+            next: stored.length,
+          };
+        },
+      },
     });
     const app = renderApp({ fake });
     await app.connect();
-    await app.shows('b7-f00d01');
-    const reads = fake.requests.filter((r) => r === 'build').length;
+    await app.shows('second');
     fake.setStatus('disconnected');
+    // While the socket is down the build prints on and finishes.
+    stored.push('third', 'fourth');
+    record = makeBuild({
+      id: 'b6-000006',
+      logCount: 4,
+      previewUrl: 'http://127.0.0.1:40777/',
+      stages: [
+        ['build-start', 0],
+        ['build-success', 50],
+        ['integration-available', 60],
+      ],
+    });
     fake.setStatus('connected');
-    await waitFor(() => expect(fake.requests.filter((r) => r === 'build').length).toBeGreaterThan(reads));
+    await app.shows('Preview http://127.0.0.1:40777/');
+    await app.shows('fourth');
+    const shown = outputLines(app.frame())
+      .match(/│ (first|second|third|fourth)\s/g)
+      ?.map((m) => m.slice(2).trim());
+    expect(shown).toEqual(['first', 'second', 'third', 'fourth']);
+    expect(app.frame().split('\n')[0]).toContain('Integration Available');
   });
 });

@@ -1,6 +1,13 @@
 import { Box, Text } from 'ink';
-import { formatDuration, isFinished, type Build, type LogLevel } from '@forge/shared';
-import { useBuild, type OutputLine } from '../hooks/use-build.tsx';
+import {
+  buildStatusLevel,
+  errorHint,
+  formatDuration,
+  isFinished,
+  type Build,
+  type LogLevel,
+} from '@forge/shared';
+import { useBuild } from '../hooks/use-build.tsx';
 import { useNow } from '../hooks/use-now.ts';
 import {
   buildElapsed,
@@ -9,6 +16,7 @@ import {
   type RowState,
   type TimelineRow,
 } from '../lib/timeline.ts';
+import type { DisplayRow } from '../lib/display-rows.ts';
 import { paneInnerColumns, paneInnerRows, scrollWindow } from '../lib/layout.ts';
 import { Pane, ScrolledHint } from './pane.tsx';
 
@@ -38,15 +46,8 @@ const LEVEL_COLOR: Record<LogLevel, string | undefined> = {
   info: undefined,
 };
 
-const STATUS_COLOR: Record<Build['status'], string> = {
-  queued: 'yellow',
-  running: 'yellow',
-  succeeded: 'green',
-  failed: 'red',
-  'timed-out': 'red',
-  cancelled: 'yellow',
-  interrupted: 'red',
-};
+/** A build's status in the colour of its level; queued and running (info) are in progress: yellow. */
+const statusColor = (status: Build['status']): string => LEVEL_COLOR[buildStatusLevel(status)] ?? 'yellow';
 
 function TimelineLine({ row, width }: { row: TimelineRow; width: number }) {
   const { icon, color } = ROW_ICON[row.state];
@@ -89,7 +90,7 @@ function TimelineStrip({ rows }: { rows: TimelineRow[] }) {
   );
 }
 
-function OutputText({ line }: { line: OutputLine }) {
+function OutputText({ line }: { line: DisplayRow }) {
   return (
     <Text color={LEVEL_COLOR[line.level]} wrap="truncate-end">
       {line.text === '' ? ' ' : line.text}
@@ -121,15 +122,23 @@ function InfoLine({ build }: { build: Build }) {
     );
   }
   if (build.error) {
+    const hint = errorHint(build.error.code);
     return (
-      <Text color="red" wrap="truncate-end">
-        ✗ {build.error.code}: {build.error.message}
+      <Text wrap="truncate-end">
+        <Text color="red">
+          ✗ {build.error.code}: {build.error.message}
+        </Text>
+        {hint && <Text dimColor> — {hint}</Text>}
       </Text>
     );
   }
   return (
     <Text dimColor wrap="truncate-end">
-      {isFinished(build.status) ? 'No preview for this build.' : 'Preview: when the build is ready.'}
+      {isFinished(build.status)
+        ? 'No preview for this build.'
+        : build.status === 'queued'
+          ? 'Queued: the build starts when a build slot is free.'
+          : 'Preview: when the build is ready.'}
     </Text>
   );
 }
@@ -169,11 +178,11 @@ export function BuildPane({
 
   const title = (
     <Text>
-      Build <Text color="cyan">{build?.projectName ?? project ?? ''}</Text> <Text dimColor>{buildId}</Text>
+      Build <Text color="cyan">{build?.projectName || project || ''}</Text> <Text dimColor>{buildId}</Text>
       {build && (
         <>
           {' '}
-          <Text color={STATUS_COLOR[build.status]}>{build.status}</Text>{' '}
+          <Text color={statusColor(build.status)}>{build.status}</Text>{' '}
           <Text dimColor>{formatDuration(buildElapsed(build, now))}</Text>
         </>
       )}

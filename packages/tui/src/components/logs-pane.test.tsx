@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { consoleLinesOf } from '../hooks/use-logs.tsx';
 import { renderApp, waitFor } from '../testing/render-app.tsx';
 
 // The active filter is told by its highlight: force colour codes on before Ink loads.
@@ -98,37 +97,65 @@ describe('logs pane', () => {
     await app.shows('No error lines (f changes the filter).');
   });
 
+  it('adds a line for each stage a build enters and for how it ended, in the level a user expects', async () => {
+    const app = renderApp();
+    await app.connect();
+    app.fake.emit({
+      type: 'build-stage',
+      buildId: 'b1',
+      projectName: 'site',
+      status: 'running',
+      stage: 'build-start',
+      timestamp: t,
+    });
+    app.fake.emit({
+      type: 'build-stage',
+      buildId: 'b1',
+      projectName: 'site',
+      status: 'failed',
+      stage: 'build-failed',
+      timestamp: t,
+    });
+    app.fake.emit({
+      type: 'build-finished',
+      buildId: 'b1',
+      projectName: 'site',
+      status: 'failed',
+      stage: 'build-failed',
+      error: { code: 'BUILD_FAILED', message: 'exit 1' },
+      endedAt: t,
+    });
+    await app.shows('site: build failed: exit 1');
+    const rows = logRows(app.frame());
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/INFO\s+SYSTEM\s+site: Building/);
+    expect(rows[1]).toMatch(/ERROR\s+SYSTEM\s+site: Build Failed/);
+    expect(rows[2]).toMatch(/ERROR\s+SYSTEM\s+site: build failed: exit 1/);
+  });
+
+  it('gives each line of a multi-line message its own row', async () => {
+    const app = renderApp();
+    await app.connect();
+    app.fake.emit({
+      type: 'log',
+      botName: 'BuildBot',
+      level: 'error',
+      message: 'Error: boom\n    at build.js:1',
+      timestamp: t,
+    });
+    await app.shows('at build.js:1');
+    const rows = logRows(app.frame());
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/ERROR\s+BuildBot\s+Error: boom/);
+    expect(rows[1]).toMatch(/ERROR\s+BuildBot\s+at build\.js:1/);
+    expect(app.frame()).toMatch(/Logs 2/);
+  });
+
   it('strips escape codes from tool output so the frame stays intact', async () => {
     const app = renderApp();
     await app.connect();
     app.fake.emit({ type: 'build-output', output: '\u001B[2J\u001B[32mgreen\u001B[0m text', timestamp: t });
     await app.shows('green text');
     expect(app.rawFrame()).not.toContain('\u001B[2J');
-  });
-});
-
-describe('consoleLinesOf', () => {
-  it('adds a line for each stage and for the end of a build, with the level a user expects', () => {
-    expect(consoleLinesOf({ type: 'build-stage', stage: 'build-failed', projectName: 'site' })).toEqual([
-      { level: 'error', botName: 'SYSTEM', text: 'site: Build Failed' },
-    ]);
-    expect(
-      consoleLinesOf({
-        type: 'build-finished',
-        buildId: 'b1',
-        projectName: 'site',
-        status: 'succeeded',
-        stage: 'integration-available',
-        previewUrl: 'http://127.0.0.1:9/',
-        cacheHit: true,
-      }),
-    ).toEqual([
-      {
-        level: 'success',
-        botName: 'SYSTEM',
-        text: 'site: build succeeded (cache hit, preview at http://127.0.0.1:9/)',
-      },
-    ]);
-    expect(consoleLinesOf({ type: 'bot-status', botName: 'X', status: 'active' })).toEqual([]);
   });
 });

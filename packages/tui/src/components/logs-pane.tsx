@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { LOG_FILTERS, matchesLogFilter, type LogFilter, type LogLevel } from '@forge/shared';
-import { formatClock } from '../format.ts';
-import { useLogs, type ConsoleLine } from '../hooks/use-logs.tsx';
+import { formatClock, LOG_FILTERS, matchesLogFilter, type LogFilter, type LogLevel } from '@forge/shared';
+import { useLogs } from '../hooks/use-logs.ts';
+import type { ConsoleRow as Row } from '../lib/display-rows.ts';
 import { paneInnerColumns, paneInnerRows, scrollWindow } from '../lib/layout.ts';
 import { Pane, ScrolledHint } from './pane.tsx';
 
@@ -16,7 +16,7 @@ const LEVEL_COLOR: Record<LogLevel, string> = {
 const LEVEL_WIDTH = 7;
 const BOT_WIDTH = 16;
 
-function ConsoleRow({ line }: { line: ConsoleLine }) {
+function ConsoleRow({ line }: { line: Row }) {
   return (
     <Text wrap="truncate-end">
       <Text dimColor>{formatClock(line.timestamp)}</Text>{' '}

@@ -1,17 +1,22 @@
 import { Text } from 'ink';
-import { STAGE_LABELS, type Build, type Stage } from '@forge/shared';
+import {
+  buildStatusLevel,
+  isFinished,
+  STAGE_LABELS,
+  stageLevel,
+  type Build,
+  type Stage,
+} from '@forge/shared';
 
-const GOOD = new Set<Stage>(['build-success', 'no-build-needed', 'integration-available']);
-const BAD = new Set<Stage>(['build-failed', 'build-timeout']);
+const LEVEL_COLOR = { success: 'green', error: 'red', warn: 'yellow', info: 'yellow' } as const;
 
-/** Colour of a stage: done green, failed red, idle grey, anything in progress yellow. */
+/**
+ * Colour of a build's (stage, status): a finished build in the colour of how it ended, a running
+ * one green once built, red once failed, else yellow (in progress); no build at all is grey.
+ */
 export function stageColor(stage: Stage, status?: Build['status']): 'green' | 'red' | 'yellow' | 'gray' {
-  if (BAD.has(stage) || status === 'failed' || status === 'timed-out' || status === 'interrupted')
-    return 'red';
-  if (status === 'cancelled') return 'yellow';
-  if (GOOD.has(stage)) return 'green';
-  if (stage === 'idle') return 'gray';
-  return 'yellow';
+  if (status === undefined) return stage === 'idle' ? 'gray' : LEVEL_COLOR[stageLevel(stage)];
+  return LEVEL_COLOR[isFinished(status) ? buildStatusLevel(status) : stageLevel(stage)];
 }
 
 /** The badge's text: the spec's stage label; a cancelled or interrupted build says so after it. */

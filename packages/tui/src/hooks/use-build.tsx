@@ -3,56 +3,71 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
   type ReactNode,
 } from 'react';
-import { isFinished, type Build, type LogLevel, type Project, type ServerMessage } from '@forge/shared';
+import {
+  compareBuilds,
+  isFinished,
+  type Build,
+  type ClientState,
+  type Project,
+  type ServerMessage,
+} from '@forge/shared';
 import { BUILD_SAFETY_POLL_MS, OUTPUT_BUFFER_LINES } from '../constants.ts';
-import { sanitizeLine, splitOutput } from '../format.ts';
+import { outputRows, type DisplayRow } from '../lib/display-rows.ts';
 import { createRefresher } from '../lib/refresher.ts';
 import { describeError, withTimeout } from '../lib/request.ts';
-import { useBatchedList } from './use-batched-list.ts';
-import { useForge, useMessages } from './use-forge.tsx';
-
-/** One line of the followed build's output (command output and the bots' own messages). */
-export interface OutputLine {
-  /** Unique for React keys. */
-  key: number;
-  level: LogLevel;
-  text: string;
-  /** When the daemon sent or stored it (live lines of a frame share the frame's time). */
-  timestamp?: string;
-}
+import { useClientState, useForge, useMessages } from './use-forge.tsx';
 
 export interface BuildContextValue {
   /** The project the dashboard is about: the followed build's, else the most recently updated one. */
   project: string | null;
-  /** The build being followed: the newest one started, or the newest project's last build. */
+  /** The build being followed: the newest one started (see followedBuildId). */
   buildId: string | null;
-  /** Its record (stages, steps, preview, result); null until read. */
+  /**
+   * Its record as the client model knows it (read from the daemon, kept current by /ws); null
+   * until either said anything. Header and build pane both show this one object.
+   */
   build: Build | null;
   /** Why its record could not be read, if it could not. */
   error: string | null;
-  /** Its last OUTPUT_BUFFER_LINES lines, oldest first. */
-  output: readonly OutputLine[];
-  /** Follow another build (no-op for the one followed). */
+  /** Its log as terminal rows, oldest first: the stored tail, then live lines, each once (by seq). */
+  output: readonly DisplayRow[];
+  /** Follow a build the user just started (an upload's answer). */
   follow(id: string, projectName?: string): void;
   /** Follow a build whose record is at hand (the answer of POST /api/builds). */
   show(build: Build): void;
-  /** A fresher record of a build (the answer of a cancel): applied if it is still the one followed. */
+  /** A fresher record of a build (the answer of a cancel). */
   update(build: Build): void;
 }
 
 const BuildContext = createContext<BuildContextValue | null>(null);
+const NO_ROWS: readonly DisplayRow[] = [];
 
 /** The most recently updated project (what `forge build` acts on when none is named). */
 export function newestProject(projects: readonly Project[]): Project | undefined {
   return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
 }
 
-/** Messages after which the followed build's record may have changed (log lines come with steps). */
+/**
+ * The build the dashboard follows: of the build the user chose (or, at start, the newest project's
+ * last build) and the one the newest build message was about (the store's activeBuildId), the
+ * newer. A chosen build not known to the store yet wins: the user just asked for it.
+ */
+export function followedBuildId(state: ClientState, chosen: string | null): string | null {
+  const active = state.activeBuildId;
+  if (chosen === null || active === null || active === chosen) return chosen ?? active;
+  const chosenBuild = state.builds[chosen]?.build;
+  const activeBuild = state.builds[active]?.build;
+  if (!chosenBuild || !activeBuild) return chosen;
+  return compareBuilds(activeBuild, chosenBuild) > 0 ? active : chosen;
+}
+
+/** Messages after which the followed build's record may hold more (steps come only with it). */
 const RECORD_EVENTS = new Set<ServerMessage['type']>([
   'build-stage',
   'build-finished',
@@ -62,142 +77,93 @@ const RECORD_EVENTS = new Set<ServerMessage['type']>([
   'log',
 ]);
 
-/**
- * Messages that announce a build in progress. A build the dashboard has not seen that sends one
- * is newer than the followed one and becomes the followed build. Output frames are not among them:
- * a server app keeps printing after its build finished, and must not take over the pane.
- */
-const ACTIVITY_EVENTS = new Set<ServerMessage['type']>([
-  'build-stage',
-  'rapid-build-start',
-  'bot-assigned',
-  'log',
-]);
-
 const buildIdOf = (message: ServerMessage): string | undefined =>
   'buildId' in message ? message.buildId : undefined;
 
 /**
- * Which build the dashboard follows and what it knows of it. The record (GET /api/builds/:id) is
- * the source of truth; /ws stage and end messages are applied at once (the header's badge moves
- * without waiting for the daemon) and then trigger a read of the record, as does every reconnect
- * and, while the build runs, a timer. The output is the stored log's tail (read when a build is
- * first followed) followed by the live lines.
+ * Which build the dashboard follows, and the reads that keep the client model's view of it whole.
+ * /ws messages move it at once (through the store); its record is read when it is first followed,
+ * after each message that may have changed its steps, on every reconnect (events of the gap are
+ * lost) and, while it runs, every BUILD_SAFETY_POLL_MS. Its stored log's tail is read when it is
+ * first followed and on every reconnect; the store merges those lines with the live ones by seq.
  */
 export function BuildProvider({ children }: { children: ReactNode }) {
-  const { client, status, connection, timeoutMs } = useForge();
+  const { client, store, status, connection, timeoutMs } = useForge();
+  const state = useClientState();
+  const [chosen, setChosen] = useState<{ id: string; projectName: string | null } | null>(null);
   const [newest, setNewest] = useState<string | null>(null);
-  const [projectHint, setProjectHint] = useState<string | null>(null);
-  const [buildId, setBuildId] = useState<string | null>(null);
-  const [build, setBuild] = useState<Build | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const output = useBatchedList<OutputLine>(OUTPUT_BUFFER_LINES);
-  const { push: pushOutput, replace: replaceOutput, current: currentOutput } = output;
+  const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
+
+  const buildId = followedBuildId(state, chosen?.id ?? null);
+  const view = buildId ? state.builds[buildId] : undefined;
+  const build = view?.build ?? null;
+
   const followed = useRef<string | null>(null);
-  const known = useRef(new Set<string>());
-  const nextKey = useRef(0);
+  /** Builds whose stored log's tail is still to be read (newly followed, or after a reconnect). */
+  const tailWanted = useRef(new Set<string>());
+  useLayoutEffect(() => {
+    followed.current = buildId;
+  });
 
-  const toLines = useCallback(
-    (level: LogLevel, texts: readonly string[], timestamp?: string): OutputLine[] =>
-      texts.map((text) => ({ key: nextKey.current++, level, text, timestamp })),
-    [],
-  );
-
-  const readRecord = useCallback(
-    async (id: string): Promise<Build | null> => {
-      try {
-        const record = await withTimeout(client.request('build', { params: { id } }), timeoutMs);
-        if (followed.current !== id) return null;
-        setBuild(record);
-        setError(null);
-        return record;
-      } catch (err) {
-        if (followed.current === id) setError(describeError(err));
-        return null;
-      }
-    },
-    [client, timeoutMs],
-  );
-
-  const refresher = useMemo(
+  const read = useMemo(
     () =>
       createRefresher(async () => {
-        if (followed.current) await readRecord(followed.current);
+        const id = followed.current;
+        if (!id) return;
+        let record: Build;
+        try {
+          record = await withTimeout(client.request('build', { params: { id } }), timeoutMs);
+        } catch (err) {
+          setFailure({ id, message: describeError(err) });
+          return;
+        }
+        store.dispatch({ type: 'build-record', build: record });
+        setFailure((prev) => (prev?.id === id ? null : prev));
+        if (!tailWanted.current.has(id)) return;
+        tailWanted.current.delete(id);
+        if (record.logCount === 0) return;
+        try {
+          const page = await withTimeout(
+            client.request('buildLogs', {
+              params: { id },
+              query: {
+                after: Math.max(0, record.logCount - OUTPUT_BUFFER_LINES),
+                limit: OUTPUT_BUFFER_LINES,
+              },
+            }),
+            timeoutMs,
+          );
+          store.dispatch({ type: 'log-page', buildId: id, entries: page.entries });
+        } catch {
+          // The pane keeps the live lines; the history is a convenience, asked for again on a reconnect.
+          tailWanted.current.add(id);
+        }
       }),
-    [readRecord],
+    [client, store, timeoutMs],
   );
-  useEffect(() => () => refresher.dispose(), [refresher]);
+  useEffect(() => () => read.dispose(), [read]);
 
-  const follow = useCallback(
-    (id: string, projectName?: string) => {
-      known.current.add(id);
-      if (followed.current === id) return;
-      followed.current = id;
-      replaceOutput([]);
-      setBuildId(id);
-      setBuild(null);
-      setError(null);
-      setProjectHint(projectName ?? null);
-    },
-    [replaceOutput],
-  );
-
-  const show = useCallback(
-    (record: Build) => {
-      follow(record.id, record.projectName);
-      setBuild(record);
-    },
-    [follow],
-  );
-
-  const update = useCallback((record: Build) => {
-    if (followed.current === record.id) setBuild(record);
-  }, []);
-
-  // A newly followed build: its record, then the tail of its stored log, merged with live lines
-  // that arrived meanwhile (those sent before the last stored line are in the store already).
+  // A newly followed build: its record and the tail of its log.
   useEffect(() => {
     if (!buildId) return;
-    let live = true;
-    void (async () => {
-      const record = await readRecord(buildId);
-      if (!record || !live || record.logCount === 0) return;
-      try {
-        const page = await withTimeout(
-          client.request('buildLogs', {
-            params: { id: buildId },
-            query: { after: Math.max(0, record.logCount - OUTPUT_BUFFER_LINES), limit: OUTPUT_BUFFER_LINES },
-          }),
-          timeoutMs,
-        );
-        if (!live || followed.current !== buildId) return;
-        const lastStored = page.entries.at(-1)?.timestamp;
-        const history = page.entries.flatMap((e) => toLines(e.level, [sanitizeLine(e.message)], e.timestamp));
-        const newer = currentOutput().filter(
-          (line) => lastStored === undefined || line.timestamp === undefined || line.timestamp > lastStored,
-        );
-        replaceOutput([...history, ...newer]);
-      } catch {
-        // The pane keeps the live lines; the history is a convenience.
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [buildId, client, timeoutMs, readRecord, toLines, currentOutput, replaceOutput]);
+    tailWanted.current.add(buildId);
+    read.trigger();
+  }, [buildId, read]);
 
-  // Every (re)connect: the newest project (for the header and `b`), and a fresh look at the build
-  // (events sent while the socket was down are lost).
+  // Every (re)connect: the newest project (for the header, `b`, and the build to follow at start),
+  // and a fresh look at the followed build with its log's tail (what was sent meanwhile is lost).
   useEffect(() => {
     if (status !== 'connected') return;
     let live = true;
-    refresher.trigger();
+    if (followed.current) tailWanted.current.add(followed.current);
+    read.trigger();
     withTimeout(client.request('projects'), timeoutMs).then(
       (projects) => {
         if (!live) return;
         const project = newestProject(projects);
         setNewest(project?.name ?? null);
-        if (followed.current === null && project?.lastBuild) follow(project.lastBuild.id, project.name);
+        const last = project?.lastBuild;
+        if (last) setChosen((prev) => prev ?? { id: last.id, projectName: project.name });
       },
       () => {
         // The header keeps what it had; the next reconnect asks again.
@@ -206,75 +172,48 @@ export function BuildProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false;
     };
-  }, [status, connection, client, timeoutMs, refresher, follow]);
+  }, [status, connection, client, timeoutMs, read]);
 
   // While the followed build runs, look at its record now and then: a lost event must not freeze it.
   const running = build !== null && !isFinished(build.status);
   useEffect(() => {
     if (status !== 'connected' || !running) return;
-    const timer = setInterval(refresher.trigger, BUILD_SAFETY_POLL_MS);
+    const timer = setInterval(read.trigger, BUILD_SAFETY_POLL_MS);
     return () => clearInterval(timer);
-  }, [status, running, refresher]);
+  }, [status, running, read]);
 
   useMessages((message) => {
-    const id = buildIdOf(message);
-    if (id === undefined) return;
-    if (id !== followed.current) {
-      if (known.current.has(id) || !ACTIVITY_EVENTS.has(message.type)) return;
-      follow(id, 'projectName' in message ? message.projectName : undefined);
-    }
-    switch (message.type) {
-      case 'build-output':
-        pushOutput(toLines('info', splitOutput(message.output), message.timestamp));
-        break;
-      case 'build-error':
-        // stderr is stored as warn by the daemon: tools print progress and notices there.
-        pushOutput(toLines('warn', splitOutput(message.output), message.timestamp));
-        break;
-      case 'log':
-        pushOutput(toLines(message.level, splitOutput(message.message), message.timestamp));
-        break;
-      case 'build-stage': {
-        const at = message.timestamp ?? new Date().toISOString();
-        setBuild((prev) =>
-          prev && prev.id === id && prev.stages.at(-1)?.stage !== message.stage
-            ? { ...prev, stage: message.stage, stages: [...prev.stages, { stage: message.stage, at }] }
-            : prev,
-        );
-        break;
-      }
-      case 'build-finished':
-        setBuild((prev) =>
-          prev && prev.id === id
-            ? {
-                ...prev,
-                status: message.status,
-                stage: message.stage,
-                previewUrl: message.previewUrl ?? prev.previewUrl,
-                cacheHit: message.cacheHit ?? prev.cacheHit,
-                endedAt: prev.endedAt ?? new Date().toISOString(),
-              }
-            : prev,
-        );
-        break;
-      default:
-        break;
-    }
-    if (RECORD_EVENTS.has(message.type)) refresher.trigger();
+    if (RECORD_EVENTS.has(message.type) && buildIdOf(message) === followed.current) read.trigger();
   });
 
+  const follow = useCallback((id: string, projectName?: string) => {
+    setChosen({ id, projectName: projectName ?? null });
+  }, []);
+  const update = useCallback(
+    (record: Build) => store.dispatch({ type: 'build-record', build: record }),
+    [store],
+  );
+  const show = useCallback(
+    (record: Build) => {
+      update(record);
+      follow(record.id, record.projectName);
+    },
+    [follow, update],
+  );
+
+  const output = view ? outputRows(view.log.lines) : NO_ROWS;
   const value = useMemo<BuildContextValue>(
     () => ({
-      project: build?.projectName ?? projectHint ?? newest,
+      project: build?.projectName || (chosen?.id === buildId ? chosen?.projectName : null) || newest,
       buildId,
       build,
-      error,
-      output: output.items,
+      error: failure && failure.id === buildId ? failure.message : null,
+      output,
       follow,
       show,
       update,
     }),
-    [build, projectHint, newest, buildId, error, output.items, follow, show, update],
+    [build, chosen, newest, buildId, failure, output, follow, show, update],
   );
   return <BuildContext.Provider value={value}>{children}</BuildContext.Provider>;
 }

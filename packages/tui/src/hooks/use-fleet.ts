@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { POLL_MS, type BotInfo } from '@forge/shared';
+import { botList, POLL_MS, type BotInfo } from '@forge/shared';
 import { createRefresher } from '../lib/refresher.ts';
 import { describeError, withTimeout } from '../lib/request.ts';
-import { useForge, useMessages } from './use-forge.tsx';
+import { useClientState, useForge } from './use-forge.tsx';
 
 export interface FleetState {
   /** Every bot with its live state; null until the first answer. */
@@ -12,22 +12,26 @@ export interface FleetState {
 }
 
 /**
- * The fleet: GET /api/bots on every (re)connect and every 5 s (the web's bot status poll), and each
- * `bot-status` message applied at once so a bot turns yellow the moment it takes a job.
+ * The fleet as the client model has it: GET /api/bots on every (re)connect and every 5 s (the
+ * web's bot status poll) goes into the store, which applies each `bot-status` message at once, so
+ * a bot turns yellow the moment it takes a job.
  */
 export function useFleet(pollMs: number = POLL_MS.botStatus): FleetState {
-  const { client, status, connection, timeoutMs } = useForge();
-  const [state, setState] = useState<FleetState>({ bots: null, error: null });
+  const { client, store, status, connection, timeoutMs } = useForge();
+  const state = useClientState();
+  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (status !== 'connected') return;
     let live = true;
     const refresher = createRefresher(async () => {
       try {
-        const bots = await withTimeout(client.request('bots'), timeoutMs);
-        if (live) setState({ bots, error: null });
+        const answer = await withTimeout(client.request('bots'), timeoutMs);
+        if (!live) return;
+        store.dispatch({ type: 'bots', bots: answer });
+        setError(null);
       } catch (err) {
-        if (live) setState((prev) => ({ ...prev, error: describeError(err) }));
+        if (live) setError(describeError(err));
       }
     });
     refresher.trigger();
@@ -37,20 +41,9 @@ export function useFleet(pollMs: number = POLL_MS.botStatus): FleetState {
       refresher.dispose();
       clearInterval(timer);
     };
-  }, [client, status, connection, timeoutMs, pollMs]);
+  }, [client, store, status, connection, timeoutMs, pollMs]);
 
-  useMessages((message) => {
-    if (message.type !== 'bot-status') return;
-    setState((prev) => {
-      if (!prev.bots?.some((b) => b.name === message.botName)) return prev;
-      return {
-        ...prev,
-        bots: prev.bots.map((b) =>
-          b.name === message.botName ? { ...b, status: message.status, currentJob: message.job ?? null } : b,
-        ),
-      };
-    });
-  });
-
-  return state;
+  // The roster is never empty: no bots means none has been read yet.
+  const list = botList(state);
+  return { bots: list.length > 0 ? list : null, error };
 }

@@ -7,17 +7,31 @@ import {
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import type { ServerMessage, SocketStatus } from '@forge/shared';
+import {
+  createClientStore,
+  type ClientState,
+  type ClientStore,
+  type ServerMessage,
+  type SocketStatus,
+} from '@forge/shared';
 import type { TuiClient } from '../client.ts';
-import { REQUEST_TIMEOUT_MS } from '../constants.ts';
+import { LOG_BUFFER_LINES, OUTPUT_BUFFER_LINES, RENDER_BATCH_MS, REQUEST_TIMEOUT_MS } from '../constants.ts';
+import { batchedView, type StoreView } from '../lib/store-view.ts';
 
 export type MessageListener = (message: ServerMessage) => void;
 
-/** What every pane reads: the client, the /ws connection state and the message stream. */
+/** What every pane reads: the client, the /ws connection state, the client model and the message stream. */
 export interface ForgeContextValue {
   client: TuiClient;
+  /**
+   * The dashboard's one client model (the shared reducer): fed every /ws message here and every
+   * REST read (records, log pages, bots) by the hooks that make them. Panes render from `view`.
+   */
+  store: ClientStore;
+  view: StoreView;
   /** Daemon origin as shown in the header. */
   baseUrl: string;
   status: SocketStatus;
@@ -37,8 +51,8 @@ export interface ForgeContextValue {
   /** Upper bound of every daemon call made by the panes. */
   timeoutMs: number;
   /**
-   * Every message as it arrives (not batched into renders); panes keep their own bounded state.
-   * Returns the unsubscribe function.
+   * Every message as it arrives, after the store took it in: for what a message should set off (a
+   * fresh read of a record), never for state, which lives in the store. Returns the unsubscribe.
    */
   onMessage(listener: MessageListener): () => void;
 }
@@ -46,10 +60,10 @@ export interface ForgeContextValue {
 const ForgeContext = createContext<ForgeContextValue | null>(null);
 
 /**
- * Owns the one /ws subscription of the dashboard. The shared client reconnects every 3 s by
- * itself; this mirrors its status and closes it on unmount (quit closes the socket). Messages are
- * handed to listeners rather than kept in state, so a flood of output re-renders only the panes
- * that show it.
+ * Owns the one /ws subscription of the dashboard and its client store. The shared client
+ * reconnects every 3 s by itself; this mirrors its status and closes it on unmount (quit closes
+ * the socket). Each message is folded into the store, which panes see at most every
+ * RENDER_BATCH_MS, so a flood of output costs a bounded number of renders.
  */
 export function ForgeProvider({
   client,
@@ -64,6 +78,10 @@ export function ForgeProvider({
   const [offline, setOffline] = useState(false);
   const [connection, setConnection] = useState(0);
   const [version, setVersion] = useState<string | null>(null);
+  const [{ store, view }] = useState(() => {
+    const store = createClientStore({ linesPerBuild: OUTPUT_BUFFER_LINES, console: LOG_BUFFER_LINES });
+    return { store, view: batchedView(store, RENDER_BATCH_MS) };
+  });
   const listeners = useRef(new Set<MessageListener>());
   const onMessage = useCallback((listener: MessageListener) => {
     listeners.current.add(listener);
@@ -84,15 +102,18 @@ export function ForgeProvider({
       },
       onMessage: (message) => {
         if (message.type === 'hello') setVersion(message.version);
+        store.receive(message);
         for (const listener of [...listeners.current]) listener(message);
       },
     });
     return () => subscription.close();
-  }, [client]);
+  }, [client, store]);
 
   const value = useMemo<ForgeContextValue>(
     () => ({
       client,
+      store,
+      view,
       baseUrl: client.baseUrl,
       status,
       offline,
@@ -101,7 +122,7 @@ export function ForgeProvider({
       timeoutMs,
       onMessage,
     }),
-    [client, status, offline, connection, version, timeoutMs, onMessage],
+    [client, store, view, status, offline, connection, version, timeoutMs, onMessage],
   );
 
   return <ForgeContext.Provider value={value}>{children}</ForgeContext.Provider>;
@@ -121,4 +142,13 @@ export function useMessages(listener: MessageListener): void {
     latest.current = listener;
   });
   useEffect(() => onMessage((message) => latest.current(message)), [onMessage]);
+}
+
+/**
+ * The client model as of the last drawn batch. Every component reads the same snapshot in a
+ * render, so two panes showing one build never disagree.
+ */
+export function useClientState(): ClientState {
+  const { view } = useForge();
+  return useSyncExternalStore(view.subscribe, view.getSnapshot);
 }

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOT_ROSTER, type BotInfo } from '@forge/shared';
+import { fakeBots as roster } from '../testing/fake-client.ts';
 import { activityColor, botColor, groupFleet } from './fleet.ts';
-
-const roster = (patch: Record<string, Partial<BotInfo>> = {}): BotInfo[] =>
-  BOT_ROSTER.map((b) => ({
-    name: b.name,
-    category: b.category,
-    description: b.description,
-    status: 'active',
-    currentJob: null,
-    jobsRun: 0,
-    failures: 0,
-    ...patch[b.name],
-  }));
 
 describe('groupFleet', () => {
   it('groups the 25 bots into the four categories in spec order with their sizes', () => {

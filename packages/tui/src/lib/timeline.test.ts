@@ -1,95 +1,100 @@
 import { describe, expect, it } from 'vitest';
-import { fakeBuild } from '../testing/fake-client.ts';
+import { at, makeBuild, makeStep } from '@forge/testing';
 import { buildElapsed, buildTimeline, rowDuration } from './timeline.ts';
 
-const at = (ms: number) => new Date(Date.UTC(2025, 0, 1, 10, 0, 0, ms)).toISOString();
+const rowsOf = (rows: ReturnType<typeof buildTimeline>) =>
+  rows.map((r) => [r.kind, r.label, r.state, rowDuration(r)]);
 
 describe('buildTimeline', () => {
   it('gives each stage the time until the next and puts steps under the stage they started in', () => {
-    const build = fakeBuild({
+    const build = makeBuild({
       stages: [
-        { stage: 'starting', at: at(0) },
-        { stage: 'extraction', at: at(100) },
-        { stage: 'build-start', at: at(400) },
+        ['starting', 0],
+        ['bot-assignment', 100],
+        ['extraction', 150],
+        ['extraction-complete', 400],
+        ['build-start', 450],
       ],
       steps: [
-        {
-          name: 'extract',
-          botName: 'ExtractBot',
-          status: 'succeeded',
-          startedAt: at(120),
-          durationMs: 250,
-          detail: null,
-        },
-        {
+        makeStep({ name: 'extract', botName: 'ExtractBot', startedAt: at(160), durationMs: 230 }),
+        makeStep({
           name: 'install',
           botName: 'DependencyBot',
           status: 'cached',
-          startedAt: at(410),
+          startedAt: at(460),
           durationMs: 5,
-          detail: null,
-        },
-        {
+        }),
+        makeStep({
           name: 'build',
           botName: 'BuildBot',
           status: 'running',
           startedAt: at(500),
           durationMs: null,
-          detail: null,
-        },
+        }),
       ],
     });
-    const rows = buildTimeline(build, Date.parse(at(2_500)));
-    expect(rows.map((r) => [r.kind, r.label, r.state, rowDuration(r)])).toEqual([
+    expect(rowsOf(buildTimeline(build, Date.parse(at(2_500))))).toEqual([
       ['stage', 'Starting', 'done', '100ms'],
-      ['stage', 'Extracting', 'done', '300ms'],
-      ['step', 'extract ExtractBot', 'done', '250ms'],
-      ['stage', 'Building', 'current', '2.1s'],
+      ['stage', 'Assigning Bots', 'done', '50ms'],
+      ['stage', 'Extracting', 'done', '250ms'],
+      ['step', 'extract ExtractBot', 'done', '230ms'],
+      ['stage', 'Extracted', 'done', '50ms'],
+      ['stage', 'Building', 'current', '2.0s'],
       ['step', 'install DependencyBot', 'cached', 'cached'],
       ['step', 'build BuildBot', 'current', '2.0s'],
     ]);
   });
 
   it('marks the last stage of a failed build failed and stops counting when it ended', () => {
-    const build = fakeBuild({
-      status: 'failed',
-      stage: 'build-failed',
-      endedAt: at(900),
-      durationMs: 900,
+    const build = makeBuild({
       stages: [
-        { stage: 'build-start', at: at(0) },
-        { stage: 'build-failed', at: at(900) },
+        ['build-start', 0],
+        ['build-failed', 900],
       ],
       steps: [
-        {
+        makeStep({
           name: 'build',
           botName: 'BuildBot',
           status: 'failed',
           startedAt: at(10),
           durationMs: 880,
-          detail: null,
-        },
+        }),
       ],
     });
+    expect(build.status).toBe('failed');
     const rows = buildTimeline(build, Date.parse(at(60_000)));
-    expect(rows.map((r) => [r.label, r.state, rowDuration(r)])).toEqual([
-      ['Building', 'done', '900ms'],
-      ['build BuildBot', 'failed', '880ms'],
-      ['Build Failed', 'failed', ''],
+    expect(rowsOf(rows)).toEqual([
+      ['stage', 'Building', 'done', '900ms'],
+      ['step', 'build BuildBot', 'failed', '880ms'],
+      ['stage', 'Build Failed', 'failed', ''],
     ]);
     expect(buildElapsed(build, Date.parse(at(60_000)))).toBe(900);
   });
 
-  it('shows a cancelled build as cancelled where it stopped', () => {
-    const build = fakeBuild({
-      status: 'cancelled',
-      stage: 'build-start',
-      stages: [{ stage: 'build-start', at: at(0) }],
+  it('ends a cancelled build on a Cancelled row, and an interrupted one failed', () => {
+    const cancelled = makeBuild({
+      stages: [
+        ['build-start', 0],
+        ['idle', 300],
+      ],
     });
-    expect(buildTimeline(build, 0)[0]).toMatchObject({ label: 'Building', state: 'cancelled' });
+    expect(cancelled.status).toBe('cancelled');
+    expect(rowsOf(buildTimeline(cancelled, 0))).toEqual([
+      ['stage', 'Building', 'done', '300ms'],
+      ['stage', 'Cancelled', 'cancelled', ''],
+    ]);
+    const interrupted = makeBuild({
+      status: 'interrupted',
+      stages: [
+        ['build-start', 0],
+        ['build-failed', 300],
+      ],
+    });
+    expect(buildTimeline(interrupted, 0).at(-1)).toMatchObject({ label: 'Build Failed', state: 'failed' });
   });
 
   it('counts a running build from its creation', () => {
-    expect(buildElapsed(fakeBuild({ createdAt: at(0) }), Date.parse(at(1_500)))).toBe(1_500);
+    const running = makeBuild({ stages: [['build-start', 0]] });
+    expect(buildElapsed(running, Date.parse(at(1_500)))).toBe(1_500);
   });
 });

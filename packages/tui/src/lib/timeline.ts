@@ -1,10 +1,12 @@
 import {
+  buildStatusLevel,
   formatDuration,
   isFinished,
   STAGE_LABELS,
+  stageLevel,
   type Build,
   type BuildStep,
-  type Stage,
+  type LogLevel,
 } from '@forge/shared';
 
 export type RowState = 'done' | 'current' | 'failed' | 'cancelled' | 'skipped' | 'cached';
@@ -18,8 +20,6 @@ export interface TimelineRow {
   durationMs: number | null;
 }
 
-const FAILED_STAGES = new Set<Stage>(['build-failed', 'build-timeout']);
-
 const STEP_STATE: Record<BuildStep['status'], RowState> = {
   running: 'current',
   succeeded: 'done',
@@ -32,13 +32,16 @@ const STEP_STATE: Record<BuildStep['status'], RowState> = {
 
 const ms = (iso: string): number => Date.parse(iso);
 
-function lastStageState(build: Build): RowState {
-  const stage = build.stage;
-  if (!isFinished(build.status)) return 'current';
-  if (build.status === 'cancelled') return 'cancelled';
-  if (build.status === 'succeeded' && !FAILED_STAGES.has(stage)) return 'done';
-  return 'failed';
-}
+/** How a finished build's last stage reads: by the level of how the build ended. */
+const ENDED: Record<LogLevel, RowState> = {
+  success: 'done',
+  warn: 'cancelled',
+  error: 'failed',
+  info: 'done',
+};
+
+const lastStageState = (build: Build): RowState =>
+  isFinished(build.status) ? ENDED[buildStatusLevel(build.status)] : 'current';
 
 /**
  * The build pane's timeline: each stage the build entered with how long it lasted (until the next
@@ -59,13 +62,19 @@ export function buildTimeline(build: Build, now: number): TimelineRow[] {
   stages.forEach((event, i) => {
     const next = stages[i + 1];
     const last = next === undefined;
-    const state: RowState = last ? lastStageState(build) : FAILED_STAGES.has(event.stage) ? 'failed' : 'done';
+    const state: RowState = last
+      ? lastStageState(build)
+      : stageLevel(event.stage) === 'error'
+        ? 'failed'
+        : 'done';
     const durationMs = next
       ? ms(next.at) - ms(event.at)
       : isFinished(build.status)
         ? null
         : Math.max(0, now - ms(event.at));
-    rows.push({ kind: 'stage', label: STAGE_LABELS[event.stage], state, durationMs });
+    // A cancelled build ends at Idle: its last row says what happened instead.
+    const label = last && state === 'cancelled' ? 'Cancelled' : STAGE_LABELS[event.stage];
+    rows.push({ kind: 'stage', label, state, durationMs });
     for (const step of stepsByStage.get(i) ?? []) {
       rows.push({
         kind: 'step',

@@ -2,8 +2,7 @@ import * as fs from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { MAX_UPLOAD_BYTES, UI_TEXT } from '@forge/shared';
-import { formatBytes } from '../format.ts';
+import { checkUploadFile } from '@forge/shared';
 
 /** A ZIP on disk that passed the checks the daemon would make. */
 export interface ZipFile {
@@ -23,8 +22,8 @@ export function resolveInput(input: string, cwd: string): string {
 }
 
 /**
- * Check the path typed at the upload prompt before anything is sent: it exists, is a file, ends in
- * .zip and is at most 50 MB. Failures use the web's words (spec §8).
+ * Check the path typed at the upload prompt before anything is sent: it exists and is a file, and
+ * it passes the shared pre-check every client makes (.zip, at most 50 MB, in the spec's words).
  */
 export async function checkZipFile(input: string, cwd: string): Promise<ZipCheck> {
   const typed = input.trim();
@@ -41,16 +40,9 @@ export async function checkZipFile(input: string, cwd: string): Promise<ZipCheck
     };
   }
   if (info.isDirectory()) return { ok: false, error: `${typed} is a folder, not a ZIP file — zip it first.` };
-  if (!/\.zip$/i.test(path)) {
-    return { ok: false, error: `${UI_TEXT.invalidFileType} — ${UI_TEXT.invalidFileTypeHint}` };
-  }
-  if (info.size > MAX_UPLOAD_BYTES) {
-    return {
-      ok: false,
-      error: `${UI_TEXT.fileTooLarge} — ${UI_TEXT.fileTooLargeHint} (${typed} is ${formatBytes(info.size)})`,
-    };
-  }
-  return { ok: true, file: { path, name: basename(path), size: info.size } };
+  const file = { path, name: basename(path), size: info.size };
+  const refusal = checkUploadFile(file);
+  return refusal ? { ok: false, error: refusal.line } : { ok: true, file };
 }
 
 /**

@@ -1,11 +1,12 @@
 import {
   BOT_ROSTER,
+  Project,
+  ServerMessage,
   type BotInfo,
   type Build,
   type RouteInput,
   type RouteName,
   type RouteResponse,
-  type ServerMessage,
   type SocketHandlers,
   type SocketStatus,
   type SocketSubscription,
@@ -43,32 +44,16 @@ export function fakeBots(patch: Record<string, Partial<BotInfo>> = {}): BotInfo[
   }));
 }
 
-/** A build record with every field, as GET /api/builds/:id answers. */
-export function fakeBuild(patch: Partial<Build> = {}): Build {
-  return {
-    id: 'b1-abc123',
-    projectName: 'site',
-    status: 'running',
-    stage: 'starting',
-    createdAt: '2025-01-01T10:00:00.000Z',
-    endedAt: null,
-    durationMs: null,
-    cacheHit: false,
-    noCache: false,
-    sourceHash: null,
-    blueprint: null,
-    stages: [{ stage: 'starting', at: '2025-01-01T10:00:00.000Z' }],
-    steps: [],
-    test: null,
-    uiCheck: null,
-    bundle: null,
-    previewUrl: null,
-    cancelReason: null,
-    error: null,
-    logCount: 0,
-    logTruncated: false,
+/** A project as GET /api/projects lists it, whose last build is `build` (a @forge/testing makeBuild). */
+export function fakeProject(build: Build, patch: Partial<Project> = {}): Project {
+  return Project.parse({
+    name: build.projectName,
+    createdAt: build.createdAt,
+    updatedAt: build.createdAt,
+    lastBuild: build,
+    hasArtifact: false,
     ...patch,
-  };
+  });
 }
 
 /**
@@ -139,8 +124,9 @@ export function createFakeClient(options: FakeClientOptions = {}) {
     setStatus(status: SocketStatus) {
       active().handlers.onStatus?.(status);
     },
+    /** Deliver a /ws message, as the daemon would send it (checked against the protocol's schema). */
     emit(message: ServerMessage) {
-      active().handlers.onMessage?.(message);
+      active().handlers.onMessage?.(ServerMessage.parse(message));
     },
   };
 }

@@ -46,6 +46,7 @@ export function renderApp(options: RenderAppOptions = {}) {
   const tree = <App client={fake.client} openUrl={openUrl} {...props} />;
 
   let rawFrame: () => string;
+  let rawFrames: () => readonly string[];
   let press: (keys: string) => void;
   let unmount: () => void;
   if (size) {
@@ -58,16 +59,20 @@ export function renderApp(options: RenderAppOptions = {}) {
       patchConsole: false,
     });
     rawFrame = () => stdout.writes.at(-1) ?? '';
+    rawFrames = () => stdout.writes;
     press = (keys) => stdin.press(keys);
     unmount = () => instance.unmount();
   } else {
     const view = render(tree);
     rawFrame = () => view.lastFrame() ?? '';
+    rawFrames = () => view.frames;
     press = (keys) => view.stdin.write(keys);
     unmount = () => view.unmount();
   }
 
   const frame = () => stripVTControlCharacters(rawFrame());
+  /** Every frame drawn so far, oldest first, without colour codes. */
+  const frames = () => rawFrames().map((f) => stripVTControlCharacters(f));
   /** The socket is subscribed and then reported open (the dashboard's effects are live). */
   const connect = async () => {
     await waitFor(() => expect(fake.subscribed).toBe(true));
@@ -83,5 +88,5 @@ export function renderApp(options: RenderAppOptions = {}) {
     frame()
       .split('\n')
       .filter((line) => line.includes(text));
-  return { fake, frame, rawFrame, connect, shows, linesWith, press, openUrl, unmount };
+  return { fake, frame, frames, rawFrame, connect, shows, linesWith, press, openUrl, unmount };
 }

@@ -77,6 +77,7 @@ function engine(
 
   return {
     settings,
+    fleet,
     sent,
     until,
     builds,
@@ -181,6 +182,12 @@ describe('the build engine', () => {
       error: { code: 'CANCELLED' },
     });
     expect(build.steps.find((s) => s.name === 'build')).toMatchObject({ status: 'cancelled' });
+    // Cancelling is not the bot's failure: no error status, nothing for "Fix" to retry.
+    expect(e.fleet.list().find((b) => b.name === 'BuildBot')).toMatchObject({
+      status: 'active',
+      failures: 0,
+    });
+    expect(e.fleet.lastFailure('BuildBot')).toBeNull();
   });
 });
 

@@ -96,7 +96,9 @@ export async function runStage<I, O>(
       },
       {
         signal: run.signal,
-        failed: (r) => !r.ok || r.stepStatus === 'failed' || r.stepStatus === 'timed-out',
+        // A cancelled job is not the bot's failure: it stays out of its error count and "Fix".
+        failed: (r) =>
+          r.ok ? r.stepStatus === 'failed' || r.stepStatus === 'timed-out' : r.failure.status !== 'cancelled',
       },
     );
   } catch (err) {
