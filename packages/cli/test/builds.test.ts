@@ -3,9 +3,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliResult } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeZip, StandIn } from '@forge/testing';
 import { exitOf, Sandbox, waitForOutput } from './helpers.ts';
-import { StandIn } from '@forge/testing';
-import { makeZip } from '@forge/testing';
 
 // The build commands of the spawned, built forge against a stand-in daemon (real HTTP and /ws) whose
 // builds the test moves on step by step. The real daemon end to end: upload.test.ts.
@@ -55,20 +54,28 @@ describe('forge upload', () => {
     await forge.stderrShows(/Following build b1 of site/);
     standIn.stage('b1', 'build-start');
     standIn.log('b1', 'vite build');
-    standIn.finish('b1', 'succeeded', 'build-success', { previewUrl: 'http://127.0.0.1:9/' });
+    standIn.stage('b1', 'build-success');
+    standIn.finish('b1', 'succeeded', { previewUrl: 'http://127.0.0.1:9/' });
     expect(await forge.exit()).toBe(0);
 
     expect(JSON.parse(forge.out.stdout)).toEqual({
       projectName: 'site',
       buildId: 'b1',
       status: 'succeeded',
-      stage: 'build-success',
+      stage: 'integration-available',
       durations: { extract: 12, detect: 3 },
       cacheHit: false,
       previewUrl: 'http://127.0.0.1:9/',
     });
     const stages = [...forge.out.stderr.matchAll(/^ +\+\S+ {2}(.+)$/gm)].map((m) => m[1]);
-    expect(stages).toEqual(['Starting', 'Extracting', 'Extracted', 'Building', 'Build Complete']);
+    expect(stages).toEqual([
+      'Starting',
+      'Extracting',
+      'Extracted',
+      'Building',
+      'Build Complete',
+      'Integration Available',
+    ]);
     expect(forge.out.stderr).toMatch(/^Uploading site\.zip \(\d+ B\)…$/m);
     expect(forge.out.stderr).toContain('Build succeeded: site, build b1');
     expect(forge.out.stderr).toMatch(/^ {2}preview +http:\/\/127\.0\.0\.1:9\/$/m);
@@ -80,11 +87,12 @@ describe('forge upload', () => {
     const forge = start(['upload', zip, '--wait', '--no-cache']);
     expect((await standIn.nextUpload()).query.get('noCache')).toBe('1');
     await forge.stderrShows(/Following build/);
-    standIn.finish('b1', 'failed', 'build-failed');
+    standIn.finish('b1', 'failed');
     expect(await forge.exit()).toBe(1);
     expect(forge.out.stdout).toBe('');
     expect(forge.out.stderr).toContain('Build failed: site, build b1');
     expect(forge.out.stderr).toMatch(/error +npm run build exited with code 1 \[BUILD_FAILED\]/);
+    expect(forge.out.stderr).toMatch(/^ {2}hint +The first error in the build output says why/m);
   });
 
   it('--wait still ends when /ws drops and the build-finished event is lost', async () => {
@@ -95,7 +103,7 @@ describe('forge upload', () => {
     await forge.stderrShows(/Lost the live connection/);
     // The look at the record right after the drop has been answered; only polling can see the end.
     await expect.poll(() => standIn.buildReads).toBeGreaterThan(reads);
-    standIn.finish('b1', 'timed-out', 'build-timeout', { announce: false });
+    standIn.finish('b1', 'timed-out', { announce: false });
     expect(await forge.exit()).toBe(4);
     expect(JSON.parse(forge.out.stdout)).toMatchObject({ status: 'timed-out', stage: 'build-timeout' });
   });
@@ -134,7 +142,8 @@ describe('forge build', () => {
     const seen = await forge.stderrShows(/Following build (b\d+) of (\S+):/);
     const [, id, project] = /Following build (b\d+) of (\S+):/.exec(seen)!;
     expect(project).toBe('site');
-    standIn.finish(id!, 'succeeded', 'no-build-needed', { previewUrl: 'http://127.0.0.1:9/' });
+    standIn.stage(id!, 'no-build-needed');
+    standIn.finish(id!, 'succeeded', { previewUrl: 'http://127.0.0.1:9/' });
     expect(await forge.exit()).toBe(0);
     // Without --json, stdout carries the preview URL alone.
     expect(forge.out.stdout).toBe('http://127.0.0.1:9/\n');
@@ -158,7 +167,7 @@ describe('forge logs', () => {
     standIn.log(build.id, 'third', 'error');
     await forge.stdoutShows(/third/);
     standIn.log(build.id, 'fourth');
-    standIn.finish(build.id, 'failed', 'build-failed');
+    standIn.finish(build.id, 'failed');
     expect(await forge.exit()).toBe(1);
     const messages = forge.out.stdout
       .trim()
@@ -166,6 +175,51 @@ describe('forge logs', () => {
       .map((l) => l.split(' ').at(-1));
     expect(messages).toEqual(['first', 'second', 'third', 'fourth']);
     expect(forge.out.stderr).toContain(`Build ${build.id} failed.`);
+  });
+
+  it('-f prints each line once and in order when a /ws frame is lost, and the lines past the cap after the stored ones', async () => {
+    const build = standIn.addBuild('site');
+    standIn.stage(build.id, 'build-start');
+    standIn.log(build.id, 'one');
+    const forge = start(['logs', '-f', build.id]);
+    await forge.stdoutShows(/one/);
+
+    // Stored, but its frame never reaches forge; the next frame's seq shows the gap.
+    const entries = standIn.logs.get(build.id)!;
+    entries.push({ ...entries[0]!, seq: 2, id: `${build.id}:2`, message: 'two (frame lost)' });
+    standIn.log(build.id, 'three');
+    await forge.stdoutShows(/three/);
+
+    // The daemon's cap: its last stored line, then lines it only streams (no seq).
+    standIn.log(build.id, 'Log truncated', 'warn', 'LogBot');
+    standIn.builds.get(build.id)!.logTruncated = true;
+    const live = (output: string) =>
+      standIn.broadcast({
+        type: 'build-output',
+        output,
+        botName: 'BuildBot',
+        buildId: build.id,
+        projectName: 'site',
+        timestamp: new Date().toISOString(),
+      });
+    live('live a\nlive b');
+    await forge.stdoutShows(/live b/);
+    live('live c');
+    await forge.stdoutShows(/live c/);
+    standIn.finish(build.id, 'succeeded');
+    expect(await forge.exit()).toBe(0);
+
+    const lines = forge.out.stdout.trim().split('\n');
+    expect(lines.map((l) => l.replace(/^\d\d:\d\d:\d\d \w+ +\w+ /, ''))).toEqual([
+      'one',
+      'two (frame lost)',
+      'three',
+      'Log truncated',
+      'live a',
+      'live b',
+      'live c',
+    ]);
+    expect(forge.out.stderr).toContain('the lines after these are shown as they are streamed');
   });
 
   it('--json prints one entry per line; an unknown build exits 1', async () => {
@@ -182,12 +236,12 @@ describe('forge logs', () => {
 describe('forge builds / cancel / bots / preview / plan', () => {
   it('builds lists newest first; cancel stops the newest running build, then has none to stop', async () => {
     const done = standIn.addBuild('old');
-    standIn.finish(done.id, 'succeeded', 'build-success');
+    standIn.finish(done.id, 'succeeded');
     const running = standIn.addBuild('site');
 
     const table = await run(['builds']);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +CREATED$/);
-    expect(table.stdout.split('\n')[1]).toMatch(new RegExp(`^${running.id} +site +running +Starting +- +- `));
+    expect(table.stdout.split('\n')[1]).toMatch(new RegExp(`^${running.id} +site +queued +Starting +- +- `));
     expect(JSON.parse((await run(['builds', '--json', '--project', 'old'])).stdout)).toHaveLength(1);
 
     const cancel = await run(['cancel']);

@@ -1,14 +1,15 @@
-import type {
-  Build,
-  BuildLogsResponse,
-  ServerMessage,
-  SocketHandlers,
-  SocketSubscription,
-  Stage,
+import {
+  FINAL_STAGE,
+  type Build,
+  type BuildLogsResponse,
+  type FinishedStatus,
+  type ServerMessage,
+  type SocketHandlers,
+  type SocketSubscription,
+  type Stage,
 } from '@forge/shared';
-import type { BuildSource } from '../src/builds/source.ts';
-
 import { at, logEntry, makeBuild, type StoredLogEntry } from '@forge/testing';
+import type { BuildSource } from '../src/builds/source.ts';
 
 /** Fakes of the daemon for unit tests of the wait and follow logic (no network, no vi.mock). */
 
@@ -74,15 +75,26 @@ export class FakeDaemon implements BuildSource {
     this.handlers?.onMessage?.(message);
   }
 
-  /** Move the build on to `stage` at `ms`, as the daemon would record it. */
+  /** Move the running build on to `stage` at `ms`, as the daemon would record it. */
   enter(stage: Stage, ms: number): void {
     this.build.stages.push({ stage, at: at(ms) });
+    this.build.status = 'running';
     this.build.stage = stage;
   }
 
-  finish(status: Build['status'], stage: Stage, ms: number): void {
-    this.enter(stage, ms);
+  /** Store a line of the build's log (seq next in line), as the daemon does before it streams it. */
+  store(message: string): LogEntry {
+    const entry = logEntry(this.log.length + 1, message);
+    this.log.push(entry);
+    this.build.logCount = entry.seq;
+    return entry;
+  }
+
+  /** End the build at its status's final stage at `ms`. */
+  finish(status: FinishedStatus, ms: number): void {
+    this.build.stages.push({ stage: FINAL_STAGE[status], at: at(ms) });
     this.build.status = status;
+    this.build.stage = FINAL_STAGE[status];
     this.build.endedAt = at(ms);
     this.build.durationMs = ms;
   }

@@ -34,7 +34,7 @@ describe('forge upload refuses a bad file before contacting (or starting) the da
       6,
       'refused',
       'FILE_TOO_LARGE',
-      /^error: File too large — Maximum file size is 50MB \(big\.zip is 51\.0 MB\)$/m,
+      /^error: File too large — Maximum file size is 50MB \(big\.zip is 51 MB\)$/m,
     ],
   ])('%s (%s): exit %i, one %s document on stdout', async (_what, file, exitCode, status, code, message) => {
     writeFileSync(join(sandbox.cwd, 'notes.txt'), 'not a zip');

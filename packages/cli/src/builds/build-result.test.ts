@@ -1,16 +1,10 @@
 import { CliResult } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { at, makeBuild } from '@forge/testing';
+import { at, makeBuild, makeStep } from '@forge/testing';
 import { paint } from '../terminal.ts';
-import {
-  buildExitCode,
-  formatBuildSummary,
-  formatBytes,
-  formatStageLine,
-  toBuildResult,
-} from './build-result.ts';
+import { buildExitCode, formatBuildSummary, formatStageLine, toBuildResult } from './build-result.ts';
 import { formatBuildsTable } from './format-builds.ts';
-import { formatLogEntry } from './format-log.ts';
+import { formatLogLine, logLineJson } from './format-log.ts';
 
 const plain = paint(false);
 const colour = paint(true);
@@ -18,49 +12,28 @@ const colour = paint(true);
 const finished = makeBuild({
   id: 'b7',
   projectName: 'shop',
-  status: 'succeeded',
   stages: [
     ['starting', 0],
     ['extraction', 120],
     ['build-start', 400],
     ['build-success', 3_400],
+    ['integration-available', 3_500],
   ],
   durationMs: 3_500,
   cacheHit: true,
   previewUrl: 'http://127.0.0.1:5001/',
   steps: [
-    {
-      name: 'extract',
-      botName: 'ExtractBot',
-      status: 'succeeded',
-      startedAt: at(0),
-      durationMs: 120,
-      detail: null,
-    },
-    {
+    makeStep({ name: 'extract', botName: 'ExtractBot', startedAt: at(0), durationMs: 120 }),
+    makeStep({
       name: 'install',
       botName: 'DependencyBot',
       status: 'cached',
       startedAt: at(150),
       durationMs: 30,
       detail: 'npm ci: reused node_modules',
-    },
-    {
-      name: 'build',
-      botName: 'BuildBot',
-      status: 'succeeded',
-      startedAt: at(400),
-      durationMs: 3_000,
-      detail: null,
-    },
-    {
-      name: 'test',
-      botName: 'TestBot',
-      status: 'skipped',
-      startedAt: at(3_400),
-      durationMs: null,
-      detail: null,
-    },
+    }),
+    makeStep({ name: 'build', botName: 'BuildBot', startedAt: at(400), durationMs: 3_000 }),
+    makeStep({ name: 'test', botName: 'TestBot', status: 'skipped', startedAt: at(3_400), durationMs: null }),
   ],
   test: { ran: true, passed: false, command: 'npm test', durationMs: 900, outputTail: '' },
   uiCheck: { ok: false, hasIndexHtml: true, missingAssets: ['/app.js'] },
@@ -81,7 +54,7 @@ describe('toBuildResult (the --json document of --wait)', () => {
       projectName: 'shop',
       buildId: 'b7',
       status: 'succeeded',
-      stage: 'build-success',
+      stage: 'integration-available',
       durations: { extract: 120, install: 30, build: 3_000 },
       cacheHit: true,
       previewUrl: 'http://127.0.0.1:5001/',
@@ -90,20 +63,29 @@ describe('toBuildResult (the --json document of --wait)', () => {
 });
 
 describe('toBuildResult for a build that did not succeed', () => {
-  it('carries the record’s error, or one in its place, and validates against the shared schema', () => {
-    const failed = makeBuild({ status: 'failed', error: { code: 'BUILD_FAILED', message: 'exit 1' } });
-    expect(toBuildResult(failed).error).toEqual({ code: 'BUILD_FAILED', message: 'exit 1' });
-    const cancelled = makeBuild({ status: 'cancelled', cancelReason: 'superseded' });
+  it('carries the record’s error with the catalogue’s hint, or one in its place, and validates against the shared schema', () => {
+    const failed = makeBuild({
+      stages: [['build-failed', 50]],
+      error: { code: 'BUILD_FAILED', message: 'exit 1' },
+    });
+    expect(toBuildResult(failed)).toMatchObject({ status: 'failed', stage: 'build-failed' });
+    expect(toBuildResult(failed).error).toEqual({
+      code: 'BUILD_FAILED',
+      message: 'exit 1',
+      hint: expect.stringContaining('forge logs <build>'),
+    });
+    const cancelled = makeBuild({ stages: [['idle', 50]], cancelReason: 'superseded' });
+    expect(toBuildResult(cancelled)).toMatchObject({ status: 'cancelled', stage: 'idle' });
     expect(toBuildResult(cancelled).error).toEqual({
       code: 'CANCELLED',
       message: 'The build was cancelled (superseded).',
     });
     // Still running when the wait ended: only the wait's error.
-    const running = makeBuild();
+    const running = makeBuild({ stages: [['build-start', 10]] });
     expect(toBuildResult(running).error).toBeUndefined();
     const waited = toBuildResult(running, { code: 'WAIT_TIMEOUT', message: 'gave up' });
-    expect(waited.error?.code).toBe('WAIT_TIMEOUT');
-    for (const result of [toBuildResult(finished), toBuildResult(cancelled), waited]) {
+    expect(waited.error).toEqual({ code: 'WAIT_TIMEOUT', message: 'gave up' });
+    for (const result of [toBuildResult(finished), toBuildResult(failed), toBuildResult(cancelled), waited]) {
       expect(CliResult.parse(result)).toEqual(result);
     }
   });
@@ -142,52 +124,58 @@ describe('formatBuildSummary', () => {
     expect(text).toMatch(/^ {2}test +TestBot +- +skipped$/m);
     expect(text).toMatch(/^ {2}tests +failed \(npm test\) in 900ms$/m);
     expect(text).toMatch(/^ {2}ui check +missing assets: \/app\.js$/m);
-    expect(text).toMatch(/^ {2}output +2 files, 146\.5 KB \(gzip 48\.8 KB\); 1 over 97\.7 KB$/m);
+    expect(text).toMatch(/^ {2}output +2 files, 146 KB \(gzip 48\.8 KB\); 1 over 97\.7 KB$/m);
     expect(text).toMatch(/^ {2}preview +http:\/\/127\.0\.0\.1:5001\/$/m);
     expect(text).not.toContain('\u001b');
   });
 
-  it('shows the error of a failed build, and strips escape codes coming from the project', () => {
+  it('shows the error of a failed build with what to do, and strips escape codes coming from the project', () => {
     const failed = makeBuild({
-      status: 'failed',
+      stages: [['build-failed', 10]],
       error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1\u001b[2J' },
     });
     const lines = formatBuildSummary(failed, plain);
-    expect(lines[0]).toBe('Build failed: site, build b1');
+    expect(lines[0]).toBe('Build failed: site, build b1 in 10ms');
     expect(lines).toContain('  error  npm run build exited with code 1 [BUILD_FAILED]');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}hint {3}The first error in the build output/));
   });
 });
 
-describe('formatBytes', () => {
-  it('uses B, KB and MB', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(2048)).toBe('2.0 KB');
-    expect(formatBytes(51 * 1024 * 1024)).toBe('51.0 MB');
-  });
-});
+describe('formatLogLine', () => {
+  const line = { timestamp: new Date(2026, 0, 2, 3, 4, 5).toISOString(), botName: 'BuildBot', text: 'built' };
 
-describe('formatLogEntry', () => {
-  it('prints HH:MM:SS LEVEL BotName message in local time', () => {
-    const time = new Date(2026, 0, 2, 3, 4, 5).toISOString();
-    expect(
-      formatLogEntry({ timestamp: time, level: 'success', botName: 'BuildBot', message: 'built' }, plain),
-    ).toBe('03:04:05 SUCCESS BuildBot built');
-    expect(formatLogEntry({ timestamp: time, level: 'info', botName: 'UiBot', message: 'ok' }, plain)).toBe(
+  it('prints HH:MM:SS LEVEL BotName text in local time', () => {
+    expect(formatLogLine({ ...line, level: 'success' }, plain)).toBe('03:04:05 SUCCESS BuildBot built');
+    expect(formatLogLine({ ...line, level: 'info', botName: 'UiBot', text: 'ok' }, plain)).toBe(
       '03:04:05 INFO    UiBot ok',
     );
   });
 
-  it('removes escape sequences and control characters from build output', () => {
-    const line = formatLogEntry(
+  it('removes escape sequences and control characters; a carriage return keeps what was drawn last', () => {
+    const printed = formatLogLine(
       {
         timestamp: 'not a date',
         level: 'error',
         botName: 'BuildBot',
-        message: '\u001b[31mred\u001b[0m\r\u001b]0;title\u0007x',
+        text: '\u001b[31mred\u001b[0m\tok\u0007',
       },
       plain,
     );
-    expect(line).toBe('--:--:-- ERROR   BuildBot red x');
+    expect(printed).toBe('--:--:-- ERROR   BuildBot red  ok');
+    expect(formatLogLine({ ...line, level: 'info', text: '10%\r50%\r100%' }, plain)).toMatch(/ 100%$/);
+  });
+
+  it('as JSON is the stored entry (id, seq …); a line never stored has neither', () => {
+    const stored = { ...line, key: 's7', seq: 7, level: 'warn' as const };
+    expect(logLineJson('b1', stored)).toEqual({
+      id: 'b1:7',
+      seq: 7,
+      timestamp: line.timestamp,
+      level: 'warn',
+      botName: 'BuildBot',
+      message: 'built',
+    });
+    expect(logLineJson('b1', { ...stored, key: 'l1', seq: null })).not.toHaveProperty('seq');
   });
 });
 
@@ -197,7 +185,7 @@ describe('formatBuildsTable', () => {
     const lines = formatBuildsTable([running, finished], plain);
     expect(lines[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +CREATED$/);
     expect(lines[1]).toMatch(/^b8 +blog +running +Building +- +- +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect(lines[2]).toMatch(/^b7 +shop +succeeded +Build Complete +hit +3\.5s +\d{4}-/);
+    expect(lines[2]).toMatch(/^b7 +shop +succeeded +Integration Available +hit +3\.5s +\d{4}-/);
     // Columns line up: STATUS starts at the same offset in every row.
     const col = lines[0]!.indexOf('STATUS');
     expect(lines[1]!.indexOf('running')).toBe(col);

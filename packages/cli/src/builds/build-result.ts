@@ -1,6 +1,9 @@
 import {
+  errorHint,
+  formatBytes,
   formatDuration,
   isFinished,
+  plural,
   stageLabel,
   type Build,
   type BuildStatus,
@@ -14,9 +17,17 @@ import { sanitize, type Tone } from '../terminal.ts';
 
 /**
  * The build's own error when it did not succeed: the record's (BUILD_FAILED, STAGE_TIMEOUT,
- * CANCELLED, ARCHIVE_*, …), or one said in its place for a record that carries none.
+ * CANCELLED, ARCHIVE_*, …), or one said in its place for a record that carries none, with the
+ * catalogue's hint on what to do.
  */
 export function buildError(build: Build): CliResultError | undefined {
+  const error = recordError(build);
+  if (!error) return undefined;
+  const hint = errorHint(error.code);
+  return hint ? { ...error, hint } : error;
+}
+
+function recordError(build: Build): CliResultError | undefined {
   if (build.status === 'succeeded' || !isFinished(build.status)) return undefined;
   if (build.error) return { code: build.error.code, message: build.error.message };
   switch (build.status) {
@@ -113,15 +124,6 @@ export function formatStageLine(event: StageEvent, build: Pick<Build, 'createdAt
 
 type Paint = (tone: Tone | undefined, text: string) => string;
 
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-/** Bytes as B / KB / MB (binary units, one decimal from KB on). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 /**
  * The end of `--wait` on stderr: status, time, cache hit, every step with its bot and duration, the
  * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any.
@@ -168,7 +170,11 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
     ]);
   }
   if (build.cancelReason) facts.push(['cancelled', build.cancelReason]);
-  if (build.error) facts.push(['error', `${sanitize(build.error.message)} [${build.error.code}]`]);
+  if (build.error) {
+    facts.push(['error', `${sanitize(build.error.message)} [${build.error.code}]`]);
+    const hint = errorHint(build.error.code);
+    if (hint) facts.push(['hint', hint]);
+  }
   if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
   if (build.previewUrl) facts.push(['preview', build.previewUrl]);
   const width = Math.max(0, ...facts.map(([k]) => k.length));

@@ -1,9 +1,12 @@
 import { isFinished, type Build, type ForgeClient } from '@forge/shared';
+import { createBuildStore } from './build-tracker.ts';
+import { watchBuild } from './build-watch.ts';
 import { buildSource } from './source.ts';
-import { waitForBuild } from './wait-for-build.ts';
 
 /** How long a cancel waits for the build's processes to be gone before it reports. */
 export const STOP_WAIT_MS = 15_000;
+/** How often the record is read while waiting for a cancelled build to stop. */
+const STOP_POLL_MS = 200;
 
 /**
  * POST /api/builds/:id/cancel, then the record once the build has stopped (or as it is after
@@ -16,10 +19,11 @@ export async function cancelBuild(client: ForgeClient, id: string): Promise<Buil
 
 async function untilStopped(client: ForgeClient, build: Build): Promise<Build> {
   try {
-    return await waitForBuild({
+    return await watchBuild({
       source: buildSource(client),
+      store: createBuildStore(),
       buildId: build.id,
-      pollMs: 200,
+      pollMs: STOP_POLL_MS,
       signal: AbortSignal.timeout(STOP_WAIT_MS),
     });
   } catch (err) {

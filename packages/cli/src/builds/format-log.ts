@@ -1,25 +1,32 @@
-import type { LogEntry } from '@forge/shared';
+import { formatClock, sanitizeLine, type LogLine } from '@forge/shared';
 import { sanitize, type Tone } from '../terminal.ts';
-
-const pad2 = (n: number) => n.toString().padStart(2, '0');
 
 const LEVEL_TONES: Record<string, Tone | undefined> = { error: 'bad', warn: 'warn', success: 'good' };
 
 /** Wide enough for SUCCESS, the longest level. */
 const LEVEL_WIDTH = 7;
 
+type Line = Pick<LogLine, 'timestamp' | 'level' | 'botName' | 'text'>;
+
 /**
- * A build log entry as `HH:MM:SS LEVEL BotName message` (local time). The message comes from the
- * project's own tools: escape sequences and control characters are stripped.
+ * A build log line as `HH:MM:SS LEVEL BotName text` (local time). The text comes from the project's
+ * own tools: it is made safe for a terminal the way every client shows it (sanitizeLine).
  */
-export function formatLogEntry(
-  entry: Pick<LogEntry, 'timestamp' | 'level' | 'botName' | 'message'>,
-  paint: (tone: Tone | undefined, text: string) => string,
-): string {
-  const date = new Date(entry.timestamp);
-  const clock = Number.isNaN(date.getTime())
-    ? '--:--:--'
-    : `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
-  const level = paint(LEVEL_TONES[entry.level], entry.level.toUpperCase().padEnd(LEVEL_WIDTH));
-  return `${paint('dim', clock)} ${level} ${sanitize(entry.botName)} ${sanitize(entry.message)}`;
+export function formatLogLine(line: Line, paint: (tone: Tone | undefined, text: string) => string): string {
+  const level = paint(LEVEL_TONES[line.level], line.level.toUpperCase().padEnd(LEVEL_WIDTH));
+  return `${paint('dim', formatClock(line.timestamp))} ${level} ${sanitize(line.botName)} ${sanitizeLine(line.text)}`;
+}
+
+/**
+ * `forge logs --json`: one object per line, the stored entry as GET /api/builds/:id/logs gives it
+ * (`id`, `seq`, …); a line the daemon only streamed has no id or seq.
+ */
+export function logLineJson(buildId: string, line: LogLine): Record<string, unknown> {
+  return {
+    ...(line.seq === null ? {} : { id: `${buildId}:${line.seq}`, seq: line.seq }),
+    timestamp: line.timestamp,
+    level: line.level,
+    botName: line.botName,
+    message: line.text,
+  };
 }

@@ -1,15 +1,15 @@
-import type { Build, CliResult, CliResultError } from '@forge/shared';
+import type { Build, CliResult, CliResultError, ClientStore } from '@forge/shared';
 import type { Connection, Deps } from '../deps.ts';
 import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
 import { paint } from '../terminal.ts';
 import { buildExitCode, formatBuildSummary, formatStageLine, toBuildResult } from './build-result.ts';
+import { createBuildStore, trackBuild } from './build-tracker.ts';
+import { watchBuild } from './build-watch.ts';
 import { cancelBuild, isAlreadyFinished } from './cancel-build.ts';
-import { followLogs, LogReader, type LiveLogEntry } from './follow-logs.ts';
-import { formatLogEntry } from './format-log.ts';
+import { formatLogLine } from './format-log.ts';
 import { openLiveFeed, type LiveFeed } from './live-feed.ts';
 import { buildSource } from './source.ts';
-import { waitForBuild } from './wait-for-build.ts';
 import type { Deadline } from './wait-options.ts';
 import type { JsonResult } from './json-result.ts';
 
@@ -54,53 +54,51 @@ export interface FollowOutcome {
  */
 export async function followBuild(deps: Deps, options: FollowBuildOptions): Promise<FollowOutcome> {
   const { out } = deps;
-  const { client } = options.connection;
   const { buildId, deadline } = options;
   const err = paint(deps.term.stderrColor);
-  const source = buildSource(client);
   out.info(`Following build ${buildId} of ${options.projectName}:`);
-  let latest: Build | undefined;
+  // The build as /ws and the daemon's answers tell it; stages and log lines are printed from it.
+  const store = createBuildStore();
+  const tracker = trackBuild(store, buildId, {
+    onStage: (event, build) => out.info(formatStageLine(event, build, err)),
+    ...(options.logs
+      ? {
+          onLine: (line) => out.info(formatLogLine(line, err)),
+          onCapped: () =>
+            out.info(
+              '(The daemon stores a limited number of lines per build; later lines are shown as streamed.)',
+            ),
+        }
+      : {}),
+  });
   let build: Build;
   try {
-    build = await withInterrupt(async (interrupt) => {
-      // Stops whichever of the two watchers is left when the other fails.
-      const stop = new AbortController();
-      const signal = AbortSignal.any([interrupt, stop.signal, ...(deadline ? [deadline.signal] : [])]);
-      const printLine = (entry: LiveLogEntry) => out.info(formatLogEntry(entry, err));
-      try {
-        const waiting = waitForBuild({
-          source,
-          feed: options.feed,
-          buildId,
-          signal,
-          onStage: (event, record) => {
-            latest = record;
-            out.info(formatStageLine(event, record, err));
-          },
-          onNotice: (text) => out.info(text),
-        });
-        if (!options.logs) return await waiting;
-        const reader = new LogReader(source, buildId, printLine, () =>
-          out.info(
-            '(The daemon stores a limited number of lines per build; later lines are shown as streamed.)',
-          ),
-        );
-        // The log follower ends once every stored line is read; waitForBuild reports connection trouble.
-        const [final] = await Promise.all([
-          waiting,
-          followLogs({ source, feed: options.feed, buildId, reader, signal, onLiveEntry: printLine }),
-        ]);
-        return final;
-      } finally {
-        stop.abort();
-      }
-    });
+    build = await withInterrupt((interrupt) =>
+      watchBuild({
+        source: buildSource(options.connection.client),
+        feed: options.feed,
+        store,
+        buildId,
+        ...(options.logs ? { log: tracker } : {}),
+        signal: deadline ? AbortSignal.any([interrupt, deadline.signal]) : interrupt,
+        onNotice: (text) => out.info(text),
+      }),
+    );
   } catch (error) {
+    const latest = lastKnown(store, buildId);
     if (isInterrupted(error)) return interrupted(deps, options, latest);
     if (deadline?.signal.aborted) return timedOut(deps, options, deadline, latest);
     throw error;
+  } finally {
+    tracker.close();
   }
   return finished(deps, build);
+}
+
+/** The build as last known (its record, kept current by /ws); undefined before the record was read. */
+function lastKnown(store: ClientStore, buildId: string): Build | undefined {
+  const view = store.getState().builds[buildId];
+  return view?.fromRecord ? view.build : undefined;
 }
 
 function finished(deps: Deps, build: Build, waitError?: CliResultError): FollowOutcome {

@@ -1,6 +1,6 @@
 import type { BuildStep } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { at, makeBuild } from '@forge/testing';
+import { at, makeBuild, makeStep } from '@forge/testing';
 import { parseXml, type XmlElement } from '../../test/xml.ts';
 import { buildJunitReport, refusalJunitReport } from './junit.ts';
 
@@ -10,14 +10,7 @@ const step = (
   status: BuildStep['status'],
   durationMs: number | null,
   detail: string | null = null,
-): BuildStep => ({
-  name,
-  botName,
-  status,
-  startedAt: at(0),
-  durationMs,
-  detail,
-});
+): BuildStep => makeStep({ name, botName, status, startedAt: at(0), durationMs, detail });
 
 const suiteOf = (xml: string): XmlElement => {
   const root = parseXml(xml);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { formatBytes } from '../builds/build-result.ts';
+import { formatBytes } from '@forge/shared';
 import { JsonResult } from '../builds/json-result.ts';
 import { followBuild, openFeed, type FollowOutcome } from '../builds/report.ts';
 import { checkWaitOptions, startDeadline } from '../builds/wait-options.ts';

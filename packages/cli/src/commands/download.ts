@@ -18,9 +18,8 @@ export interface DownloadOptions {
  */
 export async function run(deps: Deps, opts: DownloadOptions): Promise<number> {
   const { resolve } = await import('node:path');
-  const { projectZipName } = await import('@forge/shared');
+  const { formatBytes, projectZipName } = await import('@forge/shared');
   const { downloadToFile, downloadToStream } = await import('../transfer/download.ts');
-  const { formatBytes } = await import('../builds/build-result.ts');
   const { createProgressLine } = await import('../transfer/progress.ts');
   const { isInterrupted, withInterrupt } = await import('../interrupt.ts');
 

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT, EXIT_CODES_HELP } from '../output.ts';
-import type { LiveLogEntry } from '../builds/follow-logs.ts';
 
 export interface LogsOptions {
   buildId?: string;
@@ -16,8 +15,9 @@ export interface LogsOptions {
  */
 export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
   const { buildSource } = await import('../builds/source.ts');
-  const { LogReader, followLogs } = await import('../builds/follow-logs.ts');
-  const { formatLogEntry } = await import('../builds/format-log.ts');
+  const { createBuildStore, trackBuild } = await import('../builds/build-tracker.ts');
+  const { readStoredLog, watchBuild } = await import('../builds/build-watch.ts');
+  const { formatLogLine, logLineJson } = await import('../builds/format-log.ts');
   const { buildExitCode, statusTone } = await import('../builds/build-result.ts');
   const { newestBuild } = await import('../builds/resolve.ts');
   const { openFeed } = await import('../builds/report.ts');
@@ -31,45 +31,53 @@ export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
     : await newestBuild(client);
   const source = buildSource(client);
   const color = paint(deps.term.stdoutColor);
-  const print = (entry: LiveLogEntry) =>
-    deps.out.data(opts.json ? JSON.stringify(entry) : formatLogEntry(entry, color));
-  const reader = new LogReader(source, build.id, print, () =>
-    deps.out.info(
-      opts.follow
-        ? '(The daemon stores a limited number of lines per build; the lines after these are shown as they are streamed.)'
-        : '(This log was cut short: the daemon stores a limited number of lines per build.)',
-    ),
-  );
+  // The lines are printed from the client model: stored ones in seq order, each once, then the
+  // ones the daemon streamed past its per-build cap.
+  const store = createBuildStore();
+  store.dispatch({ type: 'build-record', build });
+  const tracker = trackBuild(store, build.id, {
+    onLine: (line) =>
+      deps.out.data(opts.json ? JSON.stringify(logLineJson(build.id, line)) : formatLogLine(line, color)),
+    onCapped: () =>
+      deps.out.info(
+        opts.follow
+          ? '(The daemon stores a limited number of lines per build; the lines after these are shown as they are streamed.)'
+          : '(This log was cut short: the daemon stores a limited number of lines per build.)',
+      ),
+  });
   deps.out.info(`Log of build ${build.id} (${build.projectName}, ${build.status}):`);
-  if (!opts.follow) {
-    await reader.drain();
-    return EXIT.ok;
-  }
-
-  // Greeted before the stored lines are read: whatever is written from here on triggers a read, and
-  // lines the daemon streams without storing them (past its per-build cap) are not missed.
-  const feed = await openFeed(deps, connection);
   try {
-    const final = await withInterrupt((signal) =>
-      followLogs({
-        source,
-        feed,
-        buildId: build.id,
-        reader,
-        signal,
-        onLiveEntry: print,
-        onNotice: (t) => deps.out.info(t),
-      }),
-    );
-    deps.out.info(
-      `Build ${final.id} ${paint(deps.term.stderrColor)(statusTone(final.status), final.status)}.`,
-    );
-    return buildExitCode(final.status);
-  } catch (err) {
-    if (isInterrupted(err)) return EXIT.interrupted;
-    throw err;
+    if (!opts.follow) {
+      await readStoredLog(source, store, build.id, tracker);
+      return EXIT.ok;
+    }
+    // Greeted before the stored lines are read: lines written from here on reach the store, and
+    // lines the daemon streams without storing them (past its per-build cap) are not missed.
+    const feed = await openFeed(deps, connection);
+    try {
+      const final = await withInterrupt((signal) =>
+        watchBuild({
+          source,
+          feed,
+          store,
+          buildId: build.id,
+          log: tracker,
+          signal,
+          onNotice: (t) => deps.out.info(t),
+        }),
+      );
+      deps.out.info(
+        `Build ${final.id} ${paint(deps.term.stderrColor)(statusTone(final.status), final.status)}.`,
+      );
+      return buildExitCode(final.status);
+    } catch (err) {
+      if (isInterrupted(err)) return EXIT.interrupted;
+      throw err;
+    } finally {
+      feed.close();
+    }
   } finally {
-    feed.close();
+    tracker.close();
   }
 }
 

@@ -14,7 +14,8 @@ export interface PlanOptions {
  * an uploaded project by name. Each decision is shown with the file and rule that made it.
  */
 export async function run(deps: Deps, opts: PlanOptions): Promise<number> {
-  const { checkZipFile, isZipName, zipForm } = await import('../transfer/zip-file.ts');
+  const { isZipName } = await import('@forge/shared');
+  const { checkZipFile, zipForm } = await import('../transfer/zip-file.ts');
   const { formatBlueprint } = await import('../views/blueprint.ts');
 
   // A .zip name, a path or a file here is a file (and must be a ZIP); anything else names a project.

@@ -4,10 +4,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { createForgeClient, type UploadResult } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOutput } from '../output.ts';
+import { PLAIN_TERMINAL } from '../terminal.ts';
 import { downloadToFile, downloadToStream } from './download.ts';
 import { createProgressLine } from './progress.ts';
+import { sendZip } from './upload-zip.ts';
 import { checkZipFile, zipForm } from './zip-file.ts';
 
 let dir: string;
@@ -53,7 +56,7 @@ describe('checkZipFile', () => {
     writeFileSync(join(dir, 'big.zip'), '');
     await truncate(join(dir, 'big.zip'), 50 * 1024 * 1024 + 1);
     await expect(checkZipFile('big.zip', dir)).rejects.toEqual(
-      refused('FILE_TOO_LARGE', /^File too large — Maximum file size is 50MB \(big\.zip is 50\.0 MB\)/),
+      refused('FILE_TOO_LARGE', /^File too large — Maximum file size is 50MB \(big\.zip is 50 MB\)/),
     );
   });
 });
@@ -81,6 +84,45 @@ describe('zipForm', () => {
     expect(head).toContain('Content-Disposition: form-data; name="file"; filename="app.zip"');
     expect(head).toContain('Content-Type: application/zip');
     expect(received!.body.includes(bytes)).toBe(true);
+  });
+});
+
+describe('sendZip', () => {
+  async function upload(answer: UploadResult): Promise<string> {
+    writeFileSync(join(dir, 'site.zip'), 'PK');
+    handler = (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(answer));
+      });
+    };
+    let stderr = '';
+    const out = createOutput({ stdout: { write: () => true }, stderr: { write: (c) => (stderr += c) } });
+    const connection = { client: createForgeClient({ baseUrl: base }), baseUrl: base, token: undefined };
+    const result = await sendZip(
+      { out, term: PLAIN_TERMINAL },
+      connection,
+      await checkZipFile('site.zip', dir),
+      {
+        cache: true,
+      },
+    );
+    expect(result).toEqual(answer);
+    return stderr;
+  }
+  const answer: UploadResult = {
+    projectName: 'site',
+    builderBots: ['BuildBot'],
+    buildResult: { success: true, hasPackageJson: false },
+    buildId: 'b7',
+  };
+
+  it('says when the daemon answers that the build waits for its turn', async () => {
+    const queued = await upload({ ...answer, status: 'queued' });
+    expect(queued).toMatch(/^Uploaded site\.zip \(2 B\) in [\d.]+s: project site$/m);
+    expect(queued).toContain('The build b7 is queued: it starts when its turn comes');
+    expect(await upload({ ...answer, status: 'running' })).not.toContain('queued');
   });
 });
 

@@ -1,5 +1,4 @@
-import { createForgeClient, type UploadResult } from '@forge/shared';
-import { formatBytes } from '../builds/build-result.ts';
+import { createForgeClient, formatBytes, type UploadResult } from '@forge/shared';
 import type { Deadline } from '../builds/wait-options.ts';
 import type { Connection, Deps } from '../deps.ts';
 import { CliError, EXIT } from '../output.ts';
@@ -22,7 +21,7 @@ export interface SendZipOptions {
  * problem (401, 403) means the archive was refused: the error is marked `refused` (exit 6).
  */
 export async function sendZip(
-  deps: Deps,
+  deps: Pick<Deps, 'out' | 'term'>,
   connection: Connection,
   file: ZipFile,
   options: SendZipOptions,
@@ -72,6 +71,11 @@ export async function sendZip(
     `Uploaded ${file.name} (${total}) in ${((Date.now() - started) / 1000).toFixed(1)}s: project ${result.projectName}`,
   );
   if (result.error) deps.out.info(`The daemon says: ${result.error}`);
+  if (result.status === 'queued') {
+    deps.out.info(
+      `The build${result.buildId ? ` ${result.buildId}` : ''} is queued: it starts when its turn comes (every build slot is busy, or bot orchestration is off).`,
+    );
+  }
   return result;
 }
 

@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UI_TEXT } from '@forge/shared';
+import { checkUploadFile } from '@forge/shared';
 import { CliError, EXIT } from '../output.ts';
-import { formatBytes } from '../builds/build-result.ts';
 
 /** A ZIP on disk that passed the checks the daemon would make, so a bad file fails fast. */
 export interface ZipFile {
@@ -13,12 +12,11 @@ export interface ZipFile {
   size: number;
 }
 
-export const isZipName = (path: string): boolean => /\.zip$/i.test(path);
-
 /**
- * Check a ZIP before anything is sent (or a daemon started): it exists, is a file, ends in .zip and
- * is at most 50 MB. A missing file or a folder is a usage error (exit 2); a file the daemon would
- * refuse is refused here already (exit 6, with the daemon's code and the web UI's words, spec §8).
+ * Check a ZIP before anything is sent (or a daemon started): it exists and is a file (else a usage
+ * error, exit 2), and passes the checks every client makes (checkUploadFile: ends in .zip, at most
+ * 50 MB) — a file the daemon would refuse is refused here already (exit 6, with the daemon's code
+ * and the web UI's words, spec §5).
  */
 export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> {
   const absolute = resolve(cwd, path);
@@ -38,21 +36,17 @@ export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> 
       hint: `Zip it first, e.g. (cd ${path} && zip -r ../${basename(absolute).replace(/\.zip$/i, '')}.zip .)`,
     });
   }
-  if (!isZipName(absolute)) {
-    throw new CliError(`${UI_TEXT.invalidFileType} — ${UI_TEXT.invalidFileTypeHint} (${path})`, {
-      exitCode: EXIT.refused,
-      code: 'INVALID_FILE_TYPE',
-    });
+  // Named as on the command line, so the message points at what the user typed.
+  const refusal = checkUploadFile({ name: path, size: info.size });
+  if (refusal?.code === 'INVALID_FILE_TYPE') {
+    throw new CliError(`${refusal.line} (${path})`, { exitCode: EXIT.refused, code: refusal.code });
   }
-  if (info.size > MAX_UPLOAD_BYTES) {
-    throw new CliError(
-      `${UI_TEXT.fileTooLarge} — Maximum file size is ${MAX_UPLOAD_LABEL} (${path} is ${formatBytes(info.size)})`,
-      {
-        exitCode: EXIT.refused,
-        code: 'FILE_TOO_LARGE',
-        hint: 'Leave node_modules and build output out of the ZIP.',
-      },
-    );
+  if (refusal) {
+    throw new CliError(refusal.line, {
+      exitCode: EXIT.refused,
+      code: refusal.code,
+      hint: 'Leave node_modules and build output out of the ZIP.',
+    });
   }
   return { path: absolute, name: basename(absolute), size: info.size };
 }

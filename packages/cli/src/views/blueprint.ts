@@ -1,15 +1,7 @@
-import { formatDuration, type Blueprint } from '@forge/shared';
+import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
 import { sanitize } from '../terminal.ts';
 
-/** Arguments shown without quotes; anything else is single-quoted the way a POSIX shell would need. */
-const PLAIN_ARG = /^[\w@%+=:,./-]+$/;
-
-/** argv as one line a user could paste into a shell. */
-export function formatArgv(argv: readonly string[]): string {
-  return argv.map((arg) => (PLAIN_ARG.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
-}
-
-const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatArgv(argv)) : '(none)');
+const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatCommand(argv)) : '(none)');
 
 /**
  * `forge plan`: what Forge would run, then every decision with its evidence — the file it was read

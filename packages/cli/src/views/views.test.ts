@@ -1,7 +1,7 @@
 import { BOT_ROSTER, type Blueprint, type BotInfo } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
 import { paint } from '../terminal.ts';
-import { formatArgv, formatBlueprint } from './blueprint.ts';
+import { formatBlueprint } from './blueprint.ts';
 import { formatBots } from './bots.ts';
 
 const plain = paint(false);
@@ -82,9 +82,14 @@ describe('formatBlueprint', () => {
   });
 
   it('quotes arguments a shell would split, and strips control characters', () => {
-    expect(formatArgv(['node', 'build script.js', "it's"])).toBe(`node 'build script.js' 'it'\\''s'`);
-    const lines = formatBlueprint({ ...plan, framework: 'vite\u001b[2J', decisions: [] });
+    const lines = formatBlueprint({
+      ...plan,
+      framework: 'vite\u001b[2J',
+      build: ['node', 'build script.js', "it's"],
+      decisions: [],
+    });
     expect(lines[2]).toBe('  framework        vite');
+    expect(lines[5]).toBe(`  build            node 'build script.js' 'it'\\''s'`);
     expect(lines).not.toContain('Decisions');
   });
 });
