@@ -27,6 +27,7 @@ const TEST_FILES = [
   'packages/*/e2e/**',
   'packages/*/bench/**',
   'packages/*/src/testing/**',
+  'packages/*/src/test/**',
   'packages/testing/**',
 ];
 

@@ -1,4 +1,5 @@
 import {
+  Blueprint,
   Build,
   BuildStep,
   FINAL_STAGE,
@@ -76,3 +77,21 @@ export const logEntry = (seq: number, message = `line ${seq}`, buildId = 'b1'): 
   botName: 'BuildBot',
   message,
 });
+
+/** A build plan as BlueprintBot makes one for a Vite-style project (schema-checked). */
+export const makeBlueprint = (overrides: Partial<Blueprint> = {}): Blueprint =>
+  Blueprint.parse({
+    kind: 'static-build',
+    framework: 'vite',
+    hasPackageJson: true,
+    packageManager: 'npm',
+    install: ['npm', 'ci'],
+    build: ['npm', 'run', 'build'],
+    test: null,
+    start: null,
+    outputDir: 'dist',
+    env: {},
+    timeoutMs: 600_000,
+    decisions: [],
+    ...overrides,
+  });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, screenshot } from './support/browser.ts';
+import { connectedIndicator, launch, openPage, screenshot } from './support/browser.ts';
 import { startDaemon, type TestDaemon } from '@forge/testing';
 
 let daemon: TestDaemon;
@@ -18,17 +18,19 @@ describe('routes in Chromium against a real daemon', () => {
   it('shows both 404 texts on an unknown route', async () => {
     const { page, close } = await openPage(browser);
     await page.goto(`${daemon.url}/no/such/page`);
-    await expect.poll(() => page.getByText('404 Page Not Found').count()).toBe(1);
+    await page.getByRole('heading', { level: 1, name: '404 Page Not Found' }).waitFor();
     expect(await page.getByText('Did you forget to add the page to the router?').count()).toBe(1);
     await screenshot(page, 'not-found');
     await close();
   });
 
   it('redirects /dashboard to / and shows the live connection', async () => {
-    const { page, errors, close } = await openPage(browser);
+    const { page, errors, answered, close } = await openPage(browser);
     await page.goto(`${daemon.url}/dashboard`);
     await page.waitForURL(`${daemon.url}/`);
-    await expect.poll(() => page.getByText('Connected', { exact: true }).first().isVisible()).toBe(true);
+    await connectedIndicator(page).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ state: 'attached' });
+    await answered();
     await screenshot(page, 'dashboard');
     // Endpoints no issue has built yet (brain, extensions, dynamic routes) answer 503 by design.
     expect(errors.filter((e) => !/status of 503/.test(e))).toEqual([]);
@@ -36,18 +38,20 @@ describe('routes in Chromium against a real daemon', () => {
   });
 
   it.each([
-    ['settings', '/settings'],
-    ['file-explorer', '/file-explorer'],
-    ['console', '/console'],
-    ['bot-factory', '/bot-factory'],
-    ['code-generator', '/code-generator'],
-    ['description-pad', '/description-pad'],
-    ['login', '/login'],
-    ['university', '/university'],
-  ])('renders the %s screen without errors', async (name, route) => {
-    const { page, errors, close } = await openPage(browser);
+    ['settings', '/settings', 'Settings'],
+    ['file-explorer', '/file-explorer', 'File Explorer'],
+    ['console', '/console', 'Console'],
+    ['bot-factory', '/bot-factory', 'Bot Factory'],
+    ['code-generator', '/code-generator', 'Code Generator'],
+    ['description-pad', '/description-pad', 'Description Pad'],
+    ['login', '/login', 'Login'],
+    ['university', '/university', 'University'],
+  ])('renders the %s screen without errors', async (name, route, title) => {
+    const { page, errors, answered, close } = await openPage(browser);
     await page.goto(`${daemon.url}${route}`);
-    await page.waitForLoadState('networkidle');
+    // The screen's chunk has loaded and rendered, and everything it asked the daemon has answered.
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await answered();
     await screenshot(page, name);
     // Failed API calls of endpoints not built yet are expected 503s, logged by the browser as resource
     // errors; anything else (exceptions, CSP violations) is a bug.

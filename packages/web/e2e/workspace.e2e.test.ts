@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, screenshot } from './support/browser.ts';
+import { buildCompleteDialog, connectedIndicator, launch, openPage, screenshot } from './support/browser.ts';
 import { startDaemon, type TestDaemon } from '@forge/testing';
 import { PROJECTS, writeZip } from '@forge/testing';
 
@@ -28,25 +28,50 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const previewFrame = (page: Page) => page.frameLocator('iframe[title^="Preview of"]');
 
+/**
+ * Page script (run before the app's): notes the `data-layout` of every dashboard layout added to the
+ * DOM in `window.forgeLayoutsSeen`. A MutationObserver sees added nodes even when they are replaced
+ * in the same task, so a desktop frame never painted would still be caught.
+ */
+const RECORD_LAYOUTS = `
+  const seen = new Set();
+  window.forgeLayoutsSeen = seen;
+  const note = (node) => {
+    if (!(node instanceof Element)) return;
+    for (const el of [node, ...node.querySelectorAll('[data-layout]')]) {
+      const layout = el.getAttribute('data-layout');
+      if (layout) seen.add(layout);
+    }
+  };
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(note);
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+/** Close the Build Complete dialog with "Not now" and wait until it is gone. */
+async function dismissBuildComplete(page: Page): Promise<void> {
+  const dialog = buildCompleteDialog(page);
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 describe('the dashboard in Chromium against a real daemon', () => {
   it('uploads a ZIP, follows the stages, opens Build Complete, previews at each viewport', async () => {
     const { page, errors, close } = await openPage(browser);
     await page.goto(daemon.url);
+    // The build's progress arrives over /ws: upload only once the page listens.
+    await connectedIndicator(page).waitFor();
     await page.getByLabel('Project ZIP file').setInputFiles(writeZip(scratch, 'e2e-app.zip', APP));
 
     // The Build Complete dialog opens on the window build_complete event.
-    const dialog = page.getByRole('dialog', {
-      name: 'Build Complete - What do you want to do with this project?',
-    });
-    await dialog.waitFor({ timeout: 60_000 });
+    await buildCompleteDialog(page).waitFor({ timeout: 60_000 });
     await screenshot(page, 'build-complete-dialog');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
+    await dismissBuildComplete(page);
 
     // The live viewer reached the last stage.
-    await expect
-      .poll(() => page.getByText('Integration Available').first().isVisible(), { timeout: 30_000 })
-      .toBe(true);
+    const viewer = page.getByRole('region', { name: 'Live Development' });
+    await viewer.getByText('Integration Available', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await viewer.getByText('e2e-app', { exact: true }).first().waitFor();
 
     // The preview frame loads the built page and its assets (from its own origin).
     const frame = previewFrame(page);
@@ -70,28 +95,31 @@ describe('the dashboard in Chromium against a real daemon', () => {
         .evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).color),
     ).toBe('rgb(0, 128, 128)');
 
-    const iframe = page.locator('iframe[title^="Preview of"]');
+    const preview = page.getByRole('region', { name: 'Live preview' });
+    const iframe = preview.getByTitle(/^Preview of/);
+    const viewports = preview.getByRole('group', { name: 'Viewport' });
     for (const [label, width] of [
       ['Mobile', 375],
       ['Tablet', 768],
     ] as const) {
-      await page.getByRole('button', { name: label, exact: true }).click();
+      await viewports.getByRole('button', { name: label, exact: true }).click();
       await expect
-        .poll(async () => Math.round((await iframe.boundingBox())!.width))
+        .poll(async () => Math.round((await iframe.boundingBox())?.width ?? Infinity))
         .toBeLessThanOrEqual(width);
       expect(await frame.locator('#title').textContent()).toBe('Built by Forge');
       await screenshot(page, `preview-${label.toLowerCase()}`);
     }
-    await page.getByRole('button', { name: 'Desktop', exact: true }).click();
-    await expect.poll(async () => Math.round((await iframe.boundingBox())!.width)).toBeGreaterThan(400);
+    await viewports.getByRole('button', { name: 'Desktop', exact: true }).click();
+    await expect.poll(async () => Math.round((await iframe.boundingBox())?.width ?? 0)).toBeGreaterThan(400);
     await screenshot(page, 'dashboard-built');
     expect(errors.filter((e) => !/status of (503|404)/.test(e))).toEqual([]);
     await close();
   });
 
-  it('opens a file from the tree, edits it in Monaco, saves with Ctrl+S, and the change is on disk', async () => {
+  it('opens a file from the tree, edits it in Monaco, saves with Ctrl+S, and auto-forge rebuilds it', async () => {
     const { page, errors, close } = await openPage(browser);
     await page.goto(daemon.url);
+    await connectedIndicator(page).waitFor();
     const tree = page.getByRole('tree').first();
     const item = tree.getByRole('treeitem', { name: /build\.js/ });
     await item.waitFor({ timeout: 30_000 });
@@ -106,28 +134,44 @@ describe('the dashboard in Chromium against a real daemon', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n// edited in the browser');
     await page.keyboard.press('Control+S');
-    await page.getByText('File saved').first().waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('region', { name: 'Notifications (F8)' })
+      .getByText('File saved')
+      .first()
+      .waitFor({ timeout: 10_000 });
     const onDisk = path.join(daemon.home, 'projects', 'e2e-app', 'build.js');
     await expect.poll(() => fs.readFileSync(onDisk, 'utf8')).toContain('// edited in the browser');
     await screenshot(page, 'editor-saved');
+
+    // Auto-forge is on by default: the saved change is built again, and this page hears it end.
+    // Waiting for it also leaves the daemon quiet for the next test (a Build Complete dialog opening
+    // there would hide the page from the accessibility tree).
+    await buildCompleteDialog(page).waitFor({ timeout: 60_000 });
+    await dismissBuildComplete(page);
     expect(errors.filter((e) => !/status of (503|404)/.test(e))).toEqual([]);
     await close();
   });
 
   it('stacks the side panels at full width under 768 px', async () => {
     const { page, close } = await openPage(browser, { width: 390, height: 844 });
+    // Every dashboard layout the page ever puts into the DOM, even one replaced before a paint.
+    await page.addInitScript({ content: RECORD_LAYOUTS });
     await page.goto(daemon.url);
     const workspace = page.getByRole('region', { name: 'Workspace' });
     const actions = page.getByRole('complementary', { name: 'Project actions' });
     await workspace.waitFor();
+    await actions.waitFor();
     const vw = 390;
-    for (const panel of [workspace, actions]) {
-      const box = (await panel.boundingBox())!;
-      // Full width of the content area (a few px of page padding at most).
-      expect(box.width).toBeGreaterThan(vw - 40);
-    }
-    const [w, a] = [(await workspace.boundingBox())!, (await actions.boundingBox())!];
-    expect(a.y).toBeGreaterThan(w.y);
+    await expect
+      .poll(async () => {
+        const [w, a] = await Promise.all([workspace.boundingBox(), actions.boundingBox()]);
+        if (!w || !a) return null;
+        // Full width of the content area (a few px of page padding at most), actions below.
+        return { workspace: w.width > vw - 40, actions: a.width > vw - 40, actionsBelow: a.y > w.y };
+      })
+      .toEqual({ workspace: true, actions: true, actionsBelow: true });
+    // Never a frame of the desktop columns on the way.
+    expect(await page.evaluate('[...window.forgeLayoutsSeen]')).toEqual(['stacked']);
     await screenshot(page, 'dashboard-mobile');
     await close();
   });

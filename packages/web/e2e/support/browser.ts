@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.FORGE_CHROMIUM ?? '/usr/bin/chromium';
 /** Screenshots of each main screen, kept as CI artifacts (README "Browser tests"). */
@@ -23,7 +24,10 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-/** A page that records console errors and failed requests, so a test can assert there were none. */
+/**
+ * A page that records console errors and failed requests, so a test can assert there were none, and
+ * counts the requests in flight, so a test can wait until everything a screen asked for has answered.
+ */
 export async function openPage(browser: Browser, viewport = { width: 1440, height: 900 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
@@ -32,8 +36,28 @@ export async function openPage(browser: Browser, viewport = { width: 1440, heigh
     if (msg.type() === 'error') errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(err.message));
-  return { page, errors, close: () => context.close() };
+  let inFlight = 0;
+  page.on('request', () => inFlight++);
+  page.on('requestfinished', () => inFlight--);
+  page.on('requestfailed', () => inFlight--);
+  return {
+    page,
+    errors,
+    /** Resolves once no request of the page is outstanding (the socket is not a request). */
+    answered: () => expect.poll(() => inFlight, { timeout: 30_000 }).toBe(0),
+    close: () => context.close(),
+  };
 }
+
+/** The Build Complete dialog (spec §2.7), by the role and name Chromium gives it. */
+export const buildCompleteDialog = (page: Page) =>
+  page.getByRole('dialog', { name: 'Build Complete - What do you want to do with this project?' });
+
+/**
+ * The header's connection indicator once it says Connected. It is a `status`, whose name Chromium
+ * does not take from its text, so it is found by role and then by text.
+ */
+export const connectedIndicator = (page: Page) => page.getByRole('status').filter({ hasText: /^Connected$/ });
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -1,20 +1,21 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Project } from '@forge/shared';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 
 /** Remembered choice of the project selector (per browser). */
 const STORAGE_KEY = 'forge.project';
 
-export const projectsQueryKey = routeQueryKey('projects');
+const projectsQuery = routeQuery('projects');
+export const projectsQueryKey = projectsQuery.queryKey;
 
 interface ProjectContextValue {
   /** The project every panel works on: the chosen one, else the most recently updated, else null. */
   project: string | null;
   projects: Project[];
-  /** Whether the project list has loaded (false while loading or after a failure). */
-  loaded: boolean;
+  /** Whether the project list is still on its way (false once it loaded or failed). */
+  pending: boolean;
   select(name: string): void;
 }
 
@@ -31,7 +32,7 @@ const readStored = (): string | null => {
 /** The header's project selector state, shared by every panel. Mount inside SocketProvider. */
 export function ProjectProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const { data, isSuccess } = useQuery<Project[]>({ queryKey: projectsQueryKey });
+  const { data, isPending } = useQuery(projectsQuery);
   const [chosen, setChosen] = useState<string | null>(readStored);
 
   // A build starting or ending changes the list (new project, last build, artifact): refetch it.
@@ -63,8 +64,8 @@ export function ProjectProvider({ children }: { children: ReactNode }) {
   const value = useMemo<ProjectContextValue>(() => {
     const projects = data ?? [];
     const project = chosen && projects.some((p) => p.name === chosen) ? chosen : (projects[0]?.name ?? null);
-    return { project, projects, loaded: isSuccess, select };
-  }, [data, chosen, isSuccess, select]);
+    return { project, projects, pending: isPending, select };
+  }, [data, chosen, isPending, select]);
 
   return <ProjectContext.Provider value={value}>{children}</ProjectContext.Provider>;
 }

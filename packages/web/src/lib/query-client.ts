@@ -1,71 +1,70 @@
-import { QueryClient, type QueryFunction, type QueryKey } from '@tanstack/react-query';
-import { ForgeHttpError, routes, type RouteName } from '@forge/shared';
+import { QueryClient, queryOptions, type QueryKey } from '@tanstack/react-query';
+import { buildPath, routes, type RouteInput, type RouteName, type RouteResponse } from '@forge/shared';
+import { forgeClient } from './api.ts';
+
+/** The routes a query may read: GETs that answer JSON (downloads go through links, not the cache). */
+export type QueryRouteName = {
+  [N in RouteName]: (typeof routes)[N] extends { method: 'GET'; response: infer R }
+    ? R extends 'binary'
+      ? never
+      : N
+    : never;
+}[RouteName];
+
+/** What a query passes to its route: path parameters and the query string (a GET has no body). */
+export type QueryInput<N extends QueryRouteName> = RouteInput<N>;
+
+/** The input is optional exactly when the route has no required path parameter. */
+type QueryArgs<N extends QueryRouteName> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` asks "is every field optional?"
+  {} extends QueryInput<N> ? [input?: QueryInput<N>] : [input: QueryInput<N>];
+
+const definedEntries = (query: object | undefined): Record<string, unknown> | null => {
+  const entries = Object.entries(query ?? {}).filter(([, v]) => v !== undefined);
+  return entries.length ? Object.fromEntries(entries) : null;
+};
 
 /**
- * Query key of a GET route: its path split into segments, e.g. getSettings → ['api', 'settings'].
- * The default queryFn joins them back, so a path is written once (in the shared route table).
+ * Spec §7: a query's key is the path segments of its GET (the shared route table's path with its
+ * parameters filled in), then the query string as a trailing object when it has one — e.g.
+ * ['api', 'settings'], ['api', 'builds', { project: 'app', limit: 1 }]. Without input, a route with
+ * path parameters gives the segments before the first one: the prefix every such key starts with
+ * (for invalidating them all).
  */
-export function routeQueryKey(name: RouteName): readonly string[] {
-  return routes[name].path.split('/').filter(Boolean);
+export function routeQueryKey<N extends QueryRouteName>(name: N, input?: QueryInput<N>): QueryKey {
+  const { params, query } = (input ?? {}) as { params?: Record<string, string>; query?: object };
+  const path = routes[name].path;
+  const filled = params ? buildPath(path, params) : path.split('/:')[0]!;
+  const segments = filled.split('/').filter(Boolean);
+  const search = definedEntries(query);
+  return search ? [...segments, search] : segments;
 }
-
-type QueryParams = Record<string, string | number | boolean | null | undefined>;
-
-const isParams = (value: unknown): value is QueryParams =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Spec §7: the GET path is the key's segments joined with '/'. Always absolute, so a key is not
- * resolved against the page's own path (/university/chat). A trailing plain object becomes the query
- * string (['api', 'files', 'content', { path: 'a.ts' }] → /api/files/content?path=a.ts).
+ * Everything `useQuery` needs to read a route: its spec §7 key and a queryFn that calls it through
+ * the typed client, so the answer is validated against the route's schema like every other client's
+ * (a non-OK answer rejects with "status: body", spec §8; 401 included). `queryKey` carries the
+ * answer's type, so `setQueryData` / `getQueryData` with it are typed too.
  */
-export function queryPath(queryKey: QueryKey): string {
-  const last = queryKey.at(-1);
-  const params = isParams(last) ? last : undefined;
-  const segments = (params ? queryKey.slice(0, -1) : queryKey).map((s) =>
-    String(s).replace(/^\/+|\/+$/g, ''),
-  );
-  const path = `/${segments.filter(Boolean).join('/')}`;
-  if (!params) return path;
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) search.set(k, String(v));
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
-/** Spec §8: any non-OK answer becomes an error reading "status: body text" (or the status text). */
-export async function throwIfNotOk(res: Response): Promise<void> {
-  if (res.ok) return;
-  const body = await res.text().catch(() => '');
-  throw new ForgeHttpError(res.status, res.statusText, body);
-}
-
-export type UnauthorizedBehavior = 'throw' | 'returnNull';
-
-/** The app's default queryFn: GET the key's path with cookies, read JSON. 401 throws unless asked. */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(queryPath(queryKey), {
-      credentials: 'include',
-      headers: { accept: 'application/json' },
-      signal,
-    });
-    if (on401 === 'returnNull' && res.status === 401) return null as T;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
+export function routeQuery<N extends QueryRouteName>(name: N, ...args: QueryArgs<N>) {
+  const [input] = args;
+  // The client's `request` spells its input per route; for a generic N it is this signature.
+  const request = forgeClient.request as (n: N, i?: QueryInput<N>) => Promise<RouteResponse<N>>;
+  return queryOptions({
+    queryKey: routeQueryKey(name, input),
+    queryFn: () => request(name, input),
+  });
 }
 
 /**
  * Spec §7 defaults: results never go stale, no refetch on focus, no retries. Freshness comes from
  * the socket instead (lib/socket.tsx writes pushed changes into the cache and refetches after a
- * reconnect).
+ * reconnect). There is no default queryFn: every query names its route (`routeQuery`).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
         staleTime: Infinity,
         refetchOnWindowFocus: false,
         refetchInterval: false,

@@ -17,7 +17,8 @@ import {
   type SocketHandlers,
   type SocketSubscription,
 } from '@forge/shared';
-import { routeQueryKey } from './query-client.ts';
+import { createLiveStore, LiveStoreContext } from './live-store.ts';
+import { routeQuery } from './query-client.ts';
 
 /** What the UI shows (spec §4): a socket that is not open — yet or any more — is disconnected. */
 export type ConnectionStatus = 'connected' | 'disconnected';
@@ -47,14 +48,18 @@ const SocketContext = createContext<SocketContextValue | null>(null);
 export function applyToQueryCache(queryClient: QueryClient, message: ServerMessage): void {
   switch (message.type) {
     case 'settings-updated':
-      queryClient.setQueryData(routeQueryKey('getSettings'), message.settings);
+      queryClient.setQueryData(routeQuery('getSettings').queryKey, message.settings);
       break;
     default:
       break;
   }
 }
 
-/** The one app-wide socket. Mount once, above everything that reads the connection or messages. */
+/**
+ * The one app-wide socket and the client model it feeds (lib/live-store.ts). Mount once, above
+ * everything that reads the connection, the messages or the model; each provider has its own model,
+ * so every app a test renders starts empty.
+ */
 export function SocketProvider({
   children,
   connect = connectAppSocket,
@@ -66,6 +71,7 @@ export function SocketProvider({
   const [status, setStatus] = useState<ConnectionStatus>('disconnected');
   const [firstAttempt, setFirstAttempt] = useState(true);
   const listeners = useRef(new Set<MessageListener>());
+  const [store] = useState(createLiveStore);
 
   useEffect(() => {
     // Results never go stale on their own (spec §7), so after an outage everything on screen is
@@ -85,6 +91,7 @@ export function SocketProvider({
       },
       onMessage: (message) => {
         applyToQueryCache(queryClient, message);
+        store.receive(message);
         for (const listener of listeners.current) {
           // One panel's bug must not starve the others of the message.
           try {
@@ -100,7 +107,7 @@ export function SocketProvider({
       },
     });
     return () => subscription.close();
-  }, [connect, queryClient]);
+  }, [connect, queryClient, store]);
 
   const subscribe = useCallback((listener: MessageListener) => {
     listeners.current.add(listener);
@@ -110,7 +117,11 @@ export function SocketProvider({
   }, []);
 
   const value = useMemo(() => ({ status, firstAttempt, subscribe }), [status, firstAttempt, subscribe]);
-  return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;
+  return (
+    <SocketContext.Provider value={value}>
+      <LiveStoreContext.Provider value={store}>{children}</LiveStoreContext.Provider>
+    </SocketContext.Provider>
+  );
 }
 
 export function useSocket(): SocketContextValue {

@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { FOOTER_TEXT, POLL_MS, TOTAL_BOTS, UI_TEXT, type BrainStatus } from '@forge/shared';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { FOOTER_TEXT, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
+import { useBrainStatus } from '@/features/brain/queries.ts';
 import { useDaemonState } from '@/features/system/queries.ts';
 import { TONE_DOT, useBotStatus, type ActivityTone } from './bot-status.ts';
 
@@ -31,17 +30,6 @@ function FooterItem({ tone, label, children }: { tone: ActivityTone; label: stri
 }
 
 /**
- * Reachability of the brain service: GET /api/brain/status every 5 s. Same key and query function
- * as the brain chat's own poll, so both read one cache entry of one shape.
- */
-function useBrainReachable() {
-  return useQuery<BrainStatus>({
-    queryKey: routeQueryKey('brainStatus'),
-    refetchInterval: POLL_MS.brainStatus,
-  });
-}
-
-/**
  * Spec §2.2 footer: bot activity, bridge, connection, brain active, and the fixed "SLLS 85%".
  * Every item but the last is live: bots from the status poll, bridge from the daemon's health
  * answer, connection from the socket, brain from its status route.
@@ -50,7 +38,7 @@ export function AppFooter() {
   const bots = useBotStatus();
   const { state: bridge, health } = useDaemonState();
   const connected = useConnectionStatus() === 'connected';
-  const brain = useBrainReachable();
+  const brain = useBrainStatus();
 
   const botTone: ActivityTone = bots.isError ? 'error' : bots.data ? bots.data.tone : 'pending';
   const botLabel = bots.isError

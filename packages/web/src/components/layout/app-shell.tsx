@@ -4,7 +4,6 @@ import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { PageSkeleton } from './page.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
-import { useLiveFeed } from '@/lib/live-store.ts';
 
 // The floating assistant loads on first open: nothing in the first paint needs it.
 const ForgeAssistant = lazy(() =>
@@ -13,9 +12,6 @@ const ForgeAssistant = lazy(() =>
 
 /** Header, navigation, the current screen and the status footer; screens load lazily inside. */
 export function AppShell() {
-  // The log and live build state collect on every screen, not only while a log panel is shown, so
-  // the Console and the build_complete event never miss what happened elsewhere.
-  useLiveFeed();
   const [assistantOpen, setAssistantOpen] = useState(false);
   const [assistantLoaded, setAssistantLoaded] = useState(false);
   const onAssistantOpenChange = (open: boolean) => {

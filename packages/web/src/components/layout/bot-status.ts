@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { activityTone, POLL_MS, type BotStatusResponse } from '@forge/shared';
-import { routeQueryKey } from '@/lib/query-client.ts';
-
-export const botStatusQueryKey = routeQueryKey('botStatus');
+import { routeQuery } from '@/lib/query-client.ts';
 
 export type ActivityTone = ReturnType<typeof activityTone>;
 
@@ -53,8 +51,8 @@ export function presentBotStatus(response: BotStatusResponse): BotStatusView {
  * starting a timer of its own.
  */
 export function useBotStatus({ poll = false }: { poll?: boolean } = {}) {
-  return useQuery<BotStatusResponse, Error, BotStatusView>({
-    queryKey: botStatusQueryKey,
+  return useQuery({
+    ...routeQuery('botStatus'),
     refetchInterval: poll ? POLL_MS.botStatus : false,
     select: presentBotStatus,
   });

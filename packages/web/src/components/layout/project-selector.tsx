@@ -1,10 +1,11 @@
-import { DEFAULT_PROJECT_NAME, type Project } from '@forge/shared';
+import { DEFAULT_PROJECT_NAME, latestBuild, type BuildStatus, type Project } from '@forge/shared';
+import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select.tsx';
 
-function buildTone(project: Project): string {
-  switch (project.lastBuild?.status) {
+function buildTone(status: BuildStatus | undefined): string {
+  switch (status) {
     case 'succeeded':
       return 'bg-online';
     case 'queued':
@@ -17,6 +18,18 @@ function buildTone(project: Project): string {
     default:
       return 'bg-muted-foreground/40';
   }
+}
+
+/**
+ * The colour of a project's last build. The client model's view of it wins when it knows that build
+ * or a newer one (it follows /ws, so it agrees with every other panel); the project list's summary
+ * covers builds it has not seen.
+ */
+function BuildDot({ project }: { project: Project }) {
+  const known = useClientState((state) => latestBuild(state, project.name))?.build;
+  const summary = project.lastBuild;
+  const status = known && (!summary || known.createdAt >= summary.createdAt) ? known.status : summary?.status;
+  return <span aria-hidden="true" className={cn('size-1.5 shrink-0 rounded-full', buildTone(status))} />;
 }
 
 /**
@@ -51,7 +64,7 @@ export function ProjectSelector({ className }: { className?: string }) {
       <SelectContent align="start" className="max-w-80">
         {projects.map((p) => (
           <SelectItem key={p.name} value={p.name}>
-            <span aria-hidden="true" className={cn('size-1.5 shrink-0 rounded-full', buildTone(p))} />
+            <BuildDot project={p} />
             <span className="truncate">{p.name}</span>
           </SelectItem>
         ))}

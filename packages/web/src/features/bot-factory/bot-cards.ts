@@ -1,10 +1,4 @@
-import {
-  BOT_CATEGORIES,
-  BOT_ROSTER,
-  type BotCategory,
-  type BotInfo,
-  type ServerMessageOf,
-} from '@forge/shared';
+import { BOT_CATEGORIES, BOT_ROSTER, type BotCategory, type BotInfo } from '@forge/shared';
 
 /** The category filter of the Bot Factory: every bot, or one category (spec §2.8). */
 export type CategoryFilter = 'all' | BotCategory;
@@ -72,21 +66,4 @@ export function statusTone(status: string | null): StatusTone {
     default:
       return 'outline';
   }
-}
-
-/** The cached list after a pushed `bot-status` message; the same list when nothing changed. */
-export function applyBotStatus(
-  list: BotInfo[] | undefined,
-  message: ServerMessageOf<'bot-status'>,
-): BotInfo[] | undefined {
-  if (!list) return list;
-  let changed = false;
-  const next = list.map((bot) => {
-    if (bot.name !== message.botName) return bot;
-    const currentJob = message.job === undefined ? bot.currentJob : message.job;
-    if (bot.status === message.status && bot.currentJob === currentJob) return bot;
-    changed = true;
-    return { ...bot, status: message.status, currentJob };
-  });
-  return changed ? next : list;
 }

@@ -1,24 +1,35 @@
+import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, UI_TEXT, type BotInfo } from '@forge/shared';
+import { ForgeHttpError, POLL_MS, UI_TEXT, type ClientState } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
+import { useClientState, useLiveStore } from '@/lib/live-store.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
-import { useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
-import { applyBotStatus } from './bot-cards.ts';
 
 export const botsQueryKey = routeQueryKey('bots');
 
+const selectBots = (state: ClientState) => state.bots;
+
 /**
- * Every bot with its live state. Pushed `bot-status` messages update the cached list at once; the
- * 5 s poll (spec §9 bot status interval) brings the job counts, which the push does not carry.
+ * Every bot with its live state, from the client model: GET /api/bots (polled every 5 s, spec §9
+ * bot status interval, for the job counts) is folded into it, and pushed `bot-status` messages move
+ * a bot's status and job at once. `data` stays undefined until the list has been read.
  */
 export function useBots() {
-  const queryClient = useQueryClient();
-  useSocketMessages((message) => {
-    if (message.type !== 'bot-status') return;
-    queryClient.setQueryData<BotInfo[]>(botsQueryKey, (list) => applyBotStatus(list, message));
+  const store = useLiveStore();
+  const query = useQuery({
+    queryKey: botsQueryKey,
+    queryFn: async () => {
+      const bots = await forgeClient.request('bots');
+      store.dispatch({ type: 'bots', bots });
+      return bots;
+    },
+    refetchInterval: POLL_MS.botStatus,
   });
-  return useQuery<BotInfo[]>({ queryKey: botsQueryKey, refetchInterval: POLL_MS.botStatus });
+  const known = useClientState(selectBots);
+  const read = query.data !== undefined;
+  const data = useMemo(() => (read ? Object.values(known) : undefined), [read, known]);
+  return { ...query, data };
 }
 
 export type BotOperation = 'build' | 'fix';

@@ -1,22 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, routes, UI_TEXT, type DynamicRoute, type Extension } from '@forge/shared';
+import { ForgeHttpError, POLL_MS, routes, UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 import type { ToastInput } from '@/components/ui/use-toast.tsx';
 
-export const extensionsQueryKey = routeQueryKey('extensions');
-export const dynamicRoutesQueryKey = routeQueryKey('dynamicRoutes');
+const extensionsQuery = routeQuery('extensions');
+const dynamicRoutesQuery = routeQuery('dynamicRoutes');
 
 /** GET /api/extensions, polled every 5 s (spec §9). */
-export const useExtensions = () =>
-  useQuery<Extension[]>({ queryKey: extensionsQueryKey, refetchInterval: POLL_MS.extensions });
+export const useExtensions = () => useQuery({ ...extensionsQuery, refetchInterval: POLL_MS.extensions });
 
 /** GET /api/dynamic-routes, polled every 10 s (spec §9). */
 export const useDynamicRoutes = () =>
-  useQuery<DynamicRoute[]>({ queryKey: dynamicRoutesQueryKey, refetchInterval: POLL_MS.dynamicRoutes });
-
-/** Spec §2.7/§5: an extension is a .zip; anything else is silently ignored. */
-export const isZipFile = (file: { name: string }): boolean => /\.zip$/i.test(file.name);
+  useQuery({ ...dynamicRoutesQuery, refetchInterval: POLL_MS.dynamicRoutes });
 
 /** The message a failure shows (spec §8 "Extension install: the error message is shown"). */
 export const errorMessage = (error: unknown): string =>
@@ -36,8 +32,8 @@ export function useInstallExtension() {
       return forgeClient.request('uploadExtension', { form });
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: extensionsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQueryKey });
+      void queryClient.invalidateQueries({ queryKey: extensionsQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQuery.queryKey });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, type FileCreateBody, type FileStructureResponse } from '@forge/shared';
+import { ForgeHttpError, POLL_MS, type FileCreateBody } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { useProject, projectsQueryKey } from '@/lib/project-context.tsx';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { useProject } from '@/lib/project-context.tsx';
+import { routeQuery } from '@/lib/query-client.ts';
 
 /**
  * The project file calls are about. `ready` is false while the project list is still on its way, so
@@ -10,19 +10,21 @@ import { routeQueryKey } from '@/lib/query-client.ts';
  * calls go without a project and the daemon answers for its current one.
  */
 export function useFileProject(): { project: string | undefined; key: string; ready: boolean } {
-  const { project } = useProject();
-  const { isPending } = useQuery({ queryKey: projectsQueryKey });
-  return { project: project ?? undefined, key: project ?? '', ready: !isPending };
+  const { project, pending } = useProject();
+  return { project: project ?? undefined, key: project ?? '', ready: !pending };
 }
 
-export const fileStructureQueryKey = (project: string | undefined) =>
-  [...routeQueryKey('fileStructure'), { project }] as const;
+/** GET /api/files/structure?project= */
+export const fileStructureQuery = (project: string | undefined) =>
+  routeQuery('fileStructure', { query: { project } });
 
-/** GET /api/files/structure?project=, refetched every 30 s (spec §7, §9). */
+export const fileStructureQueryKey = (project: string | undefined) => fileStructureQuery(project).queryKey;
+
+/** The project's file tree, refetched every 30 s (spec §7, §9). */
 export function useFileStructure() {
   const { project, ready } = useFileProject();
-  return useQuery<FileStructureResponse>({
-    queryKey: fileStructureQueryKey(project),
+  return useQuery({
+    ...fileStructureQuery(project),
     enabled: ready,
     refetchInterval: POLL_MS.fileStructure,
   });

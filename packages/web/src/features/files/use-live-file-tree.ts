@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { UI_TEXT, type FileStructureResponse } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { fileStructureQueryKey, useFileProject, useFileStructure } from './queries.ts';
@@ -36,9 +36,9 @@ export function useLiveFileTree() {
       highlight([message.filePath]);
       return;
     }
-    const previous = queryClient.getQueryData<FileStructureResponse>(key);
+    const previous = queryClient.getQueryData(key);
     highlight(changedFilePaths(previous?.tree, message.fileStructure));
-    queryClient.setQueryData<FileStructureResponse>(key, {
+    queryClient.setQueryData(key, {
       projectName: message.projectName ?? previous?.projectName ?? project ?? '',
       tree: message.fileStructure,
     });

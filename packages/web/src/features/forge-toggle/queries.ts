@@ -1,26 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ForgeHttpError, UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 
-export const forgeToggleQueryKey = routeQueryKey('forgeToggleState');
-
-interface ForgeToggleState {
-  active: boolean;
-}
+const forgeToggleQuery = routeQuery('forgeToggleState');
+export const forgeToggleQueryKey = forgeToggleQuery.queryKey;
 
 /** Spec §4: "Auto-Forge toggle starts on": the value shown until the daemon has said otherwise. */
 export const FORGE_TOGGLE_DEFAULT = true;
 
 /** GET /api/forge/toggle: whether auto-forge (rebuild on file changes) is on. */
-export const useForgeToggleState = () => useQuery<ForgeToggleState>({ queryKey: forgeToggleQueryKey });
+export const useForgeToggleState = () => useQuery(forgeToggleQuery);
 
 /** POST /api/forge/toggle { active }; the daemon's answer becomes the cached state. */
 export function useSetForgeToggle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (active: boolean) => forgeClient.request('forgeToggle', { body: { active } }),
-    onSuccess: (state) => queryClient.setQueryData<ForgeToggleState>(forgeToggleQueryKey, state),
+    onSuccess: (state) => queryClient.setQueryData(forgeToggleQueryKey, state),
   });
 }
 

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { UI_TEXT, type SettingUpdate, type Settings } from '@forge/shared';
+import { UI_TEXT, type SettingUpdate } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 import { useToast } from '@/components/ui/use-toast.tsx';
 
-export const settingsQueryKey = routeQueryKey('getSettings');
+const settingsQuery = routeQuery('getSettings');
+export const settingsQueryKey = settingsQuery.queryKey;
 
-export const useSettings = () => useQuery<Settings>({ queryKey: settingsQueryKey });
+export const useSettings = () => useQuery(settingsQuery);
 
 export type BooleanSettingKey = 'botOrchestration' | 'autoRepair' | 'debugMode';
 
@@ -22,17 +23,15 @@ export function useUpdateSetting() {
       forgeClient.request('updateSetting', { body: { [key]: value } as SettingUpdate }),
     onMutate: async ({ key, value }) => {
       await queryClient.cancelQueries({ queryKey: settingsQueryKey });
-      const previous = queryClient.getQueryData<Settings>(settingsQueryKey)?.[key];
-      queryClient.setQueryData<Settings>(settingsQueryKey, (old) => (old ? { ...old, [key]: value } : old));
+      const previous = queryClient.getQueryData(settingsQueryKey)?.[key];
+      queryClient.setQueryData(settingsQueryKey, (old) => (old ? { ...old, [key]: value } : old));
       return { previous };
     },
     onError: (_error, { key }, context) => {
       // Revert only the key this call changed: another toggle may have succeeded meanwhile.
       const previous = context?.previous;
       if (previous !== undefined) {
-        queryClient.setQueryData<Settings>(settingsQueryKey, (old) =>
-          old ? { ...old, [key]: previous } : old,
-        );
+        queryClient.setQueryData(settingsQueryKey, (old) => (old ? { ...old, [key]: previous } : old));
       }
       toast({
         title: UI_TEXT.settingErrorTitle,

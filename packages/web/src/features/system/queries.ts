@@ -1,11 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { HealthResponse } from '@forge/shared';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 import { useSocket } from '@/lib/socket.tsx';
 
-export const healthQueryKey = routeQueryKey('health');
-
-export const useHealth = () => useQuery<HealthResponse>({ queryKey: healthQueryKey });
+export const useHealth = () => useQuery(routeQuery('health'));
 
 export type DaemonState = 'operational' | 'checking' | 'offline';
 

@@ -1,32 +1,16 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  ForgeHttpError,
-  POLL_MS,
-  type BotStatusResponse,
-  type Extension,
-  type MemoryCell,
-} from '@forge/shared';
-import { forgeClient } from '@/lib/api.ts';
-import { routeQueryKey, throwIfNotOk } from '@/lib/query-client.ts';
+import { useQuery } from '@tanstack/react-query';
+import { ForgeHttpError, POLL_MS } from '@forge/shared';
+import { assertOk, forgeClient } from '@/lib/api.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 
-export const extensionsQueryKey = routeQueryKey('extensions');
-export const memoryCellsQueryKey = routeQueryKey('memoryCells');
-export const botStatusQueryKey = routeQueryKey('botStatus');
-
-/** Installed extensions, polled every 5 s (spec §9). */
-export const useExtensions = () =>
-  useQuery<Extension[]>({ queryKey: extensionsQueryKey, refetchInterval: POLL_MS.extensions });
+export { useExtensions, usePackagePlatform } from '@/features/extensions/queries.ts';
 
 /** The memory manager's cells (spec §3: key, value, ts). */
-export const useMemoryCells = () => useQuery<MemoryCell[]>({ queryKey: memoryCellsQueryKey });
+export const useMemoryCells = () => useQuery(routeQuery('memoryCells'));
 
 /** Fleet activity per category, polled every 5 s (spec §9). */
 export const useBotActivity = () =>
-  useQuery<BotStatusResponse>({ queryKey: botStatusQueryKey, refetchInterval: POLL_MS.botStatus });
-
-/** Rebuild and package the platform (POST /api/package-platform; no body). */
-export const usePackagePlatform = () =>
-  useMutation({ mutationFn: () => forgeClient.request('packagePlatform') });
+  useQuery({ ...routeQuery('botStatus'), refetchInterval: POLL_MS.botStatus });
 
 /** Why a call failed, as "status: the daemon's words" when it answered. */
 export const reasonOf = (error: unknown): string =>
@@ -57,7 +41,7 @@ export function attachmentName(header: string | null): string | null {
  */
 export async function downloadLatestBuild(): Promise<string> {
   const res = await fetch(forgeClient.url('downloadApp'), { credentials: 'include' });
-  await throwIfNotOk(res);
+  await assertOk(res);
   const name = attachmentName(res.headers.get('content-disposition')) ?? 'forge-platform.zip';
   const url = URL.createObjectURL(await res.blob());
   try {

@@ -1,4 +1,4 @@
-import { ForgeHttpError } from '@forge/shared';
+import { assertOk } from '@/lib/api.ts';
 
 /**
  * Start a browser download of `url`, but only after the daemon has said it can serve it: a plain
@@ -9,9 +9,7 @@ import { ForgeHttpError } from '@forge/shared';
 export async function checkedDownload(url: string): Promise<void> {
   const controller = new AbortController();
   const res = await fetch(url, { credentials: 'include', signal: controller.signal });
-  if (!res.ok) {
-    throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
-  }
+  await assertOk(res);
   controller.abort();
   const link = document.createElement('a');
   link.href = url;

@@ -1,10 +1,10 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { UploadResult } from '@forge/shared';
+import { checkUploadFile, type UploadResult } from '@forge/shared';
 import { projectsQueryKey, useProject } from '@/lib/project-context.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { sendProjectUpload, type UploadOptions } from './upload-request.ts';
-import { uploadErrorNotice, validateProjectFile, type Notice } from './validate.ts';
+import { uploadErrorNotice, type Notice } from './validate.ts';
 
 export type UploadState =
   | { phase: 'idle' }
@@ -23,6 +23,24 @@ interface UploadContextValue {
 }
 
 const UploadContext = createContext<UploadContextValue | null>(null);
+
+/** What the user is told once the daemon has the project: building now, or waiting for its turn. */
+export function uploadedNotice(result: UploadResult, rapid: boolean): Notice {
+  const name = result.projectName;
+  if (result.status === 'queued') {
+    return {
+      title: rapid ? `Rapid build of ${name} queued` : `Uploaded ${name}`,
+      description: 'Its build waits for its turn and starts as soon as a build slot is free.',
+    };
+  }
+  return {
+    title: rapid ? `Rapid build of ${name} started` : `Uploaded ${name}`,
+    description:
+      result.builderBots.length > 0
+        ? `Building with ${result.builderBots.join(', ')}.`
+        : 'The bots are building it.',
+  };
+}
 
 export type UploadTransport = (file: File, options: UploadOptions) => Promise<UploadResult>;
 
@@ -56,9 +74,10 @@ export function UploadProvider({
   const upload = useCallback(
     (file: File, { rapid = false }: { rapid?: boolean } = {}) => {
       if (controller.current) return;
-      const invalid = validateProjectFile(file);
-      if (invalid) {
-        fail(invalid);
+      // Spec §5, checked before a byte is sent (the daemon checks the same again).
+      const refusal = checkUploadFile(file);
+      if (refusal) {
+        fail({ title: refusal.title, description: refusal.hint });
         return;
       }
       const abort = new AbortController();
@@ -78,13 +97,7 @@ export function UploadProvider({
         .then((result) => {
           select(result.projectName);
           void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
-          toast({
-            title: rapid ? `Rapid build of ${result.projectName} started` : `Uploaded ${result.projectName}`,
-            description:
-              result.builderBots.length > 0
-                ? `Building with ${result.builderBots.join(', ')}.`
-                : 'The bots are building it.',
-          });
+          toast(uploadedNotice(result, rapid));
         })
         .catch((error: unknown) => {
           if (error instanceof DOMException && error.name === 'AbortError') return;

@@ -1,23 +1,9 @@
-import { ErrorBody, MAX_UPLOAD_BYTES, UI_TEXT, UploadResult } from '@forge/shared';
+import { ErrorBody, UI_TEXT, UploadResult } from '@forge/shared';
 
 /** What a notice says: a title and, when there is more to say, a line under it. */
 export interface Notice {
   title: string;
   description?: string;
-}
-
-/**
- * Spec §5: a project upload is a file whose name ends in .zip, at most 50MB. Checked before a byte
- * is sent; the daemon checks the same again.
- */
-export function validateProjectFile(file: { name: string; size: number }): Notice | null {
-  if (!/\.zip$/i.test(file.name)) {
-    return { title: UI_TEXT.invalidFileType, description: UI_TEXT.invalidFileTypeHint };
-  }
-  if (file.size > MAX_UPLOAD_BYTES) {
-    return { title: UI_TEXT.fileTooLarge, description: UI_TEXT.fileTooLargeHint };
-  }
-  return null;
 }
 
 /** A refused upload, carrying the notice to show. */

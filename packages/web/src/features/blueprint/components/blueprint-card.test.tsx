@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Project } from '@forge/shared';
+import type { Project, Stage } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
+import { buildStream, makeBlueprint, makeBuild } from '@forge/testing/fixtures';
 import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { BlueprintCard } from './blueprint-card.tsx';
 
@@ -13,16 +14,22 @@ const project: Project = {
   hasArtifact: false,
 };
 
-const build = (framework: string, stage: string) => ({
-  id: 'b1',
-  projectName: 'my-app',
-  stage,
-  blueprint: { kind: 'static-build', framework, packageManager: 'pnpm', outputDir: 'dist' },
-});
+const build = (framework: string, stages: Array<[Stage, number]>) =>
+  makeBuild({
+    id: 'b1',
+    projectName: 'my-app',
+    stages,
+    blueprint: makeBlueprint({ framework, packageManager: 'pnpm' }),
+  });
+const RUNNING: Array<[Stage, number]> = [
+  ['starting', 0],
+  ['bot-assignment', 1],
+  ['build-start', 2],
+];
 
 describe('blueprint card', () => {
   it('shows live facts and the plan of the latest build, refreshed when a build of it moves on', async () => {
-    let latest = [build('vite', 'build-start')];
+    let latest = [build('vite', RUNNING)];
     const daemon = stubDaemon(({ url }) => {
       if (url.pathname === '/api/projects') return json([project]);
       if (url.pathname === '/api/builds') return json(latest);
@@ -50,14 +57,8 @@ describe('blueprint card', () => {
     expect(await screen.findByText('11/25 bots online')).toBeDefined();
     expect(screen.getByText('Live over the socket')).toBeDefined();
 
-    latest = [build('next-export', 'integration-available')];
-    socket.emit({
-      type: 'build-finished',
-      buildId: 'b1',
-      projectName: 'my-app',
-      status: 'succeeded',
-      stage: 'integration-available',
-    });
+    latest = [build('next-export', [...RUNNING, ['build-success', 3], ['integration-available', 4]])];
+    socket.emit(buildStream('b1', 'my-app').finished('succeeded', 4));
 
     expect(await plan.findByText('next-export')).toBeDefined();
     expect(plan.getByText('Integration Available')).toBeDefined();

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
-import { stageLabel, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
+import { plural, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -8,7 +8,8 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { TONE_DOT, useBotStatus, type ActivityTone } from '@/components/layout/bot-status.ts';
-import { useLatestBuild } from '../queries.ts';
+import { useLatestBuild } from '@/features/builds/queries.ts';
+import { buildStateLabel } from '@/features/builds/build-state.ts';
 
 function Fact({
   icon,
@@ -73,7 +74,7 @@ export function BlueprintCard() {
   const connected = useConnectionStatus() === 'connected';
   const files = useFileOperations();
   const latest = useLatestBuild(project);
-  const build = latest.data ?? null;
+  const build = latest.view?.build ?? null;
   const plan = build?.blueprint ?? null;
 
   return (
@@ -102,39 +103,43 @@ export function BlueprintCard() {
               ? connected
                 ? 'Watching for changes'
                 : 'Paused while disconnected'
-              : `${files.count} change${files.count === 1 ? '' : 's'}${files.last ? ` · ${files.last}` : ''}`}
+              : `${plural(files.count, 'change')}${files.last ? ` · ${files.last}` : ''}`}
           </Fact>
         </dl>
         <section aria-label="Build plan" className="flex flex-col gap-1 border-t pt-2">
           <h3 className="flex items-center justify-between font-medium">
             Plan
             {build ? (
-              <span className="font-normal text-muted-foreground">{stageLabel(build.stage)}</span>
+              <span className="font-normal text-muted-foreground">
+                {buildStateLabel(build.status, build.stage)}
+              </span>
             ) : null}
           </h3>
           {!project ? (
             <p className="text-muted-foreground">Upload a project to see how the bots will build it.</p>
+          ) : build ? (
+            plan ? (
+              <dl className="flex flex-col gap-1">
+                <PlanRow label="Framework" value={plan.framework} />
+                <PlanRow label="Package manager" value={plan.packageManager ?? 'none'} />
+                <PlanRow label="Output dir" value={plan.outputDir} />
+                <PlanRow label="Kind" value={plan.kind} />
+              </dl>
+            ) : (
+              <p className="text-muted-foreground">This build has no plan yet.</p>
+            )
           ) : latest.isPending ? (
             <div className="flex flex-col gap-1.5">
               <Skeleton className="h-3.5 w-full" />
               <Skeleton className="h-3.5 w-full" />
               <Skeleton className="h-3.5 w-2/3" />
             </div>
-          ) : latest.isError ? (
+          ) : latest.error ? (
             <p role="alert" className="text-error">
               {latest.error.message}
             </p>
-          ) : !plan ? (
-            <p className="text-muted-foreground">
-              {build ? 'This build has no plan yet.' : 'No build of this project yet.'}
-            </p>
           ) : (
-            <dl className="flex flex-col gap-1">
-              <PlanRow label="Framework" value={plan.framework} />
-              <PlanRow label="Package manager" value={plan.packageManager ?? 'none'} />
-              <PlanRow label="Output dir" value={plan.outputDir} />
-              <PlanRow label="Kind" value={plan.kind} />
-            </dl>
+            <p className="text-muted-foreground">No build of this project yet.</p>
           )}
         </section>
       </CardContent>

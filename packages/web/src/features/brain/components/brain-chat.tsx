@@ -1,14 +1,12 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Brain, Send } from 'lucide-react';
-import { POLL_MS, UI_TEXT, formatSessionTime, type BrainChatMessage, type BrainStatus } from '@forge/shared';
+import { UI_TEXT, formatSessionTime, type BrainChatMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { routeQueryKey } from '@/lib/query-client.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-
-export const brainStatusQueryKey = routeQueryKey('brainStatus');
+import { brainStatusQueryKey, useBrainStatus } from '../queries.ts';
 
 /** Spec §4 system notes of the brain session. */
 export const BRAIN_NOTES = {
@@ -31,10 +29,6 @@ const note = (
   timestamp: new Date().toISOString(),
   ...extra,
 });
-
-/** Polled session status (spec §7, every 5 s). */
-export const useBrainStatus = () =>
-  useQuery<BrainStatus>({ queryKey: brainStatusQueryKey, refetchInterval: POLL_MS.brainStatus });
 
 /** Current time, ticking every second while `active` (the session countdown). */
 function useNow(active: boolean): number {

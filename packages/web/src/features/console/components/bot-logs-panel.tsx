@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Eraser, SquareTerminal } from 'lucide-react';
 import {
   DEFAULT_LOG_FILTER,
+  formatClock,
   LOG_FILTERS,
   matchesLogFilter,
   type LogEntry,
@@ -19,11 +20,6 @@ const LEVEL_CLASS: Record<LogLevel, string> = {
   info: 'text-muted-foreground',
 };
 
-const timeOf = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour12: false });
-};
-
 function LogLine({ entry }: { entry: LogEntry }) {
   return (
     <li
@@ -32,7 +28,7 @@ function LogLine({ entry }: { entry: LogEntry }) {
       className="grid grid-cols-[4.5rem_3.75rem_minmax(0,1fr)] gap-x-2 px-3 py-0.5 hover:bg-accent/40 sm:grid-cols-[4.5rem_3.75rem_9rem_minmax(0,1fr)]"
     >
       <time dateTime={entry.timestamp} className="text-muted-foreground tabular-nums">
-        {timeOf(entry.timestamp)}
+        {formatClock(entry.timestamp)}
       </time>
       <span className={cn('uppercase', LEVEL_CLASS[entry.level])}>{entry.level}</span>
       <span className="truncate text-foreground/80" title={entry.botName}>
@@ -47,7 +43,7 @@ function LogLine({ entry }: { entry: LogEntry }) {
 const FOLLOW_SLACK_PX = 24;
 
 /** The Console's Bot Logs tab: every log line of the fleet, newest last, following new lines. */
-export function BotLogsPanel({ entries, onClear }: { entries: LogEntry[]; onClear: () => void }) {
+export function BotLogsPanel({ entries, onClear }: { entries: readonly LogEntry[]; onClear: () => void }) {
   const [filter, setFilter] = useState<LogFilter>(DEFAULT_LOG_FILTER);
   const scroller = useRef<HTMLDivElement>(null);
   const following = useRef(true);

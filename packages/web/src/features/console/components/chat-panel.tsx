@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { MessagesSquare, SendHorizontal } from 'lucide-react';
+import { formatClock } from '@forge/shared';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -16,10 +17,7 @@ function ChatBubble({ line }: { line: ChatLine }) {
   return (
     <li className={cn('flex flex-col gap-0.5', mine ? 'items-end' : 'items-start')} data-role={line.role}>
       <span className="text-[0.7rem] text-muted-foreground">
-        {ROLE_LABEL[line.role]} ·{' '}
-        <time dateTime={line.timestamp}>
-          {new Date(line.timestamp).toLocaleTimeString([], { hour12: false })}
-        </time>
+        {ROLE_LABEL[line.role]} · <time dateTime={line.timestamp}>{formatClock(line.timestamp)}</time>
         {line.delivery === 'sending' ? ' · sending…' : null}
       </span>
       <p

@@ -2,12 +2,13 @@ import { useId, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, FolderDown, Hammer, LoaderCircle } from 'lucide-react';
 import { forgeClient } from '@/lib/api.ts';
+import { useLiveStore } from '@/lib/live-store.ts';
 import { projectsQueryKey, useProject } from '@/lib/project-context.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { errorMessage } from '@/features/extensions/queries.ts';
-import { latestBuildQueryKeyPrefix } from '@/features/blueprint/queries.ts';
+import { buildsQueryKey } from '@/features/builds/queries.ts';
 
 /**
  * An action that cannot be used right now. Not `disabled`: a disabled button can neither be focused
@@ -41,14 +42,16 @@ function UnavailableAction({ icon, label, reason }: { icon: ReactNode; label: st
   );
 }
 
-/** POST /api/builds { projectName }: build the project again. */
+/** POST /api/builds { projectName }: build the project again; its record goes into the client model. */
 function useStartBuild() {
   const queryClient = useQueryClient();
+  const store = useLiveStore();
   return useMutation({
     mutationFn: (projectName: string) => forgeClient.request('startBuild', { body: { projectName } }),
-    onSuccess: () => {
+    onSuccess: (build) => {
+      store.dispatch({ type: 'build-record', build });
       void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: latestBuildQueryKeyPrefix });
+      void queryClient.invalidateQueries({ queryKey: buildsQueryKey });
     },
   });
 }

@@ -9,12 +9,13 @@ import {
   Upload,
   X,
 } from 'lucide-react';
+import { isZipName } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { errorMessage, isZipFile, useExtensions, useInstallExtension } from '../queries.ts';
+import { errorMessage, useExtensions, useInstallExtension } from '../queries.ts';
 import { useRepackage } from './package-button.tsx';
 
 type Banner = { kind: 'success'; text: string } | { kind: 'error'; text: string } | null;
@@ -103,7 +104,8 @@ export function ExtensionManager() {
   const [pendingName, setPendingName] = useState<string | null>(null);
 
   const installFile = (file: File | undefined) => {
-    if (!file || !isZipFile(file) || install.isPending) return;
+    // Spec §2.7/§5: an extension is a .zip; anything else is silently ignored.
+    if (!file || !isZipName(file.name) || install.isPending) return;
     setBanner(null);
     setPendingName(file.name);
     install.mutate(file, {
@@ -125,7 +127,7 @@ export function ExtensionManager() {
     event.preventDefault();
     event.stopPropagation();
     setOver(false);
-    installFile(Array.from(event.dataTransfer.files).find(isZipFile));
+    installFile(Array.from(event.dataTransfer.files).find((f) => isZipName(f.name)));
   };
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];

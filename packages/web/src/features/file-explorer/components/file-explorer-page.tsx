@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FilePlus, FileText, FolderTree, RotateCw, Save, TriangleAlert } from 'lucide-react';
-import { UI_TEXT, formatBytes, type FileContentResponse, type FileNode } from '@forge/shared';
+import { UI_TEXT, formatBytes, type FileNode } from '@forge/shared';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { ScrollArea } from '@/components/ui/scroll-area.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { EmptyState, PageFrame } from '@/components/layout/page.tsx';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery } from '@/lib/query-client.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { FileTree } from '@/features/files/components/file-tree.tsx';
 import { TreeSkeleton } from '@/features/files/components/panel-parts.tsx';
@@ -19,8 +19,9 @@ import { useFileOperations } from '@/features/files/use-file-operations.tsx';
 import { useLiveFileTree } from '@/features/files/use-live-file-tree.ts';
 import { LineNumberedEditor } from './line-numbered-editor.tsx';
 
-const contentQueryKey = (path: string, project: string | undefined) =>
-  [...routeQueryKey('fileContent'), { path, project }] as const;
+const contentQuery = (path: string, project: string | undefined) =>
+  routeQuery('fileContent', { query: { path, project } });
+const contentQueryKey = (path: string, project: string | undefined) => contentQuery(path, project).queryKey;
 
 /** Hand `text` to the browser as a download named `name`. */
 function downloadText(name: string, text: string) {
@@ -53,8 +54,8 @@ export function FileExplorerPage() {
   const selected = selectedPath ? findNode(tree, selectedPath) : undefined;
   const file = selected?.type === 'file' ? selected : undefined;
 
-  const content = useQuery<FileContentResponse>({
-    queryKey: contentQueryKey(file?.path ?? '', project),
+  const content = useQuery({
+    ...contentQuery(file?.path ?? '', project),
     enabled: file !== undefined,
     // Always re-read a file when it is selected again: it may have changed on disk meanwhile.
     staleTime: 0,
@@ -85,7 +86,7 @@ export function FileExplorerPage() {
     if (message.projectName !== undefined && project !== undefined && message.projectName !== project) return;
     const key = contentQueryKey(message.filePath, project);
     if (!queryClient.getQueryData(key)) return;
-    queryClient.setQueryData<FileContentResponse>(key, { path: message.filePath, content: message.content });
+    queryClient.setQueryData(key, { path: message.filePath, content: message.content });
     const draft = drafts[message.filePath];
     if (draft !== undefined && draft !== message.content && message.filePath === file?.path) {
       toast({
@@ -106,7 +107,7 @@ export function FileExplorerPage() {
     setSaving(true);
     try {
       await saveFile(path, text, project);
-      queryClient.setQueryData<FileContentResponse>(contentQueryKey(path, project), { path, content: text });
+      queryClient.setQueryData(contentQueryKey(path, project), { path, content: text });
       // Whatever was typed while the save ran stays a draft; otherwise the draft is now on disk.
       setDrafts((current) => {
         if (current[path] !== text) return current;

@@ -1,5 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildStream } from '@forge/testing/fixtures';
 import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { logExportText } from '../log-export.ts';
 import { FixItConsole } from './fixit-console.tsx';
@@ -16,10 +17,11 @@ const filterButton = (name: string) =>
 function renderConsole() {
   stubDaemon(() => undefined);
   const view = renderPanel(<FixItConsole />);
+  const site = buildStream('b1', 'site');
   view.socket.emit({ type: 'log', botName: 'TestBot', level: 'error', message: 'tests failed' });
-  view.socket.emit({ type: 'build-error', output: 'npm warn deprecated glob' });
-  view.socket.emit({ type: 'build-stage', stage: 'build-success', projectName: 'site' });
-  view.socket.emit({ type: 'build-output', output: 'vite building\n' });
+  view.socket.emit(site.stderr('npm warn deprecated glob', 1, 1));
+  view.socket.emit(site.stage('build-success', 2));
+  view.socket.emit(site.output('vite building\n', 2, 3));
   return view;
 }
 

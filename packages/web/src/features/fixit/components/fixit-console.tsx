@@ -2,6 +2,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Download, Eraser, Wrench } from 'lucide-react';
 import {
   CONSOLE_PANEL_HEIGHT,
+  formatClock,
   DEFAULT_LOG_FILTER,
   LOG_FILTERS,
   matchesLogFilter,
@@ -32,11 +33,6 @@ const LEVEL_TONE: Record<LogLevel, string> = {
 
 /** Distance from the bottom (px) within which the list keeps following new lines. */
 const FOLLOW_SLACK_PX = 24;
-
-const timeOf = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour12: false });
-};
 
 /**
  * The repair console (spec §2.5): every log line of the app, live, filterable by level, clearable,
@@ -159,7 +155,7 @@ export function FixItConsole({ className }: { className?: string }) {
               // One flowing line: a long message wraps under its metadata, not into a thin column.
               <li key={entry.id} data-level={entry.level} className="break-words whitespace-pre-wrap">
                 <time dateTime={entry.timestamp} className="text-muted-foreground/70 tabular-nums">
-                  {timeOf(entry.timestamp)}
+                  {formatClock(entry.timestamp)}
                 </time>{' '}
                 <span className={cn('uppercase', LEVEL_TONE[entry.level])}>{entry.level}</span>{' '}
                 <span className="text-muted-foreground">{entry.botName}</span>{' '}

@@ -1,28 +1,21 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { Radio } from 'lucide-react';
-import { LIVE_VIEWER_SHOW, STAGE_LABELS, type LiveMessage, type Stage } from '@forge/shared';
-import { useLiveBuild } from '@/lib/live-store.ts';
+import {
+  formatClock,
+  LIVE_VIEWER_SHOW,
+  sanitizeLine,
+  splitLines,
+  STAGE_LABELS,
+  type ClientState,
+  type LiveMessage,
+  type Stage,
+} from '@forge/shared';
+import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
-import { useLatestBuild } from '@/features/blueprint/queries.ts';
+import { buildStateLabel, stageTone } from '@/features/builds/build-state.ts';
+import { useBuildLogTail, useLatestBuild } from '@/features/builds/queries.ts';
 import { cn } from '@/lib/utils.ts';
-import { Badge, type BadgeProps } from '@/components/ui/badge.tsx';
-
-/** Stage badge tone: status colours only for status (ARCHITECTURE §6). */
-export function stageTone(stage: Stage): BadgeProps['variant'] {
-  switch (stage) {
-    case 'build-success':
-    case 'no-build-needed':
-    case 'integration-available':
-      return 'online';
-    case 'build-failed':
-    case 'build-timeout':
-      return 'error';
-    case 'idle':
-      return 'outline';
-    default:
-      return 'pending';
-  }
-}
+import { Badge } from '@/components/ui/badge.tsx';
 
 /** One line saying what a live message was about. */
 export function describeLiveMessage(message: LiveMessage): string {
@@ -35,7 +28,7 @@ export function describeLiveMessage(message: LiveMessage): string {
       return message.stage ? STAGE_LABELS[message.stage] : 'Stage changed';
     case 'build-output':
     case 'build-error': {
-      const lines = (message.output ?? '').split('\n').filter(Boolean);
+      const lines = splitLines(message.output ?? '').filter(Boolean);
       const last = lines.at(-1) ?? '';
       return lines.length > 1 ? `${last} (+${lines.length - 1} lines)` : last;
     }
@@ -48,23 +41,44 @@ export function describeLiveMessage(message: LiveMessage): string {
   }
 }
 
-const timeOf = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour12: false });
-};
+/** Lines of the build's log the output pane shows (the newest). */
+export const LIVE_OUTPUT_SHOW = 200;
+
+const selectActive = (state: ClientState) =>
+  state.activeBuildId === null ? null : (state.builds[state.activeBuildId] ?? null);
+const selectViewer = (state: ClientState) => state.viewer;
 
 /**
  * The Live Development viewer (spec §2.7): the build being watched — project, stage, builder bots,
- * its output as it streams, and the last 10 build messages (50 are kept, spec §4).
+ * its log as it streams, and the last 10 build messages (50 are kept, spec §4). The build is the one
+ * the newest build message was about; before any (a fresh page), the selected project's last build.
+ * Both are the client model's view, so the stage here is the one every other panel shows.
  */
 export function LiveDevelopment({ className }: { className?: string }) {
-  const live = useLiveBuild();
-  const { builderBots, messages, output } = live;
-  // Before any live message (a fresh page), show where the selected project's last build ended.
   const { project } = useProject();
-  const latest = useLatestBuild(live.projectName ? null : project);
-  const projectName = live.projectName ?? (latest.data ? project : null);
-  const stage = live.projectName ? live.stage : (latest.data?.stage ?? live.stage);
+  const active = useClientState(selectActive);
+  const latest = useLatestBuild(project);
+  const messages = useClientState(selectViewer);
+  const view = active ?? latest.view;
+  const projectName = view?.build.projectName || null;
+  const stage: Stage = view?.build.stage ?? 'idle';
+  const stateLabel = buildStateLabel(view?.build.status ?? null, stage);
+  // Known from /ws as they are assigned; for a build read from its record, the bots of its steps.
+  const builderBots = useMemo(
+    () =>
+      !view
+        ? []
+        : view.builderBots.length
+          ? view.builderBots
+          : [...new Set(view.build.steps.map((s) => s.botName))],
+    [view],
+  );
+  useBuildLogTail(view, LIVE_OUTPUT_SHOW);
+  const lines = view?.log.lines;
+  const output = useMemo(
+    () => (lines ?? []).slice(-LIVE_OUTPUT_SHOW).map((line) => sanitizeLine(line.text)),
+    [lines],
+  );
   const recent = messages.slice(-LIVE_VIEWER_SHOW).reverse();
 
   const outputRef = useRef<HTMLPreElement>(null);
@@ -89,8 +103,8 @@ export function LiveDevelopment({ className }: { className?: string }) {
           >
             {projectName ?? 'No project'}
           </Badge>
-          <Badge variant={stageTone(stage)} aria-label={`Stage: ${STAGE_LABELS[stage]}`}>
-            {STAGE_LABELS[stage]}
+          <Badge variant={stageTone(stage)} aria-label={`Stage: ${stateLabel}`}>
+            {stateLabel}
           </Badge>
         </div>
       </div>
@@ -152,7 +166,7 @@ export function LiveDevelopment({ className }: { className?: string }) {
                   dateTime={message.timestamp}
                   className="shrink-0 font-mono text-muted-foreground tabular-nums"
                 >
-                  {timeOf(message.timestamp)}
+                  {formatClock(message.timestamp)}
                 </time>
                 <span className="min-w-0 truncate" title={describeLiveMessage(message)}>
                   {describeLiveMessage(message)}

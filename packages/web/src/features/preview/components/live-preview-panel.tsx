@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, Globe, Monitor, RotateCw, Smartphone, Tablet, type LucideIcon } from 'lucide-react';
-import type { PreviewInfo } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
-import { routeQueryKey } from '@/lib/query-client.ts';
+import { routeQuery, routeQueryKey } from '@/lib/query-client.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -30,7 +29,9 @@ export const PREVIEW_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
 /** How often a panel without a preview address asks again. */
 export const PREVIEW_RETRY_MS = 3_000;
 
-export const previewQueryKey = (project: string | null) => [...routeQueryKey('previewUrl'), { project }];
+/** GET /api/preview/url?project= */
+export const previewQuery = (project: string | null) =>
+  routeQuery('previewUrl', { query: { project: project ?? undefined } });
 
 /**
  * The live preview panel (spec §2.4): the current project's preview in a frame, at three viewport
@@ -46,8 +47,8 @@ export function LivePreviewPanel({ className }: { className?: string }) {
 
   // Pushed events refetch it; while there is no address yet it is also asked every 3 s, so a
   // build-finished missed around a project switch (or a reconnect) never leaves the panel stuck.
-  const preview = useQuery<PreviewInfo>({
-    queryKey: previewQueryKey(project),
+  const preview = useQuery({
+    ...previewQuery(project),
     refetchInterval: (query) => (query.state.data?.url || project === null ? false : PREVIEW_RETRY_MS),
   });
   const url = preview.data?.url ?? null;
@@ -58,7 +59,7 @@ export function LivePreviewPanel({ className }: { className?: string }) {
     if (project !== null && about !== project) return;
     // Every project's preview query, not only this render's: the selection may be changing right now.
     void queryClient.invalidateQueries({ queryKey: routeQueryKey('previewUrl') });
-    // build_complete comes just before build-finished: reload the frame once, at the end.
+    // A successful build sends both build_complete and build-finished: reload the frame once, on the latter.
     if (message.type === 'build-finished') setGeneration((g) => g + 1);
   });
 

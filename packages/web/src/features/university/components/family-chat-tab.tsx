@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Eraser, MessagesSquare, SendHorizontal } from 'lucide-react';
+import { formatClock } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -82,7 +83,7 @@ export function FamilyChatTab() {
                   <span className="text-[0.7rem] text-muted-foreground">
                     {m.from === 'you' ? 'You' : 'Simulated reply'} ·{' '}
                     <time dateTime={new Date(m.ts).toISOString()}>
-                      {new Date(m.ts).toLocaleTimeString([], { hour12: false })}
+                      {formatClock(new Date(m.ts).toISOString())}
                     </time>
                   </span>
                   <p

@@ -67,6 +67,13 @@ describe('upload panel: validation before sending (spec §5)', () => {
     expect(notices().getByText('Maximum file size is 50MB')).toBeDefined();
     expect(xhr.requests).toHaveLength(0);
   });
+
+  it('sends a ZIP of exactly 50MB, whatever the letter case of ".zip"', async () => {
+    const { xhr } = setup();
+    choose(zip('Edge.ZIP', MAX_UPLOAD_BYTES));
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
 
 describe('upload panel: sending (spec §7, §8)', () => {
@@ -102,6 +109,24 @@ describe('upload panel: sending (spec §7, §8)', () => {
       expect(screen.getByRole('region', { name: 'Project upload' }).textContent).toContain('replace my-app'),
     );
     expect(screen.getByRole('button', { name: 'Upload Project' }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('says when the build waits for its turn instead of starting', async () => {
+    const { xhr } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Upload and Rapid Build' }));
+    choose(zip('my-app.zip'));
+    xhr.last().respond(200, {
+      projectName: 'my-app',
+      builderBots: [],
+      buildResult: { success: true, hasPackageJson: true },
+      buildId: 'b3',
+      status: 'queued',
+    });
+
+    expect(await notices().findByText('Rapid build of my-app queued')).toBeDefined();
+    expect(
+      notices().getByText('Its build waits for its turn and starts as soon as a build slot is free.'),
+    ).toBeDefined();
   });
 
   it('sends "Upload and Rapid Build" with ?rapid=1', async () => {
