@@ -64,6 +64,20 @@ describe('createForgeClient', () => {
     await expect(client.request('health')).rejects.toBeInstanceOf(ForgeUnreachableError);
   });
 
+  it('passes a signal on, and an aborted request rejects with its reason, not as unreachable', async () => {
+    const client = createForgeClient({
+      baseUrl: 'http://h',
+      fetch: (_url, init) =>
+        new Promise((_resolve, reject) =>
+          init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
+    });
+    const controller = new AbortController();
+    const pending = client.request('health', { signal: controller.signal });
+    controller.abort(new Error('panel closed'));
+    await expect(pending).rejects.toThrow('panel closed');
+  });
+
   it('refuses an answer that does not match the protocol', async () => {
     const client = createForgeClient({ baseUrl: 'http://h', fetch: async () => json({ ok: 'yes' }) });
     await expect(client.request('health')).rejects.toBeInstanceOf(ForgeProtocolError);

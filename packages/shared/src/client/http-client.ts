@@ -21,6 +21,9 @@ export interface ForgeClientOptions {
   credentials?: RequestCredentials;
 }
 
+/** A route's input, plus a signal that aborts the request (e.g. a query nobody waits for any more). */
+export type RequestInput<N extends RouteName> = RouteInput<N> & { signal?: AbortSignal };
+
 export interface ForgeClient {
   readonly baseUrl: string;
   /** Call a route by name; resolves with the parsed answer or rejects with ForgeHttpError / ForgeUnreachableError. */
@@ -28,7 +31,7 @@ export interface ForgeClient {
     name: N,
     // `{}` is the point here: the input is optional exactly when every field of it is optional.
     // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-    ...input: {} extends RouteInput<N> ? [RouteInput<N>?] : [RouteInput<N>]
+    ...input: {} extends RouteInput<N> ? [RequestInput<N>?] : [RequestInput<N>]
   ): Promise<RouteResponse<N>>;
   /** URL of a route (for downloads and links). */
   url<N extends RouteName>(name: N, input?: Pick<RouteInput<N>, 'params' | 'query'>): string;
@@ -46,9 +49,9 @@ export function createForgeClient(options: ForgeClientOptions): ForgeClient {
     return baseUrl + withQuery(buildPath(route.path, i.params), i.query);
   };
 
-  async function request<N extends RouteName>(name: N, input?: RouteInput<N>): Promise<RouteResponse<N>> {
+  async function request<N extends RouteName>(name: N, input?: RequestInput<N>): Promise<RouteResponse<N>> {
     const route = routes[name];
-    const i = (input ?? {}) as { body?: unknown; form?: FormData };
+    const i = (input ?? {}) as { body?: unknown; form?: FormData; signal?: AbortSignal };
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: BodyInit | undefined;
@@ -65,8 +68,11 @@ export function createForgeClient(options: ForgeClientOptions): ForgeClient {
         headers,
         body,
         credentials: options.credentials ?? 'include',
+        ...(i.signal ? { signal: i.signal } : {}),
       });
     } catch (err) {
+      // An aborted request is the caller's doing, not an unreachable daemon.
+      if (i.signal?.aborted) throw i.signal.reason;
       throw new ForgeUnreachableError(baseUrl || 'this page', err);
     }
     if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));

@@ -49,10 +49,14 @@ export function routeQueryKey<N extends QueryRouteName>(name: N, input?: QueryIn
 export function routeQuery<N extends QueryRouteName>(name: N, ...args: QueryArgs<N>) {
   const [input] = args;
   // The client's `request` spells its input per route; for a generic N it is this signature.
-  const request = forgeClient.request as (n: N, i?: QueryInput<N>) => Promise<RouteResponse<N>>;
+  const request = forgeClient.request as (
+    n: N,
+    i?: QueryInput<N> & { signal?: AbortSignal },
+  ) => Promise<RouteResponse<N>>;
   return queryOptions({
     queryKey: routeQueryKey(name, input),
-    queryFn: () => request(name, input),
+    // A query nobody waits for any more (its panel closed) stops its request.
+    queryFn: ({ signal }) => request(name, { ...input, signal } as QueryInput<N> & { signal: AbortSignal }),
   });
 }
 
