@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isBuildState, type Build, type ServerMessage } from '@forge/shared';
-import { writeZip, type ProjectFiles } from '@forge/testing';
+import { received, writeZip, type ProjectFiles } from '@forge/testing';
 import { WebSocket } from 'ws';
 import { onCleanup, tempDir, type TestApp } from './helpers.ts';
 
@@ -18,33 +18,14 @@ export async function upload(app: TestApp, zipPath: string, query = ''): Promise
 /** Every /ws message from now on, with a way to await the end of one build. */
 export async function watch(app: TestApp) {
   const ws = new WebSocket(`${app.url.replace('http', 'ws')}/ws`);
-  const messages: ServerMessage[] = [];
-  const waiters = new Set<() => void>();
-  ws.on('message', (data) => {
-    messages.push(JSON.parse(data.toString()) as ServerMessage);
-    for (const w of waiters) w();
-  });
+  const log = received<ServerMessage>((m) => m.type);
+  const { items: messages, until } = log;
+  ws.on('message', (data) => log.push(JSON.parse(data.toString()) as ServerMessage));
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
   onCleanup(() => ws.terminate());
-  const until = (pred: (m: ServerMessage) => boolean, timeoutMs = 60_000) =>
-    new Promise<ServerMessage>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`timed out waiting; got ${messages.map((m) => m.type).join(',')}`));
-      }, timeoutMs);
-      const check = () => {
-        const found = messages.find(pred);
-        if (!found) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(found);
-      };
-      waiters.add(check);
-      check();
-    });
   return {
     messages,
     until,

@@ -4,6 +4,7 @@ import {
   BuildStep,
   FINAL_STAGE,
   isFinished,
+  newBuild,
   type BuildLogsResponse,
   type FinishedStatus,
   type Stage,
@@ -32,27 +33,12 @@ export function makeBuild(
   const status = rest.status ?? (stage === 'starting' ? 'queued' : (finished?.[0] ?? 'running'));
   const last = stages.at(-1)?.[1] ?? 0;
   return Build.parse({
-    id: 'b1',
-    projectName: 'site',
+    ...newBuild('b1', 'site', at(0)),
     status,
     stage,
-    createdAt: at(0),
     endedAt: isFinished(status) ? at(last) : null,
     durationMs: isFinished(status) ? last : null,
-    cacheHit: false,
-    noCache: false,
-    sourceHash: null,
-    blueprint: null,
     stages: stages.map(([s, ms]) => ({ stage: s, at: at(ms) })),
-    steps: [],
-    test: null,
-    uiCheck: null,
-    bundle: null,
-    previewUrl: null,
-    cancelReason: null,
-    error: null,
-    logCount: 0,
-    logTruncated: false,
     ...rest,
   });
 }

@@ -4,3 +4,4 @@
  */
 export * from './builds.ts';
 export * from './protocol.ts';
+export * from './waiter.ts';

@@ -1,4 +1,4 @@
-import type { BuildStatus } from './builds.ts';
+import type { Build, BuildStatus } from './builds.ts';
 import type { Stage } from './stage.ts';
 
 /**
@@ -36,6 +36,32 @@ export const FINAL_STAGE: Readonly<Record<FinishedStatus, Stage>> = {
 
 /** The state a new build is created in. */
 export const INITIAL_BUILD_STATE: BuildState = { status: 'queued', stage: 'starting' };
+
+/** A build as it is created: in the initial state, that stage recorded at `createdAt`, nothing else yet. */
+export function newBuild(id: string, projectName: string, createdAt: string, noCache = false): Build {
+  return {
+    id,
+    projectName,
+    ...INITIAL_BUILD_STATE,
+    createdAt,
+    endedAt: null,
+    durationMs: null,
+    cacheHit: false,
+    noCache,
+    sourceHash: null,
+    blueprint: null,
+    stages: [{ stage: INITIAL_BUILD_STATE.stage, at: createdAt }],
+    steps: [],
+    test: null,
+    uiCheck: null,
+    bundle: null,
+    previewUrl: null,
+    cancelReason: null,
+    error: null,
+    logCount: 0,
+    logTruncated: false,
+  };
+}
 
 const key = (s: BuildState): string => `${s.status}/${s.stage}`;
 

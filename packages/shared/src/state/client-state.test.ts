@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { newBuild } from '../domain/build-machine.ts';
 import type { Build } from '../domain/builds.ts';
 import type { ServerMessage } from '../ws/events.ts';
 import {
   createClientState,
   latestBuild,
   reduceClient,
-  stubBuild,
   type ClientEvent,
   type ClientState,
 } from './client-state.ts';
@@ -19,7 +19,7 @@ const fold = (events: ClientEvent[], state: ClientState = createClientState()) =
 const stage = (buildId: string, status: Build['status'], s: Build['stage'], ms = 0): ClientEvent =>
   msg({ type: 'build-stage', buildId, projectName: 'app', status, stage: s, timestamp: at(ms) }, ms);
 
-const record = (over: Partial<Build> = {}): Build => ({ ...stubBuild('b1-aaaaaa', 'app', AT), ...over });
+const record = (over: Partial<Build> = {}): Build => ({ ...newBuild('b1-aaaaaa', 'app', AT), ...over });
 
 describe('reduceClient: builds', () => {
   it('pieces a build together from /ws, status and stage moving together', () => {

@@ -1,6 +1,6 @@
 import { LIVE_VIEWER_KEEP } from '../constants.ts';
 import { isFinished, type BotInfo, type Build, type BuildStatus } from '../domain/builds.ts';
-import { canReach } from '../domain/build-machine.ts';
+import { canReach, newBuild } from '../domain/build-machine.ts';
 import type { BuildOutput, LiveMessage } from '../domain/entities.ts';
 import { DEFAULT_BOT_NAME, type LogEntry, type LogLevel } from '../domain/log.ts';
 import type { Stage } from '../domain/stage.ts';
@@ -101,33 +101,6 @@ export function createClientState(limits: Partial<ClientLimits> = {}): ClientSta
   };
 }
 
-/** A record for a build known only from /ws so far. */
-export function stubBuild(id: string, projectName: string, at: string): Build {
-  return {
-    id,
-    projectName,
-    status: 'queued',
-    stage: 'starting',
-    createdAt: at,
-    endedAt: null,
-    durationMs: null,
-    cacheHit: false,
-    noCache: false,
-    sourceHash: null,
-    blueprint: null,
-    stages: [{ stage: 'starting', at }],
-    steps: [],
-    test: null,
-    uiCheck: null,
-    bundle: null,
-    previewUrl: null,
-    cancelReason: null,
-    error: null,
-    logCount: 0,
-    logTruncated: false,
-  };
-}
-
 /** How far a record has got: finished beats running, then the longer stage history. */
 const progress = (b: Build): number => (isFinished(b.status) ? 1_000_000 : 0) + b.stages.length;
 
@@ -187,7 +160,7 @@ function viewFor(state: ClientState, id: string, message: ServerMessage, at: str
   const projectName =
     projectOf(message) ?? (message.type === 'build_complete' ? message.buildOutput.projectName : '');
   const timestamp = ('timestamp' in message && message.timestamp) || at;
-  return newView(stubBuild(id, projectName, timestamp), false);
+  return newView(newBuild(id, projectName, timestamp), false);
 }
 
 function applyBuildMessage(state: ClientState, id: string, message: ServerMessage, at: string): ClientState {

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   BUILD_STATES,
   BUILD_STATUSES,
+  newBuild,
   canTransition,
   isFinished,
   STAGES,
-  stubBuild,
   type Build,
   type BuildState,
   type ServerMessage,
@@ -19,7 +19,7 @@ function runIn(state: BuildState) {
   const saved: Build[] = [];
   const logs: LogRow[] = [];
   const sent: ServerMessage[] = [];
-  const build = { ...stubBuild('b1-abc', 'app', '2026-11-24T10:00:00.000Z'), ...state };
+  const build = { ...newBuild('b1-abc', 'app', '2026-11-24T10:00:00.000Z'), ...state };
   const run = new BuildRun(
     {
       repo: {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, isBuildState, type Build, type ServerMessage, type Settings } from '@forge/shared';
+import { received } from '@forge/testing';
 import { concurrencyOf, createFleet } from '../../fleet/fleet.ts';
 import { homeLayout } from '../../home-layout.ts';
 import { openStore, STORE_FILE } from '../../store/store.ts';
@@ -31,12 +32,9 @@ function engine(
   const logger = pino({ level: 'silent' });
   const repo = createBuildRepo(store);
   const layout = homeLayout(home);
-  const sent: ServerMessage[] = [];
-  const waiters = new Set<() => void>();
-  const broadcast = (m: ServerMessage) => {
-    sent.push(m);
-    for (const w of waiters) w();
-  };
+  const log = received<ServerMessage>((m) => m.type);
+  const { items: sent, until } = log;
+  const broadcast = (m: ServerMessage) => log.push(m);
   const settings: Settings = { ...DEFAULT_SETTINGS, ...opts.settings };
   const realPreviews = createPreviewRegistry({ logger });
   const previews = opts.previews ? opts.previews(realPreviews) : realPreviews;
@@ -57,23 +55,6 @@ function engine(
     store.close();
     fs.rmSync(home, { recursive: true, force: true });
   });
-
-  const until = (pred: (m: ServerMessage) => boolean, timeoutMs = 60_000) =>
-    new Promise<ServerMessage>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`timed out; got ${sent.map((m) => m.type).join(',')}`));
-      }, timeoutMs);
-      const check = () => {
-        const found = sent.find(pred);
-        if (!found) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve(found);
-      };
-      waiters.add(check);
-      check();
-    });
 
   return {
     settings,

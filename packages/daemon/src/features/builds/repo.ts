@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import {
   Build,
   ERROR_CODES,
-  INITIAL_BUILD_STATE,
+  newBuild,
   type ErrorCode,
   type LogLevel,
   ProjectKind,
@@ -107,6 +107,19 @@ const EMPTY_RECORD: BuildRecordJson = {
   error: null,
 };
 
+/** The part of a build stored as JSON. */
+const recordOf = (b: Build): BuildRecordJson => ({
+  blueprint: b.blueprint,
+  stages: b.stages,
+  steps: b.steps,
+  test: b.test,
+  uiCheck: b.uiCheck,
+  bundle: b.bundle,
+  previewUrl: b.previewUrl,
+  cancelReason: b.cancelReason,
+  error: b.error,
+});
+
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
 
 function toBuild(row: BuildRow): Build {
@@ -201,27 +214,24 @@ export function createBuildRepo(store: Store) {
       const seq = (stmt.nextSeq.get()?.s ?? 0) + 1;
       // Readable, sortable and unique: b<seq>-<random>.
       const id = `b${seq}-${crypto.randomBytes(3).toString('hex')}`;
+      const build = newBuild(id, projectName, opts.now.toISOString(), opts.noCache);
       stmt.insert.run({
         id,
         seq,
         project_name: projectName,
-        status: INITIAL_BUILD_STATE.status,
-        stage: INITIAL_BUILD_STATE.stage,
-        created_at: opts.now.toISOString(),
-        no_cache: opts.noCache ? 1 : 0,
-        record: JSON.stringify({
-          ...EMPTY_RECORD,
-          stages: [{ stage: 'starting', at: opts.now.toISOString() }],
-        }),
+        status: build.status,
+        stage: build.stage,
+        created_at: build.createdAt,
+        no_cache: build.noCache ? 1 : 0,
+        record: JSON.stringify(recordOf(build)),
       });
-      return toBuild(stmt.get.get(id)!);
+      return build;
     },
     get(id: string): Build | null {
       const row = stmt.get.get(id);
       return row ? toBuild(row) : null;
     },
     save(build: Build): void {
-      const { blueprint, stages, steps, test, uiCheck, bundle, previewUrl, cancelReason, error } = build;
       stmt.update.run({
         id: build.id,
         status: build.status,
@@ -230,17 +240,7 @@ export function createBuildRepo(store: Store) {
         duration_ms: build.durationMs === null ? null : Math.round(build.durationMs),
         cache_hit: build.cacheHit ? 1 : 0,
         source_hash: build.sourceHash,
-        record: JSON.stringify({
-          blueprint,
-          stages,
-          steps,
-          test,
-          uiCheck,
-          bundle,
-          previewUrl,
-          cancelReason,
-          error,
-        }),
+        record: JSON.stringify(recordOf(build)),
         log_count: build.logCount,
         log_truncated: build.logTruncated ? 1 : 0,
       });
