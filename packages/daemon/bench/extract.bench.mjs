@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'tsup';
-import { forgeZip } from '../src/pipeline/extract/test-zip.ts';
+import { forgeZip } from '@forge/testing';
 
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);

@@ -84,9 +84,9 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`structure answered ${res.status}: ${body.slice(0, 200)}`);
       return { ms, bytes: Buffer.byteLength(body), nodes: (body.match(/"path":/g) ?? []).length };
     };
-    const timeTree = (): number => {
+    const timeTree = async (): Promise<number> => {
       const t = performance.now();
-      readTree(project);
+      await readTree(project);
       return performance.now() - t;
     };
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const watchStart = performance.now();
     await forge.services.files.watchBot.ready('bench');
     const watchReady = performance.now() - watchStart;
-    timeTree();
+    await timeTree();
 
     const find: number[] = [];
     const api: number[] = [];
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) {
       find.push(timeFind());
       api.push((await timeApi()).ms);
-      tree.push(timeTree());
+      tree.push(await timeTree());
     }
     const ref = median(find);
     const rows: Array<[string, number]> = [

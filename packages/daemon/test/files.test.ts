@@ -354,6 +354,20 @@ describe('WatchBot', () => {
     ).toBe(false);
   });
 
+  it('pushes changes inside a folder whose name begins with two dots ("..cache" is inside)', async () => {
+    const { app, root } = await starterApp();
+    fs.mkdirSync(path.join(root, '..cache'));
+    const live = await watch(app);
+    await structure(app);
+    await app.forge.services.files.watchBot.ready('Forge');
+    fs.writeFileSync(path.join(root, '..cache/notes.txt'), 'kept');
+    const pushed = await live.until(
+      (m) => m.type === 'file-content-updated' && m.filePath === '..cache/notes.txt',
+      10_000,
+    );
+    expect(pushed).toMatchObject({ content: 'kept', projectName: 'Forge' });
+  });
+
   it('keeps watching a project after an upload replaces its folder, twice', async () => {
     const app = await startTestApp();
     await fetch(`${app.url}/api/forge/toggle`, {

@@ -203,4 +203,54 @@ describe('web app serving', () => {
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
+  it('sends files with ranges, HEAD and 304s, and the headers every answer carries', async () => {
+    const root = tempDir('forge-web-');
+    const fs = await import('node:fs');
+    fs.mkdirSync(`${root}/assets`);
+    fs.writeFileSync(`${root}/index.html`, '<!doctype html><title>Forge web</title>');
+    fs.writeFileSync(`${root}/assets/index-abc12345.js`, 'console.log(12345)');
+    fs.writeFileSync(`${root}/favicon.svg`, '<svg/>');
+    const app = await startTestApp({ web: { mode: 'static', root } });
+    const asset = `${app.url}/assets/index-abc12345.js`;
+
+    const part = await fetch(asset, { headers: { range: 'bytes=0-6' } });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe('console');
+    expect(part.headers.get('content-range')).toBe('bytes 0-6/18');
+
+    const head = await rawRequest(app.port, { method: 'HEAD', path: '/assets/index-abc12345.js' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe('18');
+    expect(head.body).toBe('');
+
+    const first = await fetch(asset);
+    expect(first.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    for (const [name, value] of [
+      ['x-content-type-options', 'nosniff'],
+      ['referrer-policy', 'no-referrer'],
+      ['cross-origin-resource-policy', 'same-origin'],
+    ]) {
+      expect(first.headers.get(name!), name).toBe(value);
+    }
+    expect(first.headers.get('access-control-allow-origin')).toBeNull();
+    // node:http, not fetch: fetch adds "Cache-Control: no-cache" to a request with validators.
+    const again = await rawRequest(app.port, {
+      path: '/assets/index-abc12345.js',
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+
+    const icon = await fetch(`${app.url}/favicon.svg`);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.headers.get('cache-control')).toBe('no-cache');
+
+    // The page itself, asked for by name, gets the page's headers too.
+    const page = await fetch(`${app.url}/index.html`);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    // A folder path is a page path: the app, never a listing.
+    const folder = await fetch(`${app.url}/assets/`, { headers: { accept: 'text/html' } });
+    expect(await folder.text()).toContain('Forge web');
+  });
 });

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '@forge/shared';
-import { cleanup, openSocket, rawRequest, startTestApp, upgradeStatus } from './helpers.ts';
+import { cleanup, openSocket, rawRequest, startTestApp, tempDir, upgradeStatus } from './helpers.ts';
 
 afterEach(cleanup);
 
@@ -181,5 +183,54 @@ describe('access token', () => {
     ).toBe(101);
     const socket = await openSocket(`${app.url}/ws`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect((await socket.next('hello')).type).toBe('hello');
+  });
+});
+
+describe('web app files: hostile paths', () => {
+  const SECRET = 'TOP-SECRET-OUTSIDE-THE-WEB-ROOT';
+
+  /** A built web app next to secrets, reached through traversal spellings, dotfiles and links. */
+  async function webApp() {
+    const base = tempDir('forge-web-hostile-');
+    const root = path.join(base, 'dist');
+    fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
+    fs.mkdirSync(path.join(base, 'outside'));
+    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Forge web</title>');
+    fs.writeFileSync(path.join(root, 'assets', 'app.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(root, '.env'), SECRET);
+    fs.writeFileSync(path.join(base, 'secret.txt'), SECRET);
+    fs.writeFileSync(path.join(base, 'outside', 'secret.js'), SECRET);
+    fs.symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'leak.js'));
+    fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'assets', 'linked'));
+    return startTestApp({ web: { mode: 'static', root } });
+  }
+
+  it('never answers with a file outside the root, a dotfile or a link out, however the path is spelled', async () => {
+    const app = await webApp();
+    const attempts = [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/assets%2f..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/.env',
+      '/%2eenv',
+      '/leak.js',
+      '/assets/linked/secret.js',
+      '/index.html%00.js',
+      '/%E0%A4%A',
+    ];
+    for (const p of attempts) {
+      for (const accept of ['*/*', 'text/html']) {
+        const res = await rawRequest(app.port, { path: p, headers: { accept } });
+        expect(res.body, `${p} (${accept})`).not.toContain(SECRET);
+        // Either a 4xx or the app's own page (the history fallback for a page request).
+        if (res.status === 200) expect(res.body, p).toContain('Forge web');
+        else expect([400, 404], p).toContain(res.status);
+      }
+    }
+    // And the real files are still served.
+    expect((await rawRequest(app.port, { path: '/assets/app.js' })).body).toBe('console.log(1)');
   });
 });

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { WS_PATH } from '@forge/shared';
+import { createStaticFiles } from '../features/preview/static-server.ts';
 
 /** How the browser workspace is served: built files, or Vite in middleware mode (`run --dev`). */
 export type WebMode =
@@ -50,7 +52,7 @@ export function contentSecurityPolicy(dev: boolean, host?: string): string {
   ].join('; ');
 }
 
-export const setHtmlHeaders = (res: Response, dev = false): void => {
+export const setHtmlHeaders = (res: ServerResponse, dev = false): void => {
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(dev, res.req.headers.host));
   res.setHeader('Cache-Control', 'no-cache');
 };
@@ -76,35 +78,37 @@ export const isReservedPath = (p: string): boolean =>
 const looksLikeFile = (p: string): boolean => /\.[A-Za-z0-9]+$/.test(p.slice(p.lastIndexOf('/') + 1));
 
 /**
- * Static files with long-lived caching for Vite's hashed /assets, and the SPA history fallback:
- * any other GET for a page path answers index.html (no-cache), so client routes survive a reload.
+ * The built web app, through the same static file server as the previews (features/preview/
+ * static-server.ts: Range, conditional GET, no dotfiles, no folder listings, nothing outside the
+ * root). Vite's hashed /assets are cached for a year; any other GET for a page path answers
+ * index.html (no-cache), the SPA history fallback, so client routes survive a reload.
  */
 export function staticWeb(root: string | null): Router {
   const router = express.Router();
-  if (root) {
-    router.use(
-      express.static(root, {
-        index: false,
-        redirect: false,
-        setHeaders(res, file) {
-          const rel = path.relative(root, file).split(path.sep);
-          if (rel[0] === 'assets') res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-          else if (file.endsWith('.html')) setHtmlHeaders(res);
-          else res.setHeader('Cache-Control', 'no-cache');
-        },
-      }),
-    );
-  }
-  const fallback: RequestHandler = (req, res, next) => {
+  const files =
+    root === null
+      ? null
+      : createStaticFiles({
+          root,
+          // A folder is a page path here: the history fallback below answers it.
+          folders: 'none',
+          setHeaders(res, rel) {
+            if (rel.startsWith('assets/'))
+              res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+            else if (rel.endsWith('.html')) setHtmlHeaders(res);
+            else res.setHeader('Cache-Control', 'no-cache');
+          },
+        });
+  router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isReservedPath(req.path)) return next();
+    // A refused path (a dotfile, a malformed escape) gets what a missing one gets: no hint either way.
+    if (files && (await files.serve(req, res)).kind === 'sent') return;
     const index = root ? path.join(root, 'index.html') : null;
     if (!index || !fs.existsSync(index)) return notBuiltPage(res);
     // A missing script or image is a 404, not the HTML page (which would fail confusingly).
     if (looksLikeFile(req.path) && !req.headers.accept?.includes('text/html')) return next();
-    setHtmlHeaders(res);
-    res.sendFile(index);
-  };
-  router.use(fallback);
+    if (!(await files!.serveIndex(req, res))) next();
+  });
   return router;
 }
 

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
-import { listFiles, streamZipOfDir, zipDirToFile } from './zip-dir.ts';
+import { streamZipOfDir, zipDirToFile } from './zip-dir.ts';
 
 const hasUnzip = spawnSync('unzip', ['-v']).status === 0;
 
@@ -187,18 +187,5 @@ describe('zipDirToFile / streamZipOfDir', () => {
     });
     expect(result).toMatchObject({ files: 0, aborted: false });
     expect(readZip(await readFile(zipFile)).files).toEqual({});
-  });
-});
-
-describe('listFiles', () => {
-  it('lists regular files with sizes in name order, without following links', async () => {
-    await writeTree(src, { 'b.txt': 'bb', 'a/z.txt': 'z', 'a/skip/x': 'x', 'c.txt': '' });
-    await symlink(base, path.join(src, 'up'));
-    const files = await listFiles(src, (rel, isDir) => isDir && rel === 'a/skip');
-    expect(files.map((f) => [f.rel, f.size])).toEqual([
-      ['a/z.txt', 1],
-      ['b.txt', 2],
-      ['c.txt', 0],
-    ]);
   });
 });

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { Zip } from 'fflate';
-import { timeSlicer, windowBitsFor } from '../../pipeline/checks/time-slice.ts';
-import { walkFiles, type WalkedFile } from '../../pipeline/checks/walk-files.ts';
+import { timeSlicer } from '../../fs/time-slice.ts';
+import { walkFiles, type WalkedFile } from '../../fs/walk.ts';
+import { windowBitsFor } from '../../pipeline/checks/zlib-window.ts';
 import { DEFLATED, NativeZipEntry, STORED, type ZipMethod } from './zip-entry.ts';
 
 /**
@@ -13,7 +14,7 @@ import { DEFLATED, NativeZipEntry, STORED, type ZipMethod } from './zip-entry.ts
  * and written as soon as it is read, and the writer waits for the client when it reads slower than we
  * compress, so memory stays bounded whatever the project's size. fflate's `Zip` writes the archive
  * structure; the DEFLATE work is Node's zlib. Small files are read and deflated synchronously in time
- * slices (time-slice.ts: per-file async calls cost more than the work); large ones are streamed.
+ * slices (src/fs/time-slice.ts: per-file async calls cost more than the work); large ones are streamed.
  */
 
 export interface ZipDirOptions {
@@ -80,19 +81,6 @@ const MAX_MTIME = Date.UTC(2099, 11, 31);
 /** Unix "regular file" type bits, for the external attributes. */
 const REGULAR_FILE = 0o100000;
 
-/**
- * Regular files below `dir`, depth first in name order, each with `rel` ("a/b.js"), `abs`, `size`,
- * `mtimeMs` and `mode`. Symbolic links are skipped, never followed; `exclude` can prune files and
- * whole folders.
- */
-export async function listFiles(
-  dir: string,
-  exclude?: (relPath: string, isDir: boolean) => boolean,
-): Promise<WalkedFile[]> {
-  const { files } = await walkFiles(path.resolve(dir), { stat: true, ...(exclude ? { exclude } : {}) });
-  return files;
-}
-
 const isStored = (rel: string): boolean =>
   STORED_EXTENSIONS.has(path.posix.extname(rel).slice(1).toLowerCase());
 
@@ -150,7 +138,11 @@ export async function streamZipOfDir(
   options: ZipDirOptions = {},
 ): Promise<ZipDirResult> {
   const { signal } = options;
-  const files = await listFiles(dir, options.exclude);
+  // Regular files depth first in name order, with size, mtime and mode; links skipped, never followed.
+  const { files } = await walkFiles(path.resolve(dir), {
+    stat: true,
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+  });
   const inputTotal = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
   if (files.length > MAX_ENTRIES || inputTotal >= MAX_BYTES) {
     throw new ZipTooLargeError(

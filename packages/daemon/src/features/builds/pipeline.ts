@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
@@ -11,7 +12,10 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
+import { isInsideReal } from '../../fs/contain.ts';
 import { swapDir } from '../../fs/moves.ts';
+import { hashTree } from '../../fs/tree-hash.ts';
+import { listFiles } from '../../fs/walk.ts';
 import {
   buildStage,
   cacheStage,
@@ -33,8 +37,6 @@ import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
-import { isInside, listFilesRel } from './fs-moves.ts';
-import { hashTree } from './tree-hash.ts';
 
 export interface PipelineDeps {
   layout: HomeLayout;
@@ -60,13 +62,17 @@ export type PlanOutcome =
 export async function sourceHash(projectDir: string, blueprint: Blueprint): Promise<string> {
   const out =
     blueprint.kind === 'static-build' && blueprint.outputDir ? blueprint.outputDir.replace(/\/+$/, '') : null;
-  const tree = hashTree(
+  const tree = await hashTree(
     projectDir,
     (rel) => rel === 'node_modules' || rel.endsWith('/node_modules') || rel === '.git' || rel === out,
   );
   const { decisions: _decisions, ...plan } = blueprint;
   return crypto.createHash('sha256').update(tree).update(JSON.stringify(plan)).digest('hex');
 }
+
+/** The uploaded archive, once the build no longer needs it (extracted, or ended before). */
+const dropUpload = (source: BuildSource): Promise<void> =>
+  source.kind === 'upload' ? rm(source.zipPath, { force: true }).catch(() => {}) : Promise.resolve();
 
 /** A build ended early by one of its steps (or by a cancel): how it ends. */
 class Stop {
@@ -152,7 +158,7 @@ export function createPipeline(deps: PipelineDeps) {
 
   async function complete(run: BuildRun, buildPath: string, hash: string): Promise<void> {
     stillWanted(run);
-    const files = listFilesRel(buildPath, (rel) => rel === 'node_modules' || rel.startsWith('.'));
+    const files = await listFiles(buildPath, (rel) => rel === 'node_modules' || rel.startsWith('.'));
     repo.setProjectOutput(run.projectName, hash, run.id);
     run.log(
       'IntegrationBot',
@@ -187,6 +193,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (source.kind === 'upload') {
       run.to({ status: 'running', stage: 'extraction' });
       await must(run, stages.extract, { zipPath: source.zipPath });
+      await dropUpload(source);
       run.to({ status: 'running', stage: 'extraction-complete' });
     }
     const bp = await must(run, stages.detect, undefined);
@@ -242,7 +249,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     const built = path.join(projectDir, bp.outputDir ?? 'dist');
-    if (!fs.existsSync(built) || !fs.statSync(built).isDirectory() || !isInside(projectDir, built)) {
+    if (!fs.existsSync(built) || !fs.statSync(built).isDirectory() || !isInsideReal(projectDir, built)) {
       throw new Stop(
         failure(
           'failed',
@@ -304,6 +311,8 @@ export function createPipeline(deps: PipelineDeps) {
         }
         await stagesOf(run, source, tell);
       } catch (err) {
+        // Nothing of a build that ended early is left behind, the archive it came from included.
+        await dropUpload(source);
         if (err instanceof Stop) {
           stop(run, err);
           tell({ kind: 'refused', failure: err.failure });
@@ -318,7 +327,6 @@ export function createPipeline(deps: PipelineDeps) {
         }
       } finally {
         release?.();
-        if (source.kind === 'upload') fs.rm(source.zipPath, { force: true }, () => {});
       }
       return run.done;
     },

@@ -11,7 +11,7 @@ export function registerFileRoutes(router: Router, deps: { files: FilesService }
   // The tree can hold 20k nodes: checking it against the recursive zod schema would cost more than
   // the walk itself (the 100 ms budget for 10k files), and the service builds it from typed code.
   // So this one answer is sent unchecked; its query is still parsed like every other route's.
-  router.get(routes.fileStructure.path, (req, res) => {
+  router.get(routes.fileStructure.path, async (req, res) => {
     const query = routes.fileStructure.query.safeParse(req.query);
     if (!query.success) {
       const issues = query.error.issues.map((i) => ({
@@ -21,7 +21,7 @@ export function registerFileRoutes(router: Router, deps: { files: FilesService }
       throw new ForgeError('VALIDATION_FAILED', undefined, { part: 'query', issues });
     }
     res.setHeader('Cache-Control', 'no-store');
-    res.status(200).json(files.structure(query.data.project));
+    res.status(200).json(await files.structure(query.data.project));
   });
 
   defineRoute(router, routes.fileContent, ({ query }) => files.content(query.path, query.project));

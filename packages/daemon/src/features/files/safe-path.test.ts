@@ -102,6 +102,19 @@ describe('resolving inside a project', () => {
     expect(codeOf(() => resolveLinkParent(r, 'out-dir/secret.txt'))).toBe('PATH_OUTSIDE_PROJECT');
   });
 
+  it('keeps names that begin with two dots inside, and a look-alike sibling folder outside', () => {
+    fs.mkdirSync(path.join(root, '..cache'));
+    fs.writeFileSync(path.join(root, '..cache', 'hit.json'), '{}');
+    fs.symlinkSync('..cache/hit.json', path.join(root, 'hit-link.json'));
+    fs.mkdirSync(path.join(base, 'project-evil'));
+    fs.symlinkSync(path.join(base, 'project-evil'), path.join(root, 'evil'));
+    const r = projectRoot(root);
+    expect(resolveExisting(r, '..cache/hit.json')).toBe(path.join(r.real, '..cache', 'hit.json'));
+    expect(resolveExisting(r, 'hit-link.json')).toBe(path.join(r.real, '..cache', 'hit.json'));
+    expect(resolveNew(r, '..cache/new.json')).toMatchObject({ exists: false });
+    expect(codeOf(() => resolveNew(r, 'evil/new.json'))).toBe('PATH_OUTSIDE_PROJECT');
+  });
+
   it('names the link itself, not its target, for delete and rename', () => {
     const r = projectRoot(root);
     expect(resolveLinkParent(r, 'out-file')).toBe(path.join(r.real, 'out-file'));

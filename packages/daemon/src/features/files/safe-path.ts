@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isWithin } from '../../fs/contain.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 
 /** Longest name of one path segment, in bytes (ext4, APFS and NTFS all stop at 255). */
@@ -50,12 +51,6 @@ export function checkRelPath(input: string, opts: { allowRoot?: boolean } = {}):
       invalid(`a name is longer than ${MAX_SEGMENT_BYTES} bytes`, input);
   }
   return segments.join('/');
-}
-
-/** Is `target` (an absolute, real path) the root itself or inside it? */
-export function isWithin(root: string, target: string): boolean {
-  const rel = path.relative(root, target);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
 const realpathOrNull = (p: string): string | null => {

@@ -77,7 +77,7 @@ export function createFilesService(deps: FilesDeps) {
     projectsDir: layout.projectsDir,
     projectDir: layout.projectDir,
     outputDir,
-    tree: (name) => tree(name).tree,
+    tree: async (name) => (await tree(name)).tree,
     broadcast: deps.broadcast,
     logger,
     onChange: (name, paths, at) => deps.onChange?.(name, paths, 'disk', at),
@@ -140,10 +140,10 @@ export function createFilesService(deps: FilesDeps) {
   return {
     watchBot,
 
-    structure(project: string | undefined): FileStructureResponse {
+    async structure(project: string | undefined): Promise<FileStructureResponse> {
       if (project === undefined && currentProject(repo) === null) return { projectName: '', tree: [] };
       const p = open(project);
-      const result = tree(p.name);
+      const result = await tree(p.name);
       return { projectName: p.name, tree: result.tree, ...(result.truncated ? { truncated: true } : {}) };
     },
 

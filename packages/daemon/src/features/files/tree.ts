@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { MAX_TREE_NODES, type FileNode } from '@forge/shared';
+import { timeSlicer } from '../../fs/time-slice.ts';
+import { walkLevels, type WalkEntry } from '../../fs/walk.ts';
 
 /** Folders shown but never listed, wherever they are: installs and history (docs/decisions.md "Files"). */
 export const FOLDED_NAMES: ReadonlySet<string> = new Set(['node_modules', '.git']);
@@ -18,9 +19,8 @@ export interface Tree {
   nodes: number;
 }
 
-interface PendingDir {
-  abs: string;
-  rel: string;
+/** What a listed folder fills in: its node's children (the top level for the root). */
+interface Slot {
   children: FileNode[];
   node: FileNode | null;
 }
@@ -33,73 +33,68 @@ interface Keyed {
 const byKey = (a: Keyed, b: Keyed): number =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.name < b.node.name ? -1 : a.node.name > b.node.name ? 1 : 0;
 
-const sizeOf = (abs: string): number => {
+/** stat (links followed) or null: removed since its folder was read, a dangling link, a link loop. */
+const statOrNull = (abs: string): fs.Stats | null => {
   try {
-    return fs.statSync(abs).size;
+    return fs.statSync(abs, { throwIfNoEntry: false }) ?? null;
   } catch {
-    return 0; // removed since its folder was read
+    return null;
   }
 };
 
 /**
  * The file tree of `root`, breadth first so a cut at `maxNodes` keeps the upper levels whole.
- * Synchronous readdir with file types plus one stat per file for its size: ~3× a bare readdir
- * (shared PERFORMANCE.md), well under the 100 ms budget for 10k files. Links are listed, never
- * followed into (a link may point out of the project or into a cycle).
+ * The walk (src/fs/walk.ts) lists each folder once; each file then gets one stat for its size:
+ * ~3× a bare readdir (shared PERFORMANCE.md), well under the 100 ms budget for 10k files, in time
+ * slices so the daemon keeps answering. Links are listed, never followed into (a link may point
+ * out of the project or into a cycle).
  */
-export function readTree(root: string, opts: TreeOptions = {}): Tree {
+export async function readTree(root: string, opts: TreeOptions = {}): Promise<Tree> {
   const maxNodes = opts.maxNodes ?? MAX_TREE_NODES;
   const folded = opts.folded ?? new Set<string>();
   const top: FileNode[] = [];
-  const queue: PendingDir[] = [{ abs: root, rel: '', children: top, node: null }];
+  const levels = walkLevels<Slot>(root, { children: top, node: null });
+  const slicer = timeSlicer();
   let nodes = 0;
   let truncated = false;
 
-  for (let i = 0; i < queue.length; i++) {
-    const dir = queue[i]!;
-    if (truncated && dir.node) {
-      dir.node.folded = 'limit';
-      continue;
-    }
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir.abs, { withFileTypes: true });
-    } catch {
-      continue; // removed or unreadable since its parent was listed
-    }
+  for await (const level of levels) {
+    let entries: readonly WalkEntry[] = level.entries;
+    const slot = level.tag;
     if (nodes + entries.length > maxNodes) {
       truncated = true;
-      if (dir.node) {
-        dir.node.folded = 'limit';
-        continue;
+      if (slot.node) {
+        slot.node.folded = 'limit';
+        entries = [];
+      } else {
+        // The root is cut rather than folded: its first names (in name order) are shown.
+        entries = entries.slice(0, maxNodes - nodes);
       }
-      entries = entries.sort((a, b) => (a.name < b.name ? -1 : 1)).slice(0, maxNodes - nodes);
     }
     const keyed: Keyed[] = [];
     for (const entry of entries) {
-      const rel = dir.rel ? `${dir.rel}/${entry.name}` : entry.name;
-      // Concatenation, not path.join: this runs once per file and join normalises for nothing here.
-      const abs = `${dir.abs}${path.sep}${entry.name}`;
+      const { name, rel } = entry;
       let node: FileNode;
-      if (entry.isDirectory()) {
-        node = { name: entry.name, path: rel, type: 'folder', children: [] };
-        if (FOLDED_NAMES.has(entry.name) || folded.has(rel)) node.folded = 'ignored';
-        else queue.push({ abs, rel, children: node.children!, node });
-      } else if (entry.isFile()) {
-        node = { name: entry.name, path: rel, type: 'file', size: sizeOf(abs) };
-      } else if (entry.isSymbolicLink()) {
-        const target = fs.statSync(abs, { throwIfNoEntry: false });
-        node = target?.isDirectory()
-          ? { name: entry.name, path: rel, type: 'folder', children: [], folded: 'ignored' }
-          : { name: entry.name, path: rel, type: 'file', size: target?.size ?? 0 };
+      if (entry.kind === 'dir') {
+        node = { name, path: rel, type: 'folder', children: [] };
+        if (FOLDED_NAMES.has(name) || folded.has(rel)) node.folded = 'ignored';
+        else levels.enter(entry, { children: node.children!, node });
+      } else if (entry.kind === 'file') {
+        node = { name, path: rel, type: 'file', size: statOrNull(entry.abs)?.size ?? 0 };
       } else {
-        continue; // sockets, FIFOs, devices: nothing an editor can open
+        const target = statOrNull(entry.abs);
+        node = target?.isDirectory()
+          ? { name, path: rel, type: 'folder', children: [], folded: 'ignored' }
+          : { name, path: rel, type: 'file', size: target?.size ?? 0 };
       }
       keyed.push({ node, key: `${node.type === 'folder' ? 0 : 1}${node.name.toLowerCase()}` });
       nodes++;
+      if (slicer.due()) await slicer.pause();
     }
     keyed.sort(byKey);
-    for (const k of keyed) dir.children.push(k.node);
+    for (const k of keyed) slot.children.push(k.node);
+    // Past the cap, every folder still waiting is shown folded, not listed.
+    if (truncated) for (const waiting of levels.drain()) waiting.node!.folded = 'limit';
   }
   return { tree: top, truncated, nodes };
 }

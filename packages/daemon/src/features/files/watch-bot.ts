@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { FileNode, ServerMessage } from '@forge/shared';
+import { realWithinSync, relativeWithin } from '../../fs/contain.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { isWithin } from './safe-path.ts';
 import { decodeText } from './text-file.ts';
 import { FOLDED_NAMES } from './tree.ts';
 
@@ -24,7 +24,7 @@ export interface WatchBotDeps {
   /** The project's build output folder (project-relative), ignored like node_modules; null if none. */
   outputDir(name: string): string | null;
   /** The project's current file tree, as GET /api/files/structure answers it. */
-  tree(name: string): FileNode[];
+  tree(name: string): Promise<FileNode[]>;
   broadcast(message: ServerMessage): void;
   logger: Logger;
   /**
@@ -48,10 +48,15 @@ interface Watched {
   changed: Set<string>;
   removed: Set<string>;
   timer: NodeJS.Timeout | null;
+  /** The flush in progress: flushes run one after another, so trees are pushed in order. */
+  flushing: Promise<void>;
   burstStart: number;
   lastEventAt: number;
   lastUsed: number;
 }
+
+/** Forward-slash path of `p` inside `root`, or null when it is the root itself or outside it. */
+const relInside = (root: string, p: string): string | null => relativeWithin(root, p) || null;
 
 const inoOf = (dir: string): number | null => {
   const stat = fs.statSync(dir, { throwIfNoEntry: false });
@@ -109,8 +114,10 @@ export function createWatchBot(deps: WatchBotDeps) {
       ignoreInitial: true,
       followSymlinks: false,
       awaitWriteFinish: false,
-      ignored: (p: string) =>
-        isIgnoredPath(path.relative(root, p).split(path.sep).join('/'), state.outputDir),
+      ignored: (p: string) => {
+        const rel = relInside(root, p);
+        return rel !== null && isIgnoredPath(rel, state.outputDir);
+      },
     });
     state.watcher = watcher;
     state.ready = new Promise((resolve) => {
@@ -119,8 +126,8 @@ export function createWatchBot(deps: WatchBotDeps) {
     });
     watcher.on('all', (event, p) => {
       if (state.watcher !== watcher) return; // a replaced root's old watcher, closing
-      const rel = path.relative(root, p).split(path.sep).join('/');
-      if (rel === '' || rel.startsWith('..')) return;
+      const rel = relInside(root, p);
+      if (rel === null) return;
       if (event === 'unlink' || event === 'unlinkDir') {
         state.removed.add(rel);
         state.changed.delete(rel);
@@ -157,24 +164,33 @@ export function createWatchBot(deps: WatchBotDeps) {
     if (state.timer) clearTimeout(state.timer);
     else state.burstStart = now;
     const wait = Math.max(0, Math.min(debounceMs, state.burstStart + maxWaitMs - now));
-    state.timer = setTimeout(() => flush(state), wait);
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      state.flushing = state.flushing
+        .then(() => flush(state))
+        .catch((err: unknown) =>
+          logger.warn({ err, project: state.name }, 'WatchBot could not push a change'),
+        );
+    }, wait);
   }
 
-  function flush(state: Watched): void {
-    state.timer = null;
-    if (closed || watched.get(state.name) !== state) return;
+  async function flush(state: Watched): Promise<void> {
+    const current = () => !closed && watched.get(state.name) === state;
+    if (!current()) return;
     const changed = [...state.changed];
     const removed = [...state.removed];
     state.changed.clear();
     state.removed.clear();
     state.outputDir = deps.outputDir(state.name);
-    const timestamp = new Date().toISOString();
     let tree: FileNode[] = [];
     try {
-      if (state.ino !== null) tree = deps.tree(state.name);
+      if (state.ino !== null) tree = await deps.tree(state.name);
     } catch (err) {
       logger.debug({ err, project: state.name }, 'WatchBot could not list the project');
     }
+    // Unwatched or closed while the tree was read: nobody is to be told any more.
+    if (!current()) return;
+    const timestamp = new Date().toISOString();
     deps.broadcast({
       type: 'project-files-updated',
       fileStructure: tree,
@@ -235,6 +251,7 @@ export function createWatchBot(deps: WatchBotDeps) {
         changed: new Set(),
         removed: new Set(),
         timer: null,
+        flushing: Promise.resolve(),
         burstStart: 0,
         lastEventAt: 0,
         lastUsed: Date.now(),
@@ -258,9 +275,10 @@ export function createWatchBot(deps: WatchBotDeps) {
       closed = true;
       parentWatcher?.close();
       parentWatcher = null;
-      const closing = [...watched.values()].map((s) => {
+      const closing = [...watched.values()].flatMap((s) => {
         if (s.timer) clearTimeout(s.timer);
-        return s.watcher?.close().catch(() => {});
+        // A flush reading the tree right now finds the bot closed and pushes nothing.
+        return [s.flushing, s.watcher?.close().catch(() => {})];
       });
       watched.clear();
       await Promise.all(closing);
@@ -277,7 +295,7 @@ function readPushable(root: string, rel: string): string | null {
     const stat = fs.lstatSync(abs);
     if (!stat.isFile() || stat.size > PUSH_CONTENT_MAX_BYTES) return null;
     // A folder on the way may have become a link since the event: never push what lies outside.
-    if (!isWithin(fs.realpathSync(root), fs.realpathSync(abs))) return null;
+    if (realWithinSync(fs.realpathSync(root), abs) === null) return null;
     return decodeText(fs.readFileSync(abs));
   } catch {
     return null; // gone again (a temporary file of an atomic write)

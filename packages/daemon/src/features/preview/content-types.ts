@@ -1,45 +1,17 @@
 import path from 'node:path';
 
 /**
- * Content types the static preview sends, by extension. Small on purpose: built web apps use these,
- * and anything else goes out as `application/octet-stream` (with `nosniff`, the browser will not guess
- * its way into running it as a script or page).
+ * Content types come from the mime database `send` uses (mime-types: text types with
+ * `charset=utf-8`, `application/octet-stream` when unknown, always with `nosniff`). These are the
+ * few extensions where a browser needs another answer than the database's.
  */
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  htm: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
+const OVERRIDES: Readonly<Record<string, string>> = {
+  // CommonJS modules bundled for the browser: the database says application/node, which a
+  // <script> refuses to run under nosniff.
   cjs: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  map: 'application/json; charset=utf-8',
-  webmanifest: 'application/manifest+json; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  xml: 'application/xml; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  ico: 'image/x-icon',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-  ttf: 'font/ttf',
-  otf: 'font/otf',
-  wasm: 'application/wasm',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mp3: 'audio/mpeg',
-  pdf: 'application/pdf',
 };
 
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
-
-/** The Content-Type for a file name (by its extension, case-insensitive). */
-export function contentTypeFor(fileName: string): string {
-  const ext = path.extname(fileName).slice(1).toLowerCase();
-  return CONTENT_TYPES[ext] ?? DEFAULT_CONTENT_TYPE;
+/** The Content-Type to send instead of the database's for `fileName`, if any (by extension, any case). */
+export function contentTypeOverride(fileName: string): string | undefined {
+  return OVERRIDES[path.extname(fileName).slice(1).toLowerCase()];
 }

@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
 import { startStaticPreview, type StaticPreview } from './static-server.ts';
 import { rawRequest, refusesConnections } from './test-support.ts';
@@ -71,7 +72,7 @@ describe('startStaticPreview', () => {
       '/assets/style.css': 'text/css; charset=utf-8',
       '/assets/data.json': 'application/json; charset=utf-8',
       '/logo.svg': 'image/svg+xml',
-      '/favicon.ico': 'image/x-icon',
+      '/favicon.ico': 'image/vnd.microsoft.icon',
       '/fonts/a.woff2': 'font/woff2',
       '/index.html': 'text/html; charset=utf-8',
     };
@@ -84,6 +85,52 @@ describe('startStaticPreview', () => {
     expect(js.body).toBe('console.log("app")');
     expect(js.headers['cache-control']).toMatch(/max-age=\d+/);
     expect(js.headers['content-length']).toBe(String('console.log("app")'.length));
+  });
+
+  it('answers byte ranges: 206 with the bytes asked for, suffix ranges, 416 past the end', async () => {
+    const body = 'console.log("app")';
+    const first = await get('/assets/app.js', { headers: { Range: 'bytes=0-6' } });
+    expect(first.status).toBe(206);
+    expect(first.body).toBe(body.slice(0, 7));
+    expect(first.headers['content-range']).toBe(`bytes 0-6/${body.length}`);
+    expect(first.headers['content-type']).toBe('text/javascript; charset=utf-8');
+
+    const last = await get('/assets/app.js', { headers: { Range: 'bytes=-5' } });
+    expect(last.status).toBe(206);
+    expect(last.body).toBe(body.slice(-5));
+    expect(last.headers['content-range']).toBe(`bytes ${body.length - 5}-${body.length - 1}/${body.length}`);
+
+    const one = await get('/assets/app.js', { headers: { Range: 'bytes=0-0' } });
+    expect({ status: one.status, body: one.body }).toEqual({ status: 206, body: 'c' });
+
+    const past = await get('/assets/app.js', { headers: { Range: 'bytes=100-' } });
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${body.length}`);
+    expect(past.body).not.toContain('console');
+
+    // A malformed range is ignored (the whole file); a reversed one is a clean 416, never a broken
+    // answer or a crashed server.
+    for (const range of ['bytes=abc', 'items=0-1', 'bytes=']) {
+      const whole = await get('/assets/app.js', { headers: { Range: range } });
+      expect({ range, status: whole.status, body: whole.body }).toEqual({ range, status: 200, body });
+    }
+    const reversed = await get('/assets/app.js', { headers: { Range: 'bytes=5-2' } });
+    expect(reversed.status).toBe(416);
+    expect((await get('/assets/app.js')).body).toBe(body);
+    // A range on a file that changed since the client's copy (If-Range) sends the whole file.
+    const stale = await get('/assets/app.js', { headers: { Range: 'bytes=0-3', 'If-Range': 'W/"0-0"' } });
+    expect({ status: stale.status, body: stale.body }).toEqual({ status: 200, body });
+  });
+
+  it('reads files 256 KiB at a time (send hands the read size on to its file stream)', async () => {
+    const opened = vi.spyOn(fs, 'createReadStream');
+    try {
+      expect((await get('/big.bin', { method: 'GET' })).body.length).toBe(8 * 1024 * 1024);
+      const [, streamOptions] = opened.mock.calls.at(-1)!;
+      expect(streamOptions).toMatchObject({ highWaterMark: 256 * 1024 });
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('answers HEAD with headers only', async () => {
@@ -147,6 +194,37 @@ describe('startStaticPreview', () => {
       expect([400, 404], p).toContain(res.status);
       expect(res.body, p).not.toContain(SECRET);
       expect(res.body, p).not.toContain('root:');
+    }
+  });
+
+  it('never lists a folder', async () => {
+    const strict = await startStaticPreview({ root, spaFallback: false });
+    try {
+      for (const p of ['/assets/', '/fonts/', '/assets']) {
+        const res = await rawRequest(strict.url, p);
+        expect(res.body, p).not.toContain('app.js');
+        expect(res.body, p).not.toContain('a.woff2');
+      }
+      expect((await rawRequest(strict.url, '/assets/')).status).toBe(404);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses an index.html that is a link out of the root, in a folder or as the SPA fallback', async () => {
+    const other = path.join(base, 'other');
+    await writeTree(other, { 'page/keep.txt': 'x' });
+    await symlink(path.join(base, 'outside', 'index.html'), path.join(other, 'index.html'));
+    await symlink(path.join(base, 'outside', 'index.html'), path.join(other, 'page', 'index.html'));
+    const linked = await startStaticPreview({ root: other });
+    try {
+      for (const p of ['/', '/page/', '/index.html', '/client/route']) {
+        const res = await rawRequest(linked.url, p);
+        expect(res.status, p).toBe(404);
+        expect(res.body, p).not.toContain(SECRET);
+      }
+    } finally {
+      await linked.close();
     }
   });
 

@@ -1,19 +1,242 @@
-import { open, realpath, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import send from 'send';
+import { realWithinSync, relativeWithin } from '../../fs/contain.ts';
 import { isLoopbackHost } from '../../http/security.ts';
 import { daemonUrl, listenHost } from '../../process/urls.ts';
-import { contentTypeFor } from './content-types.ts';
+import { contentTypeOverride } from './content-types.ts';
+
+/**
+ * Static files, served one way for the previews and for the web app: this module decides which file
+ * a URL names (and refuses what it must), `send` (the Express team's static file sender, the core of
+ * express.static) sends it: Range and 206/416, conditional GET (ETag, If-None-Match,
+ * If-Modified-Since, If-Range) and 304/412, HEAD, Content-Type from the mime database, streaming with
+ * backpressure and clean-up on a client abort.
+ *
+ * What this module decides, before any byte is read:
+ * - the path is percent-decoded exactly once; malformed escapes, NUL, backslashes and `..` segments
+ *   (however encoded: `%2e%2e`, `..%2f`) are a 400;
+ * - any segment starting with "." is a 404: dotfiles and dot folders are never served;
+ * - the file's real path (links followed) must stay inside the real root (src/fs/contain.ts) and
+ *   must not be a dot entry either, else it is missing;
+ * - a folder is never listed: it serves its index.html (redirecting `/dir` to `/dir/` first), or
+ *   counts as missing.
+ *
+ * Why `send` rather than sirv: sirv maps the URL to a file itself (decodeURI, lexically, following
+ * links), so it cannot be told which checked file to send, and its Range handling sends the wrong
+ * bytes for suffix ranges (`bytes=-500`) and throws after writing the head for a reversed one
+ * (`bytes=5-2`), which would take a plain node:http server down. Measured in the same bench, each in
+ * its own process, the two cost the same per request (docs/performance.md).
+ */
+
+export interface StaticFilesOptions {
+  /** The folder served as `/`. Its real path is taken on first use (it may not exist yet). */
+  root: string;
+  /**
+   * What a folder's URL does: `index` serves its index.html (`/dir` is redirected to `/dir/` first);
+   * `none` treats it as missing (the caller's fallback answers).
+   */
+  folders?: 'index' | 'none';
+  /**
+   * Headers for a file about to be sent, e.g. Cache-Control or a CSP; `rel` is its path inside the
+   * root (forward slashes, links resolved). Runs after Content-Type and X-Content-Type-Options are set.
+   */
+  setHeaders?: (res: ServerResponse, rel: string) => void;
+}
+
+/** What `serve` did: sent an answer (a file, a redirect, a 304/412/416), or left it to the caller. */
+export type StaticOutcome =
+  | { kind: 'sent' }
+  /** Nothing servable there (missing, a link out of the root, a folder with `folders: 'none'`). */
+  | { kind: 'missing' }
+  /** Refused before looking: 400 for a malformed or traversing path, 404 for a dot entry. */
+  | { kind: 'refused'; status: 400 | 404 };
+
+export interface StaticFiles {
+  /** Serves the file `req.url` names, if any (see the module comment). Never throws for bad input. */
+  serve(req: IncomingMessage, res: ServerResponse): Promise<StaticOutcome>;
+  /** Serves the root index.html (the SPA fallback); false when there is none. */
+  serveIndex(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+/** Plain-text answer with the headers every static answer carries. */
+export function sendStatus(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const body = `${message}\n`;
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  412: 'Precondition Failed',
+  416: 'Range Not Satisfiable',
+};
+
+/** `send`'s errors carry the status to answer and, for a 416, a Content-Range header. */
+interface SendError extends Error {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** The URL path `send` decodes back to exactly `rel` (each name percent-encoded whole). */
+const toUrlPath = (rel: string): string => `/${rel.split('/').map(encodeURIComponent).join('/')}`;
+
+const isDotPath = (rel: string): boolean => rel !== '' && rel.split('/').some((name) => name.startsWith('.'));
+
+/**
+ * Read size of the file streams `send` opens. `send` hands its options on to fs.createReadStream (that
+ * is how its `start` and `end` arrive there), so this reaches it too: 256 KiB reads instead of the
+ * default 64 KiB take a typical asset in one or two reads, which is worth ~25 % of throughput on a
+ * 200 KiB file (docs/performance.md). Should `send` stop passing it on, reads are 64 KiB again.
+ */
+const READ_CHUNK_BYTES = 256 * 1024;
+
+export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
+  const folders = options.folders ?? 'index';
+  const sendOptions: send.SendOptions & { highWaterMark: number } = {
+    index: false,
+    // A second line only: dot paths never get as far as `send`.
+    dotfiles: 'deny',
+    highWaterMark: READ_CHUNK_BYTES,
+  };
+  let knownRoot: string | null = null;
+  /** The root's real path, taken once it exists (the web app's may be built after the daemon starts). */
+  const realRoot = (): string | null => {
+    if (knownRoot === null) {
+      try {
+        knownRoot = realpathSync.native(options.root);
+      } catch {
+        return null;
+      }
+    }
+    return knownRoot;
+  };
+
+  /**
+   * The path inside the root that `segments` lead to, links followed; null when missing or refused.
+   * Synchronous: one realpath(3) of a local path costs microseconds, less than a thread-pool trip.
+   */
+  const locate = (root: string, segments: readonly string[]): string | null => {
+    let real: string | null;
+    try {
+      real = realWithinSync(root, path.join(root, ...segments));
+    } catch {
+      real = null; // unreadable (EACCES): nothing to serve
+    }
+    if (real === null) return null;
+    const rel = relativeWithin(root, real)!;
+    // A link may lead onto a dot entry inside the root: that is never served either.
+    return isDotPath(rel) ? null : rel;
+  };
+
+  /** Hands one checked file to `send`; resolves once it is known whether it was a file. */
+  const sendFile = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    rel: string,
+  ): Promise<'sent' | 'directory' | 'missing'> =>
+    new Promise((resolve) => {
+      let settled = false;
+      const settle = (how: 'sent' | 'directory' | 'missing') => {
+        settled = true;
+        resolve(how);
+      };
+      send(req, toUrlPath(rel), { ...sendOptions, root })
+        .on('headers', (out: ServerResponse, abs: string) => {
+          const type = contentTypeOverride(abs);
+          if (type) out.setHeader('Content-Type', type);
+          out.setHeader('X-Content-Type-Options', 'nosniff');
+          options.setHeaders?.(out, rel);
+        })
+        .on('file', () => settle('sent'))
+        .on('directory', () => settle('directory'))
+        .on('error', (error: SendError) => {
+          const status = error.status ?? 500;
+          // Gone since it was located: the caller's fallback decides, as for any missing file.
+          if (!settled && status === 404) return settle('missing');
+          if (!settled) settle('sent');
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          // A 412 or 416 follows headers set for the file: its type and validators do not apply.
+          for (const name of res.getHeaderNames()) if (name.startsWith('content-')) res.removeHeader(name);
+          sendStatus(res, status, STATUS_TEXT[status] ?? 'Internal Server Error', error.headers ?? {});
+        })
+        .pipe(res);
+    });
+
+  return {
+    async serve(req, res) {
+      const target = req.url ?? '/';
+      const cut = target.search(/[?#]/);
+      const rawPath = cut < 0 ? target : target.slice(0, cut);
+      const query = cut < 0 || target[cut] !== '?' ? '' : target.slice(cut);
+      if (!rawPath.startsWith('/')) return { kind: 'refused', status: 400 };
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(rawPath);
+      } catch {
+        return { kind: 'refused', status: 400 };
+      }
+      if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'refused', status: 400 };
+      const segments = decoded.split('/').filter((segment) => segment !== '' && segment !== '.');
+      if (segments.includes('..')) return { kind: 'refused', status: 400 };
+      if (segments.some((segment) => segment.startsWith('.'))) return { kind: 'refused', status: 404 };
+
+      const root = realRoot();
+      if (root === null) return { kind: 'missing' };
+      const rel = locate(root, segments);
+      if (rel === null) return { kind: 'missing' };
+      const first = await sendFile(req, res, root, rel);
+      if (first !== 'directory') return { kind: first };
+      if (folders === 'none') return { kind: 'missing' };
+      if (!decoded.endsWith('/')) {
+        // Relative URLs in the folder's index.html resolve against "/dir/", not "/". Built from the
+        // decoded segments: "//evil.example" cannot become a redirect to another host.
+        const location = `/${segments.map(encodeURIComponent).join('/')}/${query}`;
+        sendStatus(res, 301, 'Moved Permanently', { Location: location });
+        return { kind: 'sent' };
+      }
+      const index = locate(root, [rel, 'index.html']);
+      if (index === null) return { kind: 'missing' };
+      const second = await sendFile(req, res, root, index);
+      return { kind: second === 'sent' ? 'sent' : 'missing' };
+    },
+
+    async serveIndex(req, res) {
+      const root = realRoot();
+      const index = root === null ? null : locate(root, ['index.html']);
+      return index !== null && (await sendFile(req, res, root!, index)) === 'sent';
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The static preview
 
 /**
  * The static preview: a build output served on its own port, i.e. its own origin. That is what makes
  * root-absolute asset paths (`/assets/x.js`) work, and what keeps previewed code away from the daemon:
  * its API is another origin, and the daemon sends no CORS headers, so a page here can neither read
- * the daemon's answers nor pass its Origin check. node:http and a read stream, no framework: twice
- * express.static's throughput (docs: PERFORMANCE.md).
+ * the daemon's answers nor pass its Origin check.
  */
 
 export interface StaticPreviewOptions {
@@ -54,116 +277,30 @@ const loopbackHostOnly = (hostHeader: string | undefined): boolean => {
 
 const isHtml = (file: string): boolean => /\.html?$/i.test(file);
 
-function sendStatus(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-) {
-  const body = `${message}\n`;
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
-}
-
-/** True when the request's validators match the file (If-None-Match wins over If-Modified-Since). */
-function isNotModified(req: IncomingMessage, etag: string, mtimeMs: number): boolean {
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) {
-    // Weak comparison, as RFC 9110 asks for If-None-Match.
-    const bare = etag.replace(/^W\//, '');
-    return ifNoneMatch
-      .split(',')
-      .map((tag) => tag.trim())
-      .some((tag) => tag === '*' || tag.replace(/^W\//, '') === bare);
-  }
-  const since = Date.parse(req.headers['if-modified-since'] ?? '');
-  return Number.isFinite(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
-}
-
-/** Where a request path leads: a file to serve, a folder to redirect into, or nothing servable. */
-type Located = { kind: 'file'; real: string } | { kind: 'dir'; real: string } | { kind: 'none' };
+/** The last segment of a request path has no "." (a client-side route, not a missing asset). */
+const looksLikeRoute = (url: string): boolean => {
+  const cut = url.search(/[?#]/);
+  const rawPath = cut < 0 ? url : url.slice(0, cut);
+  return !rawPath.slice(rawPath.lastIndexOf('/') + 1).includes('.');
+};
 
 /**
- * Starts the static preview of `root`. Request handling, in order: GET/HEAD only (405); the path is
- * percent-decoded, and refused with 400 when it is malformed, holds NUL or a backslash, or has a `..`
- * segment; any segment starting with "." is 404 (dotfiles and dot folders are never served); the
- * file's real path (links followed) must stay inside the real root and must not be a dot entry,
- * else 404; a folder serves its index.html (redirecting `/dir` to `/dir/` first); an extension-less
- * path that does not exist gets the root index.html when `spaFallback` is on (`/missing.js` stays 404).
+ * Starts the static preview of `root`. In order: GET/HEAD only (405); the Host check (403); then the
+ * file the path names (see `createStaticFiles`: 400 for a malformed or traversing path, 404 for dot
+ * entries and links out of the root, a folder's index.html); an extension-less path that names
+ * nothing gets the root index.html when `spaFallback` is on (`/missing.js` stays 404).
  */
 export async function startStaticPreview(options: StaticPreviewOptions): Promise<StaticPreview> {
   const { host = '127.0.0.1', port = 0, spaFallback = true } = options;
   const root = path.resolve(options.root);
   const rootInfo = await stat(root).catch(() => null);
   if (!rootInfo?.isDirectory()) throw new Error(`Cannot preview ${root}: it is not a folder.`);
-  const realRoot = await realpath(root);
   const isHostAllowed = options.isHostAllowed ?? (isLoopbackHost(host) ? loopbackHostOnly : () => true);
-
-  const locate = async (segments: readonly string[]): Promise<Located> => {
-    let real: string;
-    try {
-      real = await realpath(path.join(realRoot, ...segments));
-    } catch {
-      return { kind: 'none' };
-    }
-    const rel = path.relative(realRoot, real);
-    // A link may lead out of the root, or onto a dot entry inside it: neither is served.
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return { kind: 'none' };
-    if (rel !== '' && rel.split(path.sep).some((segment) => segment.startsWith('.'))) return { kind: 'none' };
-    const info = await stat(real).catch(() => null);
-    if (info?.isFile()) return { kind: 'file', real };
-    if (info?.isDirectory()) return { kind: 'dir', real };
-    return { kind: 'none' };
-  };
-
-  const serveFile = async (req: IncomingMessage, res: ServerResponse, real: string): Promise<boolean> => {
-    let handle: FileHandle;
-    try {
-      handle = await open(real, 'r');
-    } catch {
-      return false;
-    }
-    let streaming = false;
-    try {
-      // Validators come from the open file, so they describe exactly the bytes sent.
-      const info = await handle.stat();
-      if (!info.isFile()) return false;
-      const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-      const headers = {
-        ETag: etag,
-        'Last-Modified': info.mtime.toUTCString(),
-        'Cache-Control': isHtml(real) ? HTML_CACHE_CONTROL : ASSET_CACHE_CONTROL,
-        'X-Content-Type-Options': 'nosniff',
-      };
-      if (isNotModified(req, etag, info.mtimeMs)) {
-        res.writeHead(304, headers);
-        res.end();
-        return true;
-      }
-      res.writeHead(200, {
-        ...headers,
-        'Content-Type': contentTypeFor(real),
-        'Content-Length': info.size,
-      });
-      if (req.method === 'HEAD') {
-        res.end();
-        return true;
-      }
-      streaming = true;
-      // The stream owns the handle from here (autoClose). pipeline destroys both sides on a client
-      // abort or a read error, so neither leaks nor throws; a half-sent response is simply cut.
-      await pipeline(handle.createReadStream(), res).catch(() => undefined);
-      return true;
-    } finally {
-      if (!streaming) await handle.close().catch(() => undefined);
-    }
-  };
+  const files = createStaticFiles({
+    root,
+    setHeaders: (res, rel) =>
+      res.setHeader('Cache-Control', isHtml(rel) ? HTML_CACHE_CONTROL : ASSET_CACHE_CONTROL),
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -174,52 +311,13 @@ export async function startStaticPreview(options: StaticPreviewOptions): Promise
       sendStatus(res, 403, 'Forbidden host');
       return;
     }
-    const target = req.url ?? '/';
-    const cut = target.search(/[?#]/);
-    const rawPath = cut < 0 ? target : target.slice(0, cut);
-    const query = cut < 0 || target[cut] !== '?' ? '' : target.slice(cut);
-    if (!rawPath.startsWith('/')) {
-      sendStatus(res, 400, 'Bad Request');
+    const outcome = await files.serve(req, res);
+    if (outcome.kind === 'sent') return;
+    if (outcome.kind === 'refused') {
+      sendStatus(res, outcome.status, STATUS_TEXT[outcome.status]!);
       return;
     }
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rawPath);
-    } catch {
-      sendStatus(res, 400, 'Bad Request');
-      return;
-    }
-    if (decoded.includes('\0') || decoded.includes('\\')) {
-      sendStatus(res, 400, 'Bad Request');
-      return;
-    }
-    const segments = decoded.split('/').filter((segment) => segment !== '' && segment !== '.');
-    if (segments.includes('..')) {
-      sendStatus(res, 400, 'Bad Request');
-      return;
-    }
-    if (segments.some((segment) => segment.startsWith('.'))) {
-      sendStatus(res, 404, 'Not Found');
-      return;
-    }
-
-    let found = await locate(segments);
-    if (found.kind === 'dir') {
-      if (!decoded.endsWith('/')) {
-        // Relative URLs in the folder's index.html resolve against "/dir/", not "/".
-        const location = `/${segments.map(encodeURIComponent).join('/')}/${query}`;
-        sendStatus(res, 301, 'Moved Permanently', { Location: location });
-        return;
-      }
-      found = await locate([...segments, 'index.html']);
-    }
-    if (found.kind === 'file' && (await serveFile(req, res, found.real))) return;
-
-    const last = segments[segments.length - 1] ?? '';
-    if (spaFallback && !last.includes('.')) {
-      const index = await locate(['index.html']);
-      if (index.kind === 'file' && (await serveFile(req, res, index.real))) return;
-    }
+    if (spaFallback && looksLikeRoute(req.url ?? '/') && (await files.serveIndex(req, res))) return;
     sendStatus(res, 404, 'Not Found');
   };
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { ArchiveRefusedError } from '../../pipeline/extract/index.ts';
 import { resolveLimits } from '../../pipeline/extract/limits.ts';
-import { planExtraction, readCentralDirectory } from '../../pipeline/extract/plan.ts';
+import { planExtraction } from '../../pipeline/extract/plan.ts';
+import { readCentralDirectory } from '../../pipeline/extract/zip-reader.ts';
 import { Refusal } from '../../pipeline/extract/refusal.ts';
 
 /**

@@ -4,8 +4,9 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 import type { BundleReport } from '@forge/shared';
-import { timeSlicer, windowBitsFor } from './time-slice.ts';
-import { walkFiles } from './walk-files.ts';
+import { timeSlicer } from '../../fs/time-slice.ts';
+import { walkFiles } from '../../fs/walk.ts';
+import { windowBitsFor } from './zlib-window.ts';
 
 /** Files above this many raw bytes are flagged (the usual "large chunk" warning size of bundlers). */
 export const DEFAULT_BUNDLE_THRESHOLD_BYTES = 500 * 1024;
@@ -23,7 +24,7 @@ export const DEFAULT_BUNDLE_MAX_LISTED = 1_000;
  * close to what static hosts serve.
  */
 const GZIP_LEVEL = constants.Z_DEFAULT_COMPRESSION;
-/** Up to this size a file is read and compressed synchronously, in time slices (see time-slice.ts). */
+/** Up to this size a file is read and compressed synchronously, in time slices (see src/fs/time-slice.ts). */
 const SYNC_MAX_BYTES = 1024 * 1024;
 
 export interface BundleReportOptions {

@@ -15,10 +15,11 @@ export {
   type BundleReportOptions,
 } from './bundle-report.ts';
 export { extractAssetRefs, type HtmlRefs } from './html-refs.ts';
+// The walker the checks use lives with the other file-system infrastructure (src/fs/walk.ts).
 export {
   walkFiles,
   type WalkedFile,
   type WalkedLink,
   type WalkOptions,
   type WalkResult,
-} from './walk-files.ts';
+} from '../../fs/walk.ts';

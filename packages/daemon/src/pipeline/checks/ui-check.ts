@@ -1,8 +1,9 @@
 import { lstat, open, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { UiCheck } from '@forge/shared';
+import { relativeWithin } from '../../fs/contain.ts';
+import { walkFiles } from '../../fs/walk.ts';
 import { extractAssetRefs } from './html-refs.ts';
-import { walkFiles } from './walk-files.ts';
 
 /** HTML documents scanned per output; a site with more is checked on its first ones (name order). */
 export const UI_CHECK_MAX_HTML_FILES = 500;
@@ -128,9 +129,8 @@ async function resolveLinks(
     links.map(async (link) => {
       try {
         const target = path.resolve(path.dirname(link.abs), await readlink(link.abs));
-        const rel = path.relative(root, target);
-        const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-        targets.set(link.rel, inside ? rel.split(path.sep).join('/') : null);
+        // The output folder itself is no file; "" is as unusable a target as one outside.
+        targets.set(link.rel, relativeWithin(root, target) || null);
       } catch {
         targets.set(link.rel, null);
       }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MB } from '@forge/shared';
+import { isWithin } from '../../fs/contain.ts';
 
 /** No file is read past this: detection only needs the head of a config, and uploads are untrusted. */
 export const MAX_READ_BYTES = 1 * MB;
@@ -37,11 +38,6 @@ export interface ProjectFiles {
   readonly skipped: readonly SkippedFile[];
 }
 
-const isInside = (root: string, candidate: string): boolean => {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-};
-
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 /** Open the project folder for detection. Throws when the folder itself does not exist. */
@@ -69,7 +65,7 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
           if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES') return null;
           throw err;
         }
-        if (!isInside(realRoot, real)) {
+        if (!isWithin(realRoot, real)) {
           skipped.push({
             file: rel,
             reason: 'it is a link to a place outside the project, which is not followed',

@@ -5,14 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { planExtraction, readCentralDirectory } from './plan.ts';
+import { planExtraction } from './plan.ts';
 import { Refusal } from './refusal.ts';
 import type { ExtractWorkerData, ExtractWorkerMessage } from './worker-protocol.ts';
 import { writePlannedFiles } from './write-files.ts';
+import { readCentralDirectory } from './zip-reader.ts';
 
 export async function runExtractWorker(data: ExtractWorkerData, post: (m: ExtractWorkerMessage) => void) {
   try {
-    // Uploads are capped at 50 MB; holding the archive in memory lets adm-zip index it once.
+    // Uploads are capped at 50 MB; holding the archive in memory lets the reader index it once.
     const buffer = readFileSync(data.zipPath);
     const plan = planExtraction(readCentralDirectory(buffer), data.limits);
     const { bytesWritten } = await writePlannedFiles(plan, data.stagingDir, data.limits, (progress) =>

@@ -1,22 +1,8 @@
-import AdmZip from 'adm-zip';
 import { decodeEntryName, foldName, parseEntryName } from './entry-name.ts';
 import type { ExtractLimits } from './limits.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
+import type { ArchiveEntry } from './zip-reader.ts';
 
-/** The few fields of an adm-zip entry we rely on; all read from the central directory. */
-export interface ArchiveEntry {
-  readonly rawEntryName: Buffer;
-  readonly header: {
-    readonly flags: number;
-    readonly method: number;
-    readonly crc: number;
-    readonly compressedSize: number;
-    readonly size: number;
-    readonly attr: number;
-  };
-  /** The entry's bytes as stored, located through its local header (bounds-checked by adm-zip). */
-  getCompressedData(): Buffer;
-}
 
 /** A file that passed every check and will be inflated and written. */
 export interface PlannedFile {
@@ -52,23 +38,6 @@ const S_IFLNK = 0o120000;
 const S_IFDIR = 0o040000;
 const DOS_DIRECTORY = 0x10;
 
-/** Reads the central directory. Anything adm-zip cannot parse is a corrupt archive, not a crash. */
-export function readCentralDirectory(buffer: Buffer): ArchiveEntry[] {
-  try {
-    // noSort: keep central-directory order so files are read front to back.
-    const zip = new AdmZip(buffer, { noSort: true });
-    return zip.getEntries() as unknown as ArchiveEntry[];
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // adm-zip >= 0.6.1 refuses byte-identical names itself (GHSA-p634-w6r4-rjp2) before we see them.
-    const duplicate = /Duplicate entry name "(.*)"$/s.exec(message);
-    if (duplicate?.[1] !== undefined) {
-      throw refuseEntry('ARCHIVE_DUPLICATE_ENTRY', duplicate[1], 'appears twice in the archive.');
-    }
-    throw new Refusal('ARCHIVE_CORRUPT', null, `The file is not a ZIP archive or its directory is corrupt.`);
-  }
-}
-
 interface KeptEntry {
   rawName: string;
   segments: string[];
@@ -103,7 +72,7 @@ const formatMiB = (bytes: number): string => `${formatCount(Math.round(bytes / (
 export function planExtraction(entries: readonly ArchiveEntry[], limits: ExtractLimits): ExtractionPlan {
   if (entries.length > limits.maxEntries) {
     const first = entries[limits.maxEntries] as ArchiveEntry;
-    const name = new TextDecoder().decode(first.rawEntryName);
+    const name = new TextDecoder().decode(first.rawName);
     throw refuseEntry(
       'ARCHIVE_TOO_MANY_ENTRIES',
       name,
@@ -117,8 +86,7 @@ export function planExtraction(entries: readonly ArchiveEntry[], limits: Extract
   let totalBytes = 0;
 
   for (const entry of entries) {
-    const { header } = entry;
-    const rawName = decodeEntryName(entry.rawEntryName, header.flags);
+    const rawName = decodeEntryName(entry.rawName, entry.flags);
     const parsed = parseEntryName(rawName);
 
     // Junk is dropped before the content checks: a zipped node_modules routinely holds symlinks
@@ -131,29 +99,29 @@ export function planExtraction(entries: readonly ArchiveEntry[], limits: Extract
 
     // Unix mode lives in the high 16 bits of the external attributes (zip's "version made by" Unix).
     // Checked whatever host the archive claims: a forged host byte must not hide a link.
-    const mode = header.attr >>> 16;
+    const mode = entry.attr >>> 16;
     if ((mode & S_IFMT) === S_IFLNK) {
       throw refuseEntry('ARCHIVE_SYMLINK', rawName, 'is a symbolic link.');
     }
-    if (header.flags & FLAG_ENCRYPTED || header.method === METHOD_AES) {
+    if (entry.flags & FLAG_ENCRYPTED || entry.method === METHOD_AES) {
       throw refuseEntry('ARCHIVE_ENCRYPTED', rawName, 'is encrypted.');
     }
-    const markedDir = (mode & S_IFMT) === S_IFDIR || (header.attr & DOS_DIRECTORY) !== 0;
-    const isDir = parsed.isDir || (markedDir && header.size === 0 && header.compressedSize === 0);
+    const markedDir = (mode & S_IFMT) === S_IFDIR || (entry.attr & DOS_DIRECTORY) !== 0;
+    const isDir = parsed.isDir || (markedDir && entry.size === 0 && entry.compressedSize === 0);
     if (isDir) {
       kept.push({ rawName, segments: parsed.segments, isDir: true, entry, executable: false });
       continue;
     }
 
-    if (header.method !== METHOD_STORED && header.method !== METHOD_DEFLATED) {
+    if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATED) {
       throw refuseEntry(
         'ARCHIVE_CORRUPT',
         rawName,
-        `uses compression method ${header.method}; Forge reads stored and deflated entries only.`,
+        `uses compression method ${entry.method}; Forge reads stored and deflated entries only.`,
       );
     }
-    if (header.size > limits.ratioMinBytes) {
-      const ratio = header.compressedSize === 0 ? Infinity : header.size / header.compressedSize;
+    if (entry.size > limits.ratioMinBytes) {
+      const ratio = entry.compressedSize === 0 ? Infinity : entry.size / entry.compressedSize;
       if (ratio > limits.maxRatio) {
         const shown = Number.isFinite(ratio) ? `${formatCount(Math.round(ratio))}:1` : 'from nothing';
         throw refuseEntry(
@@ -164,7 +132,7 @@ export function planExtraction(entries: readonly ArchiveEntry[], limits: Extract
         );
       }
     }
-    totalBytes += header.size;
+    totalBytes += entry.size;
     if (totalBytes > limits.maxTotalBytes) {
       throw refuseEntry(
         'ARCHIVE_TOO_LARGE',
@@ -195,7 +163,7 @@ export function planExtraction(entries: readonly ArchiveEntry[], limits: Extract
         entry: k.entry,
         rawName: k.rawName,
         path,
-        size: k.entry.header.size,
+        size: k.entry.size,
         executable: k.executable,
       });
     }

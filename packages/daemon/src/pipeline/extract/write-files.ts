@@ -31,7 +31,7 @@ export interface WriteSummary {
 /** The size check: `maxOutputLength` makes zlib stop at the declared size instead of filling memory. */
 function inflateWhole(file: PlannedFile, compressed: Buffer): Buffer {
   // Some writers store an empty file as "deflated" with no bytes at all; zlib calls that truncated.
-  if (file.entry.header.method === METHOD_STORED || compressed.length === 0) return compressed;
+  if (file.entry.method === METHOD_STORED || compressed.length === 0) return compressed;
   try {
     return inflateRawSync(compressed, { maxOutputLength: Math.max(file.size, 1) });
   } catch (error) {
@@ -52,7 +52,7 @@ function checkInflated(file: PlannedFile, length: number, crc: number): void {
   if (length < file.size) {
     throw refuseEntry('ARCHIVE_CORRUPT', file.rawName, 'is shorter than its declared size (truncated data).');
   }
-  if (crc >>> 0 !== file.entry.header.crc >>> 0) {
+  if (crc >>> 0 !== file.entry.crc >>> 0) {
     throw refuseEntry('ARCHIVE_CORRUPT', file.rawName, 'fails its CRC check (corrupt data).');
   }
 }
@@ -64,7 +64,7 @@ function writeAll(fd: number, chunk: Buffer): void {
 
 /** Inflates straight into the open file, counting bytes as they come so a lying size stops early. */
 async function streamInto(fd: number, file: PlannedFile, compressed: Buffer): Promise<number> {
-  if (file.entry.header.method === METHOD_STORED) {
+  if (file.entry.method === METHOD_STORED) {
     checkInflated(file, compressed.length, crc32(compressed));
     writeAll(fd, compressed);
     return compressed.length;
@@ -139,7 +139,7 @@ export async function writePlannedFiles(
 
     let compressed: Buffer;
     try {
-      compressed = file.entry.getCompressedData();
+      compressed = file.entry.compressedData();
     } catch {
       throw refuseEntry(
         'ARCHIVE_CORRUPT',
