@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     starterProject: false,
   });
   forge.services.repo.touchProject('bench', new Date());
-  const server = http.createServer(forge.app);
+  const server = http.createServer(forge.handle);
   await forge.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -49,7 +49,7 @@ if (kind === 'by-hand') {
     web: { mode: 'static', root },
     starterProject: false,
   });
-  const server = http.createServer(forge.app);
+  const server = http.createServer(forge.handle);
   await forge.attach(server);
   url = await listen(server);
 } else {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express, type Router } from 'express';
 import { FORGE_VERSION, MAX_JSON_BODY_BYTES, routes, WS_PATH } from '@forge/shared';
@@ -15,9 +15,21 @@ import {
   parseRequestTarget,
   type SecurityPolicy,
 } from './http/security.ts';
-import { baseHeaders, securityMiddleware } from './http/security-middleware.ts';
+import {
+  admitsQuietly,
+  baseHeaders,
+  securityMiddleware,
+  setBaseHeaders,
+} from './http/security-middleware.ts';
 import { startViteDev } from './http/vite-dev.ts';
-import { devHtmlHeaders, resolveWebRoot, staticWeb, type WebMode } from './http/web.ts';
+import {
+  devHtmlHeaders,
+  resolveWebRoot,
+  staticWeb,
+  webFastPath,
+  webFiles,
+  type WebMode,
+} from './http/web.ts';
 import { debugModeSwitch, redactUrl, type Logger } from './logging/logger.ts';
 import type { Store } from './store/store.ts';
 import type { ServerMessage } from '@forge/shared';
@@ -68,6 +80,8 @@ export interface AppServices {
 
 export interface ForgeApp {
   /** The request handler; pass it to http.createServer. */
+  handle: RequestListener;
+  /** The Express app behind `handle` (which answers the web app's files before it). */
   app: Express;
   hub: Hub;
   services: AppServices;
@@ -156,23 +170,32 @@ export function createApp(deps: AppDeps): ForgeApp {
   let closing = false;
   let vite: { close(): Promise<void> } | undefined;
 
+  /** Answers the fast path (below) took on: already logged and given their base headers. */
+  const fastAnswered = new WeakSet<ServerResponse>();
+  /** Every answer is logged at debug level (debugMode), whichever path answered it. */
+  const logWhenDone = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const url = redactUrl(req.url ?? '');
+    res.on('finish', () => {
+      const ms = Math.round(performance.now() - started);
+      logger.debug({ method: req.method, url, status: res.statusCode, ms }, 'request');
+    });
+  };
+
   const app = express();
   app.disable('x-powered-by');
   app.use((req, res, next) => {
-    const started = performance.now();
-    res.on('finish', () => {
-      const ms = Math.round(performance.now() - started);
-      logger.debug(
-        { method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms },
-        'request',
-      );
-    });
+    if (!res.headersSent && !fastAnswered.has(res)) logWhenDone(req, res);
     if (!closing) return next();
     res.setHeader('Connection', 'close');
     next(new ForgeError('SHUTTING_DOWN'));
   });
   app.use(baseHeaders);
   app.use(securityMiddleware(policy));
+  // The built web app first: its GETs skip the API's hundred routes (the static router passes
+  // /api and /ws on untouched).
+  const webAppFiles = web.mode === 'static' && web.root !== null ? webFiles(web.root) : undefined;
+  if (web.mode === 'static') app.use(staticWeb(web.root, webAppFiles));
 
   app.use('/api', express.json({ limit: MAX_JSON_BODY_BYTES }));
   const api = express.Router();
@@ -190,8 +213,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   app.use('/api', apiNotFound);
 
   const devRouter = express.Router();
-  if (web.mode === 'static') app.use(staticWeb(web.root));
-  else app.use(devHtmlHeaders, devRouter);
+  if (web.mode !== 'static') app.use(devHtmlHeaders, devRouter);
   app.use(notFound);
   app.use(errorMiddleware(logger));
 
@@ -210,7 +232,21 @@ export function createApp(deps: AppDeps): ForgeApp {
     socket.destroy();
   };
 
+  // The page's own files (most of its requests) are answered before Express, after the same checks
+  // and headers every request gets; whatever that path does not answer goes through Express.
+  const fast = webAppFiles
+    ? webFastPath(webAppFiles, (req, res) => {
+        if (closing || !admitsQuietly(policy, req)) return false;
+        fastAnswered.add(res);
+        logWhenDone(req, res);
+        setBaseHeaders(res);
+        return true;
+      })
+    : null;
+  const handle: RequestListener = fast ? (req, res) => fast(req, res, () => app(req, res)) : app;
+
   return {
+    handle,
     app,
     hub,
     services,

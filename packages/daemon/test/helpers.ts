@@ -81,7 +81,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     starterProject: false,
     ...rest,
   });
-  const server = http.createServer(forge.app);
+  const server = http.createServer(forge.handle);
   await forge.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

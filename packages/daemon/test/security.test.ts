@@ -190,7 +190,7 @@ describe('web app files: hostile paths', () => {
   const SECRET = 'TOP-SECRET-OUTSIDE-THE-WEB-ROOT';
 
   /** A built web app next to secrets, reached through traversal spellings, dotfiles and links. */
-  async function webApp() {
+  async function webApp(config: { accessToken?: string } = {}) {
     const base = tempDir('forge-web-hostile-');
     const root = path.join(base, 'dist');
     fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
@@ -202,7 +202,7 @@ describe('web app files: hostile paths', () => {
     fs.writeFileSync(path.join(base, 'outside', 'secret.js'), SECRET);
     fs.symlinkSync(path.join(base, 'secret.txt'), path.join(root, 'leak.js'));
     fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'assets', 'linked'));
-    return startTestApp({ web: { mode: 'static', root } });
+    return startTestApp({ web: { mode: 'static', root }, config });
   }
 
   it('never answers with a file outside the root, a dotfile or a link out, however the path is spelled', async () => {
@@ -232,5 +232,30 @@ describe('web app files: hostile paths', () => {
     }
     // And the real files are still served.
     expect((await rawRequest(app.port, { path: '/assets/app.js' })).body).toBe('console.log(1)');
+  });
+
+  it('answers its files only after the checks every request passes (Host, token), with the same headers', async () => {
+    const app = await webApp({ accessToken: TOKEN });
+    const asset = (headers: Record<string, string>) =>
+      rawRequest(app.port, { path: '/assets/app.js', headers });
+    const host = `127.0.0.1:${app.port}`;
+    const noToken = await asset({ host });
+    expect(noToken.status).toBe(401);
+    expect(noToken.json()).toMatchObject({ code: 'TOKEN_REQUIRED' });
+    const foreign = await asset({ host: 'evil.example', authorization: `Bearer ${TOKEN}` });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json()).toMatchObject({ code: 'HOST_NOT_ALLOWED' });
+    const ok = await asset({ host, authorization: `Bearer ${TOKEN}` });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe('console.log(1)');
+    expect(ok.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
+    expect(ok.headers['access-control-allow-origin']).toBeUndefined();
+    const viaCookie = await asset({ host, cookie: `forge_token=${TOKEN}` });
+    expect(viaCookie.status).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ForgeError } from './forge-error.ts';
 import {
@@ -12,14 +13,31 @@ import {
 } from './security.ts';
 
 /** Headers every answer carries. No Access-Control-* header is ever sent: no CORS at all. */
-export const baseHeaders: RequestHandler = (_req, res, next) => {
+export function setBaseHeaders(res: ServerResponse): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   // Keeps a ?token= URL out of Referer headers sent to previews and links.
   res.setHeader('Referrer-Policy', 'no-referrer');
   // Other origins may not embed our answers (no-cors <script>/<img> reads).
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+export const baseHeaders: RequestHandler = (_req, res, next) => {
+  setBaseHeaders(res);
   next();
 };
+
+/**
+ * A safe request that passes every check with nothing to say (allowed Host; the access token, when
+ * one is set, in a header or cookie): what may be answered without the Express app. Anything else
+ * goes through `securityMiddleware`, which refuses it with its reason.
+ */
+export function admitsQuietly(policy: SecurityPolicy, req: IncomingMessage): boolean {
+  return (
+    isSafeMethod(req.method ?? 'GET') &&
+    isHostAllowed(policy, req.headers.host, req.socket.localPort ?? 0) &&
+    (policy.token === null || hasHeaderOrCookieToken(policy, req))
+  );
+}
 
 /**
  * Host allow-list on every request, Origin check on every state-changing request, then the access

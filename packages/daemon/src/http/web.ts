@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { WS_PATH } from '@forge/shared';
-import { createStaticFiles } from '../features/preview/static-server.ts';
+import { createStaticFiles, type StaticFiles } from '../features/preview/static-server.ts';
 
 /** How the browser workspace is served: built files, or Vite in middleware mode (`run --dev`). */
 export type WebMode =
@@ -83,22 +83,45 @@ const looksLikeFile = (p: string): boolean => /\.[A-Za-z0-9]+$/.test(p.slice(p.l
  * root). Vite's hashed /assets are cached for a year; any other GET for a page path answers
  * index.html (no-cache), the SPA history fallback, so client routes survive a reload.
  */
-export function staticWeb(root: string | null): Router {
+export function webFiles(root: string): StaticFiles {
+  return createStaticFiles({
+    root,
+    // A folder is a page path here: the history fallback answers it.
+    folders: 'none',
+    setHeaders(res, rel) {
+      if (rel.startsWith('assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      else if (rel.endsWith('.html')) setHtmlHeaders(res);
+      else res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
+}
+
+/**
+ * The built web app's files, for the daemon's request handler to answer before Express: the page's
+ * assets are most of its requests. Only a GET or HEAD of an existing file that passed the same
+ * checks as every request (`admit`) is answered here; the rest (page paths, refusals, errors)
+ * goes to `next`, the Express app, which says why.
+ */
+export function webFastPath(
+  files: StaticFiles,
+  admit: (req: IncomingMessage, res: ServerResponse) => boolean,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    if (isReservedPath(pathname) || !looksLikeFile(pathname) || !admit(req, res)) return next();
+    files.serve(req, res).then(
+      (outcome) => {
+        if (outcome.kind !== 'sent') next();
+      },
+      () => next(),
+    );
+  };
+}
+
+export function staticWeb(root: string | null, shared?: StaticFiles): Router {
   const router = express.Router();
-  const files =
-    root === null
-      ? null
-      : createStaticFiles({
-          root,
-          // A folder is a page path here: the history fallback below answers it.
-          folders: 'none',
-          setHeaders(res, rel) {
-            if (rel.startsWith('assets/'))
-              res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-            else if (rel.endsWith('.html')) setHtmlHeaders(res);
-            else res.setHeader('Cache-Control', 'no-cache');
-          },
-        });
+  const files = root === null ? null : (shared ?? webFiles(root));
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isReservedPath(req.path)) return next();
     // A refused path (a dotfile, a malformed escape) gets what a missing one gets: no hint either way.

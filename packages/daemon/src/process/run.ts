@@ -104,7 +104,7 @@ export async function startDaemon({ config, dev, pretty }: StartOptions): Promis
       web = { mode: 'dev', root };
     }
     const forge = createApp({ config, logger, store, version: FORGE_VERSION, ...(web ? { web } : {}) });
-    const server = http.createServer({ keepAliveTimeout: 5_000 }, forge.app);
+    const server = http.createServer({ keepAliveTimeout: 5_000 }, forge.handle);
     await forge.attach(server);
     const address = await listen(server, config.port, config.host);
     const url = daemonUrl(config.host, address.port);
