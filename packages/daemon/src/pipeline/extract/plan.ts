@@ -3,7 +3,6 @@ import type { ExtractLimits } from './limits.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
 import type { ArchiveEntry } from './zip-reader.ts';
 
-
 /** A file that passed every check and will be inflated and written. */
 export interface PlannedFile {
   entry: ArchiveEntry;
