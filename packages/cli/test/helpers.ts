@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cleanEnv } from '@forge/testing';
 import { assertBuilt } from './global-setup.ts';
 
 // Also checked here so a run without the globalSetup wiring still fails fast and says why.
@@ -18,17 +19,6 @@ export interface RunResult {
   stdout: string;
   stderr: string;
 }
-
-/** Environment variables of the developer's shell that would change what forge does. */
-const SCRUBBED = [
-  'CI',
-  'FORGE_URL',
-  'BOT_SERVICE_URL',
-  'FORGE_TOKEN',
-  'FORGE_AUTOSTART',
-  'FORGE_HOST',
-  'FORGE_PORT',
-];
 
 export const isAlive = (pid: number): boolean => {
   try {
@@ -69,9 +59,7 @@ export class Sandbox {
   }
 
   env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const key of SCRUBBED) delete env[key];
-    return { ...env, FORGE_HOME: this.home, FORGE_PORT: '0', ...extra };
+    return cleanEnv({ FORGE_HOME: this.home, FORGE_PORT: '0', ...extra });
   }
 
   /** The daemon named by daemon.json, remembered so dispose can kill it if stop fails. */
@@ -93,6 +81,7 @@ export class Sandbox {
       env: this.env(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    for (const stream of [child.stdout, child.stderr]) if (stream) record(stream);
     this.children.add(child);
     child.once('exit', () => this.children.delete(child));
     return child;
@@ -139,37 +128,51 @@ export class Sandbox {
   }
 }
 
-/** Resolve with the text seen so far once `pattern` appears on the stream. */
+/** Everything a spawned forge wrote on each of its streams, from its first byte. */
+const transcripts = new WeakMap<NodeJS.ReadableStream, { text: string }>();
+
+function record(stream: NodeJS.ReadableStream): void {
+  const transcript = { text: '' };
+  transcripts.set(stream, transcript);
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (transcript.text += chunk));
+}
+
+/**
+ * Resolve with the text seen so far once `pattern` appears on the stream: in everything the
+ * process wrote since it started, so a line printed before the test began to wait counts too.
+ */
 export function waitForOutput(
   stream: NodeJS.ReadableStream | null,
   pattern: RegExp,
   timeoutMs = 20_000,
 ): Promise<string> {
   if (!stream) return Promise.reject(new Error('stream is not piped'));
+  const transcript = transcripts.get(stream);
+  if (!transcript) return Promise.reject(new Error('stream is not one of a Sandbox-spawned forge'));
   return new Promise((resolvePromise, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer | string) => {
-      seen += chunk.toString();
-      if (pattern.test(seen)) {
-        cleanup();
-        resolvePromise(seen);
-      }
+    const check = () => {
+      if (!pattern.test(transcript.text)) return;
+      cleanup();
+      resolvePromise(transcript.text);
     };
     const onEnd = () => {
       cleanup();
-      reject(new Error(`stream ended before ${pattern}; saw:\n${seen}`));
+      reject(new Error(`stream ended before ${pattern}; saw:\n${transcript.text}`));
     };
     const timer = setTimeout(() => {
       cleanup();
-      reject(new Error(`no ${pattern} within ${timeoutMs} ms; saw:\n${seen}`));
+      reject(new Error(`no ${pattern} within ${timeoutMs} ms; saw:\n${transcript.text}`));
     }, timeoutMs);
     const cleanup = () => {
       clearTimeout(timer);
-      stream.off('data', onData);
+      stream.off('data', check);
       stream.off('end', onEnd);
     };
-    stream.on('data', onData);
+    // Registered after the recorder: by the time `check` runs, the chunk is in the transcript.
+    stream.on('data', check);
     stream.on('end', onEnd);
+    check();
   });
 }
 

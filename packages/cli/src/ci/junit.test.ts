@@ -1,6 +1,6 @@
 import type { BuildStep } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { at, makeBuild, makeStep } from '@forge/testing';
+import { at, makeBlueprint, makeBuild, makeStep } from '@forge/testing';
 import { parseXml, type XmlElement } from '../../test/xml.ts';
 import { buildJunitReport, refusalJunitReport } from './junit.ts';
 
@@ -121,17 +121,4 @@ describe('refusalJunitReport', () => {
   });
 });
 
-const blueprint = {
-  kind: 'static-build' as const,
-  framework: 'custom',
-  hasPackageJson: true,
-  packageManager: 'npm' as const,
-  install: null,
-  build: ['npm', 'run', 'build'],
-  test: null,
-  start: null,
-  outputDir: 'dist',
-  env: {},
-  timeoutMs: 600_000,
-  decisions: [],
-};
+const blueprint = makeBlueprint({ framework: 'custom', install: null });

@@ -95,18 +95,6 @@ export interface LogRow {
   message: string;
 }
 
-const EMPTY_RECORD: BuildRecordJson = {
-  blueprint: null,
-  stages: [],
-  steps: [],
-  test: null,
-  uiCheck: null,
-  bundle: null,
-  previewUrl: null,
-  cancelReason: null,
-  error: null,
-};
-
 /** The part of a build stored as JSON. */
 const recordOf = (b: Build): BuildRecordJson => ({
   blueprint: b.blueprint,
@@ -119,6 +107,9 @@ const recordOf = (b: Build): BuildRecordJson => ({
   cancelReason: b.cancelReason,
   error: b.error,
 });
+
+/** What a stored record lacks (a record of an older Forge) reads as a new build's value. */
+const EMPTY_RECORD: BuildRecordJson = { ...recordOf(newBuild('', '', '')), stages: [] };
 
 const KNOWN_CODES = new Set<string>(ERROR_CODES);
 
