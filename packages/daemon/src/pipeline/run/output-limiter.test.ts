@@ -19,7 +19,7 @@ describe('OutputLimiter', () => {
       { stream: 'stderr', text: 'abcdefgh' },
     ]);
     expect(lines).toHaveLength(3);
-    expect(lines[2]?.text).toBe('…[output limit of 20 bytes reached: 37 bytes more not shown]');
+    expect(lines[2]?.text).toBe('…[output limit of 20 B reached: 37 B more not shown]');
     expect(totals).toEqual({ outputBytes: 55, droppedBytes: 37, truncatedLines: 0 });
   });
 

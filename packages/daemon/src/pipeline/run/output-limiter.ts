@@ -1,3 +1,4 @@
+import { formatBytes } from '@forge/shared';
 import { LineSplitter, type SplitLine } from './line-splitter.ts';
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -91,11 +92,4 @@ export class OutputLimiter {
     if (line.truncatedChars > 0) this.#truncatedLines++;
     this.#deliver({ stream, text: line.text });
   }
-}
-
-/** "512 bytes", "4.0 KB", "5.0 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

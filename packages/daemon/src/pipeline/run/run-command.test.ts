@@ -1,3 +1,4 @@
+import { formatBytes } from '@forge/shared';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -307,7 +308,7 @@ describe('runCommand: output limits', () => {
     expect(deliveredLines).toBeLessThan(200_000);
     expect(deliveredBytes - Buffer.byteLength(lastLine) - 1).toBeLessThanOrEqual(maxOutputBytes);
     expect(lastLine).toBe(
-      `…[output limit of 1.0 MB reached: ${((floodBytes - (deliveredLines - 1) * lineBytes) / 1024 / 1024).toFixed(1)} MB more not shown]`,
+      `…[output limit of 1 MB reached: ${formatBytes(floodBytes - (deliveredLines - 1) * lineBytes)} more not shown]`,
     );
     expect(result.droppedBytes).toBe(floodBytes - (deliveredLines - 1) * lineBytes);
   });
