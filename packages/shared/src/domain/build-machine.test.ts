@@ -11,7 +11,7 @@ import {
   isBuildState,
   type BuildState,
 } from './build-machine.ts';
-import { STAGES } from './stage.ts';
+import { buildStateLabel, STAGES } from './stage.ts';
 
 const s = (status: BuildState['status'], stage: BuildState['stage']): BuildState => ({ status, stage });
 
@@ -71,5 +71,16 @@ describe('the build state machine', () => {
     for (const status of FINISHED_BUILD_STATUSES) {
       for (const other of BUILD_STATES) expect(canReach(endState(status as never), other)).toBe(false);
     }
+  });
+});
+
+describe('buildStateLabel', () => {
+  it('says the stage, and the status where the stage alone does not', () => {
+    expect(buildStateLabel('running', 'build-start')).toBe('Building');
+    expect(buildStateLabel('queued', 'starting')).toBe('Starting · queued');
+    expect(buildStateLabel('cancelled', 'idle')).toBe('Idle · cancelled');
+    expect(buildStateLabel('interrupted', 'build-failed')).toBe('Build Failed · interrupted');
+    expect(buildStateLabel('failed', 'build-failed')).toBe('Build Failed');
+    expect(buildStateLabel(null, 'idle')).toBe('Idle');
   });
 });

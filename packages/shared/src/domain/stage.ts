@@ -33,3 +33,13 @@ export const STAGE_LABELS: Record<Stage, string> = {
 };
 
 export const stageLabel = (stage: string): string => (STAGE_LABELS as Record<string, string>)[stage] ?? stage;
+
+/**
+ * A build's state in words, the same in every client: the spec's stage label, and the status after
+ * it where the stage alone does not say it (waiting for its turn, cancelled, interrupted).
+ */
+export function buildStateLabel(status: string | null | undefined, stage: Stage): string {
+  const note =
+    status === 'queued' || status === 'cancelled' || status === 'interrupted' ? ` · ${status}` : '';
+  return `${STAGE_LABELS[stage]}${note}`;
+}

@@ -1,8 +1,8 @@
 import { Text } from 'ink';
 import {
+  buildStateLabel,
   buildStatusLevel,
   isFinished,
-  STAGE_LABELS,
   stageLevel,
   type Build,
   type Stage,
@@ -19,10 +19,9 @@ export function stageColor(stage: Stage, status?: Build['status']): 'green' | 'r
   return LEVEL_COLOR[isFinished(status) ? buildStatusLevel(status) : stageLevel(stage)];
 }
 
-/** The badge's text: the spec's stage label; a cancelled or interrupted build says so after it. */
+/** The badge's text: the build's state in the words every client uses. */
 export function stageBadgeText(stage: Stage, status?: Build['status']): string {
-  const suffix = status === 'cancelled' || status === 'interrupted' ? ` · ${status}` : '';
-  return ` ${STAGE_LABELS[stage]}${suffix} `;
+  return ` ${buildStateLabel(status, stage)} `;
 }
 
 export function StageBadge({ stage, status }: { stage: Stage; status?: Build['status'] }) {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
-import { plural, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
+import { plural, TOTAL_BOTS, UI_TEXT, buildStateLabel } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -9,7 +9,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { TONE_DOT, useBotStatus, type ActivityTone } from '@/components/layout/bot-status.ts';
 import { useLatestBuild } from '@/features/builds/queries.ts';
-import { buildStateLabel } from '@/features/builds/build-state.ts';
 
 function Fact({
   icon,

@@ -9,10 +9,11 @@ import {
   type ClientState,
   type LiveMessage,
   type Stage,
+  buildStateLabel,
 } from '@forge/shared';
 import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
-import { buildStateLabel, stageTone } from '@/features/builds/build-state.ts';
+import { stageTone } from '@/features/builds/build-state.ts';
 import { useBuildLogTail, useLatestBuild } from '@/features/builds/queries.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
