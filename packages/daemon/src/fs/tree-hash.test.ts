@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashTree } from './tree-hash.ts';
+import { hashTree, TreeHasher, type WrittenTree } from './tree-hash.ts';
 
 /**
  * The synchronous hash CacheBot used before (features/builds/tree-hash.ts), kept here verbatim as the
@@ -123,5 +123,55 @@ describe('hashTree', () => {
     await expect(hashTree(path.join(root, 'package.json'), skipInstalls)).rejects.toMatchObject({
       code: 'ENOTDIR',
     });
+  });
+});
+
+describe('hashTree with the digest of the tree as written', () => {
+  /** What a writer that wrote `files` (in walk order) would hand over. */
+  function writtenTree(digest: string, files: string[], dirs: string[]): WrittenTree {
+    return { digest, files, dirs };
+  }
+
+  it('answers with the written digest when the skip leaves out nothing of it, without reading', async () => {
+    const tree = writtenTree('d'.repeat(64), ['package.json', 'src/main.ts'], ['src']);
+    // The digest given wins over what is on disk: reading the tree back is what it spares.
+    expect(await hashTree(root, skipInstalls, tree)).toBe('d'.repeat(64));
+  });
+
+  it('reads the tree when the skip leaves out part of what was written (an output folder, .git)', async () => {
+    const tree = writtenTree('d'.repeat(64), ['package.json', 'dist/out.js'], ['dist']);
+    expect(await hashTree(root, skipInstalls, tree)).toBe(hashTreeSync(root, skipInstalls));
+    const gitTree = writtenTree('d'.repeat(64), ['.git/HEAD'], ['.git']);
+    expect(await hashTree(root, skipInstalls, gitTree)).toBe(hashTreeSync(root, skipInstalls));
+  });
+
+  it('still throws for a missing root', async () => {
+    const tree = writtenTree('d'.repeat(64), ['a'], []);
+    await expect(hashTree(path.join(root, 'nope'), skipInstalls, tree)).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
+  it('TreeHasher fed in walk order gives the digest hashTree reads back', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-hash-fed-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'a'));
+      fs.writeFileSync(path.join(dir, 'a', 'b.txt'), 'b');
+      fs.writeFileSync(path.join(dir, 'a-b'), 'ab');
+      fs.writeFileSync(path.join(dir, 'run.sh'), '#!/bin/sh\n');
+      fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
+      const fed = new TreeHasher();
+      // Walk order: each folder's entries by name ("a" < "a-b"), a folder before its content.
+      fed.dir('a');
+      fed.file('a/b.txt', false, 1);
+      fed.bytes(Buffer.from('b'));
+      fed.file('a-b', false, 2);
+      fed.bytes(Buffer.from('ab'));
+      fed.file('run.sh', true, 10);
+      fed.bytes(Buffer.from('#!/bin/sh\n'));
+      expect(fed.digest()).toBe(await hashTree(dir, () => false));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

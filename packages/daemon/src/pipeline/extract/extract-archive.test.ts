@@ -3,14 +3,19 @@ import { crc32 } from 'node:zlib';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AdmZip from 'adm-zip';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { spawn } from 'node:child_process';
+import { hashTree } from '../../fs/tree-hash.ts';
+import { ArchiveRefusedError } from './archive-refused-error.ts';
 import {
   extractArchive,
+  inspectArchive,
   settleBackgroundRemovals,
   sweepExtractLeftovers,
   type ExtractOptions,
   type ExtractResult,
 } from './extract-archive.ts';
+import { extractWorkersStarted } from './worker-pool.ts';
 import {
   DEFAULT_EXTRACT_LIMITS,
   MAX_ARCHIVE_ENTRIES,
@@ -92,6 +97,7 @@ describe('a project archive', () => {
       totalBytes: 19 + 20 + 10 + 3000,
       strippedPrefix: null,
       dropped: [],
+      tree: null,
     });
     expect(read('src/components/ui/Button.tsx')).toBe('export {}\n');
     expect(readFileSync(path.join(sb.targetDir, 'public/logo.bin')).equals(binary)).toBe(true);
@@ -501,5 +507,130 @@ describe('abort and responsiveness', () => {
     // Blocking work on this thread would let the timer fire a couple of times at most.
     expect(ticks).toBeGreaterThan(Math.min(20, elapsed / 20));
     expect(readdirSync(path.join(sb.targetDir, 'src'))).toHaveLength(3999);
+  });
+});
+
+describe('the digest of the written tree', () => {
+  it('hashes what it writes exactly as hashTree reads the tree back', async () => {
+    const block = randomBytes(64 * 1024);
+    const big = Buffer.concat(Array.from({ length: 272 }, () => block)); // 17 MiB: streamed
+    const result = await extract(
+      [
+        { name: 'app/' },
+        file('app/package.json', '{ "name": "demo" }\n'),
+        // "a-b" sorts before "a/…" as a string but after the folder "a" in a walk.
+        file('app/a-b.txt', 'dash'),
+        file('app/a/b.txt', 'nested'),
+        file('app/Z.txt', 'upper case sorts first'),
+        // UTF-16 order, as walk.ts sorts: U+FB00 sorts after the surrogates of U+1F680.
+        file('app/\ufb00.txt', 'ligature'),
+        file('app/🚀.txt', 'rocket'),
+        file('app/données/été.txt', 'accents'),
+        { name: 'app/bin/run.sh', data: '#!/bin/sh\necho hi\n', unixMode: S_IFREG | 0o755 },
+        { name: 'app/public/logo.bin', data: randomBytes(999), method: 0 },
+        { name: 'app/public/empty.txt', data: '' },
+        { name: 'app/empty-dir/' },
+        file('app/media/big.bin', big),
+        file('app/node_modules/dropped.js'),
+      ],
+      { hash: true, limits: { maxRatio: 1_000 } },
+    );
+    expect(result.strippedPrefix).toBe('app');
+    expect(result.tree).not.toBeNull();
+    expect(result.tree?.digest).toBe(await hashTree(sb.targetDir, () => false));
+    expect(result.tree?.files).toEqual(result.files);
+    expect([...(result.tree?.dirs ?? [])].sort()).toEqual(
+      ['a', 'bin', 'données', 'empty-dir', 'media', 'public'].sort(),
+    );
+  });
+
+  it('is left out unless asked for', async () => {
+    expect((await extract([file('a.txt')])).tree).toBeNull();
+  });
+});
+
+describe('inspectArchive', () => {
+  it('reads the listing in the worker and writes nothing', async () => {
+    const zipPath = sb.zip('look.zip', forgeZip([file('app/package.json'), file('app/src/a.js', 'x')]));
+    const before = snapshotTree(sb.root);
+    expect(await inspectArchive(zipPath)).toEqual({
+      hasPackageJson: true,
+      fileCount: 2,
+      totalBytes: 'content of app/package.json\n'.length + 1,
+    });
+    expect(snapshotTree(sb.root)).toEqual(before);
+  });
+
+  it('refuses what extraction would refuse, with the same error', async () => {
+    const zipPath = sb.zip('evil.zip', forgeZip([file('ok.txt'), file('../evil.txt')]));
+    const error = await inspectArchive(zipPath).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ArchiveRefusedError);
+    expect(error).toMatchObject({ code: 'ARCHIVE_PATH_TRAVERSAL', entry: '../evil.txt' });
+    await expect(inspectArchive(sb.zip('no.zip', randomBytes(100)))).rejects.toMatchObject({
+      code: 'ARCHIVE_CORRUPT',
+    });
+  });
+});
+
+describe('the warm worker', () => {
+  const many = (n: number): ForgedEntry[] =>
+    Array.from({ length: n }, (_, i) => file(`src/f-${i}.js`, `export const v = ${i};\n`.repeat(30)));
+
+  it('serves back-to-back extractions, refusals and inspections from one worker', async () => {
+    await extract([file('first.txt')]);
+    const started = extractWorkersStarted();
+    await extract([file('second.txt')]);
+    await expect(extract([file('ok.txt'), file('/abs.txt')])).rejects.toBeInstanceOf(ArchiveRefusedError);
+    await inspectArchive(sb.zip('look.zip', forgeZip([file('package.json')])));
+    await extract([file('third.txt')]);
+    expect(extractWorkersStarted()).toBe(started);
+    expect(read('third.txt')).toBe('content of third.txt\n');
+  });
+
+  it('never reuses a worker stopped by an abort', async () => {
+    await extract([file('warm.txt')]);
+    const controller = new AbortController();
+    const aborted = extract(many(600), {
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    const afterAbort = extractWorkersStarted();
+    await extract([file('next.txt')]);
+    expect(extractWorkersStarted()).toBe(afterAbort + 1);
+    expect(tree()).toEqual(['next.txt']);
+  });
+
+  it('runs extractions that overlap on separate workers', async () => {
+    const other = path.join(sb.root, 'data', 'projects', 'other');
+    const [a, b] = await Promise.all([
+      extract(many(300)),
+      extractArchive(sb.zip('b.zip', forgeZip([file('b.txt')])), { targetDir: other, workDir: sb.workDir }),
+    ]);
+    expect(a.fileCount).toBe(300);
+    expect(b.files).toEqual(['b.txt']);
+    expect(readFileSync(path.join(other, 'b.txt'), 'utf8')).toBe('content of b.txt\n');
+  });
+
+  it('does not keep the process alive once idle', async () => {
+    // A process that extracts and then has nothing left to do must exit on its own.
+    const zipPath = sb.zip('exit.zip', forgeZip([file('a.txt')]));
+    const script = [
+      `const { extractArchive } = await import(${JSON.stringify(new URL('./extract-archive.ts', import.meta.url).href)});`,
+      `await extractArchive(${JSON.stringify(zipPath)}, { targetDir: ${JSON.stringify(sb.targetDir)}, workDir: ${JSON.stringify(sb.workDir)} });`,
+      `console.log('extracted');`,
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // Should it hang (the regression this catches), it must not outlive the test.
+    onTestFinished(() => {
+      child.kill();
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'extracted' });
+    expect(read('a.txt')).toBe('content of a.txt\n');
   });
 });

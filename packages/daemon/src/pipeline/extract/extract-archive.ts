@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { WrittenTree } from '../../fs/tree-hash.ts';
 import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { resolveLimits, type ExtractLimits } from './limits.ts';
-import type { ExtractWorkerMessage } from './worker-protocol.ts';
-import { startExtractWorker } from './worker-url.ts';
+import type { ArchiveListing } from './worker-protocol.ts';
+import { runExtractJob, type JobOutcome, type JobRequest } from './worker-pool.ts';
 import type { WriteProgress } from './write-files.ts';
 
 /** Staging folders inside workDir: `.extract-XXXXXX` (mkdtemp). */
@@ -31,6 +33,11 @@ export interface ExtractOptions {
   /** Called after each batch of files written (and once at the end). */
   onProgress?: (progress: WriteProgress) => void;
   logger?: ExtractLogger;
+  /**
+   * Also hash the tree as it is written (ExtractResult.tree), so CacheBot need not read it back:
+   * ~3 ms per 1,000 small files in the worker, against reading every file again on the event loop.
+   */
+  hash?: boolean;
 }
 
 export interface ExtractResult {
@@ -43,15 +50,16 @@ export interface ExtractResult {
   strippedPrefix: string | null;
   /** What never reached the disk, as archive paths: "__MACOSX/", "src/.DS_Store", "node_modules/". */
   dropped: string[];
+  /** The written tree's digest as fs/tree-hash.ts computes it (for `hashTree`), when `hash` was asked. */
+  tree: WrittenTree | null;
 }
-
-type WorkerOutcome = Extract<ExtractWorkerMessage, { type: 'done' }>;
 
 /**
  * Safely extracts an uploaded ZIP into targetDir. Every entry is validated before anything is written;
- * the files are inflated and written in a worker thread into a fresh staging folder, which then replaces
- * targetDir with two renames. A refusal (ArchiveRefusedError, 422), failure or abort leaves targetDir
- * exactly as it was and removes the staging folder; nothing is written outside workDir and targetDir.
+ * the files are inflated and written in a worker thread (kept warm between uploads, worker-pool.ts)
+ * into a fresh staging folder, which then replaces targetDir with two renames. A refusal
+ * (ArchiveRefusedError, 422), failure or abort leaves targetDir exactly as it was and removes the
+ * staging folder; nothing is written outside workDir and targetDir.
  */
 export async function extractArchive(zipPath: string, opts: ExtractOptions): Promise<ExtractResult> {
   const limits = resolveLimits(opts.limits);
@@ -62,20 +70,32 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
   }
   opts.signal?.throwIfAborted();
 
-  await mkdir(workDir, { recursive: true });
-  const staging = await mkdtemp(path.join(workDir, STAGING_PREFIX));
+  // Single cheap calls, made synchronously: an async hop each would cost more than the call.
+  mkdirSync(workDir, { recursive: true });
+  const staging = mkdtempSync(path.join(workDir, STAGING_PREFIX));
   try {
     opts.signal?.throwIfAborted();
-    const outcome = await runWorker(path.resolve(zipPath), staging, limits, opts);
+    const done = await runJob(
+      {
+        type: 'extract',
+        zipPath: path.resolve(zipPath),
+        stagingDir: staging,
+        limits,
+        hash: opts.hash === true,
+      },
+      opts,
+      'done',
+    );
     // mkdtemp made it 0700; it becomes the project folder.
-    await chmod(staging, 0o755);
-    await swapIn(staging, targetDir, workDir, opts.logger);
+    chmodSync(staging, 0o755);
+    swapIn(staging, targetDir, workDir, opts.logger);
     return {
-      files: outcome.files,
-      fileCount: outcome.files.length,
-      totalBytes: outcome.totalBytes,
-      strippedPrefix: outcome.strippedPrefix,
-      dropped: outcome.dropped,
+      files: done.files,
+      fileCount: done.files.length,
+      totalBytes: done.totalBytes,
+      strippedPrefix: done.strippedPrefix,
+      dropped: done.dropped,
+      tree: done.treeDigest === null ? null : { digest: done.treeDigest, files: done.files, dirs: done.dirs },
     };
   } catch (error) {
     // Awaited (unlike the old copy's removal): once this rejects, nothing of the attempt is left.
@@ -85,66 +105,62 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
   }
 }
 
-function runWorker(
+/**
+ * What an archive holds, read from its listing alone in the worker (nothing is written): every check
+ * extractArchive makes before writing applies, and a refusal rejects with the same
+ * ArchiveRefusedError. For an upload that must wait its turn before it is extracted.
+ */
+export async function inspectArchive(
   zipPath: string,
-  stagingDir: string,
-  limits: ExtractLimits,
-  opts: ExtractOptions,
-): Promise<WorkerOutcome> {
-  return new Promise((resolve, reject) => {
-    const { signal, onProgress } = opts;
-    const worker = startExtractWorker({ kind: 'forge-extract', zipPath, stagingDir, limits });
-    let final: ExtractWorkerMessage | undefined;
-    let crash: Error | undefined;
-    /** Set when we stop the worker ourselves: the abort reason, or an error thrown by onProgress. */
-    let stopped: { reason: unknown } | undefined;
+  opts: { limits?: Partial<ExtractLimits>; signal?: AbortSignal } = {},
+): Promise<ArchiveListing> {
+  const limits = resolveLimits(opts.limits);
+  opts.signal?.throwIfAborted();
+  const { hasPackageJson, fileCount, totalBytes } = await runJob(
+    { type: 'inspect', zipPath: path.resolve(zipPath), limits },
+    opts,
+    'inspected',
+  );
+  return { hasPackageJson, fileCount, totalBytes };
+}
 
-    const stop = (reason: unknown): void => {
-      stopped ??= { reason };
-      // The promise settles on 'exit', after the thread is gone: staging is removed only once
-      // nothing can write into it any more.
-      void worker.terminate();
-    };
-    const onAbort = (): void => stop(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+type Ending = Extract<JobOutcome['type'], 'done' | 'inspected'>;
 
-    worker.on('message', (message: ExtractWorkerMessage) => {
-      if (stopped) return;
-      if (message.type === 'progress') {
-        const { filesWritten, filesTotal, bytesWritten } = message;
-        try {
-          onProgress?.({ filesWritten, filesTotal, bytesWritten });
-        } catch (error) {
-          stop(error);
-        }
-      } else {
-        final ??= message;
-      }
-    });
-    worker.on('error', (error) => {
-      crash ??= error;
-    });
-    worker.on('exit', (exitCode) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (stopped) return reject(stopped.reason);
-      switch (final?.type) {
-        case 'done':
-          return resolve(final);
-        case 'refused':
-          return reject(new ArchiveRefusedError(final.code, final.entry, final.message));
-        case 'failed': {
-          const error = new Error(`Extraction failed: ${final.message}`) as NodeJS.ErrnoException;
-          if (final.errno !== null) error.code = final.errno;
-          if (final.stack !== null) error.stack = `${error.message}\n(worker) ${final.stack}`;
-          return reject(error);
-        }
-        default:
-          return reject(
-            crash ?? new Error(`The extraction worker stopped unexpectedly (exit code ${exitCode})`),
-          );
-      }
-    });
-  });
+/** Runs a job in the pool, abortable, and turns its outcome into the result or the error it means. */
+async function runJob<T extends Ending>(
+  request: JobRequest,
+  opts: Pick<ExtractOptions, 'signal' | 'onProgress'>,
+  ending: T,
+): Promise<Extract<JobOutcome, { type: T }>> {
+  const { signal, onProgress } = opts;
+  const job = runExtractJob(
+    request,
+    onProgress &&
+      ((p) =>
+        onProgress({ filesWritten: p.filesWritten, filesTotal: p.filesTotal, bytesWritten: p.bytesWritten })),
+  );
+  const onAbort = (): void => job.stop(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let outcome: JobOutcome;
+  try {
+    outcome = await job.outcome;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  switch (outcome.type) {
+    case 'refused':
+      throw new ArchiveRefusedError(outcome.code, outcome.entry, outcome.message);
+    case 'failed': {
+      const error = new Error(`Extraction failed: ${outcome.message}`) as NodeJS.ErrnoException;
+      if (outcome.errno !== null) error.code = outcome.errno;
+      if (outcome.stack !== null) error.stack = `${error.message}\n(worker) ${outcome.stack}`;
+      throw error;
+    }
+    default:
+      if (outcome.type !== ending)
+        throw new Error(`The extraction worker answered ${outcome.type} to a ${request.type} job`);
+      return outcome as Extract<JobOutcome, { type: T }>;
+  }
 }
 
 /**
@@ -152,31 +168,28 @@ function runWorker(
  * place, and the old copy deleted in the background (mass deletes stay off the hot path, and deleting
  * many files right before creating many is what makes these disks slow).
  */
-async function swapIn(
-  staging: string,
-  targetDir: string,
-  workDir: string,
-  logger?: ExtractLogger,
-): Promise<void> {
-  await mkdir(path.dirname(targetDir), { recursive: true });
+function swapIn(staging: string, targetDir: string, workDir: string, logger?: ExtractLogger): void {
+  mkdirSync(path.dirname(targetDir), { recursive: true });
   const aside = path.join(
     workDir,
     `${path.basename(targetDir)}.old-${Date.now()}-${randomBytes(4).toString('hex')}`,
   );
   let movedAside = false;
   try {
-    await rename(targetDir, aside);
+    renameSync(targetDir, aside);
     movedAside = true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw explainRename(error);
   }
   try {
-    await rename(staging, targetDir);
+    renameSync(staging, targetDir);
   } catch (error) {
     if (movedAside) {
-      await rename(aside, targetDir).catch((restoreError: unknown) => {
+      try {
+        renameSync(aside, targetDir);
+      } catch (restoreError) {
         logger?.warn({ err: restoreError, aside, targetDir }, 'Could not move the previous project back');
-      });
+      }
     }
     throw explainRename(error);
   }

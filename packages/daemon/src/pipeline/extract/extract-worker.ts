@@ -1,38 +1,67 @@
 /**
  * Worker entry of the extraction: reads, validates, inflates and writes off the daemon's event loop.
- * Bundled as its own tsup entry (dist/extract-worker.js, next to the code that starts it); under tsx or
- * vitest it is loaded from source. See worker-url.ts.
+ * The worker stays up between jobs (worker-pool.ts keeps one warm: starting a thread and loading this
+ * code costs more than extracting a small project), running one job at a time as it arrives.
+ * Bundled as its own tsup entry (dist/extract-worker.js, next to the code that starts it); under tsx
+ * or vitest it is loaded from source. See worker-url.ts.
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { planExtraction } from './plan.ts';
+import { TreeHasher } from '../../fs/tree-hash.ts';
+import { planExtraction, type ExtractionPlan } from './plan.ts';
 import { Refusal } from './refusal.ts';
-import type { ExtractWorkerData, ExtractWorkerMessage } from './worker-protocol.ts';
+import type { ExtractJob, ExtractWorkerData, ExtractWorkerMessage } from './worker-protocol.ts';
 import { writePlannedFiles } from './write-files.ts';
 import { readCentralDirectory } from './zip-reader.ts';
 
-export async function runExtractWorker(data: ExtractWorkerData, post: (m: ExtractWorkerMessage) => void) {
+/** Reads and checks the whole listing; nothing is written. */
+function planArchive(zipPath: string, limits: ExtractJob['limits']): ExtractionPlan {
+  // Uploads are capped at 50 MB; holding the archive in memory lets the reader index it once.
+  const buffer = readFileSync(zipPath);
+  return planExtraction(readCentralDirectory(buffer, limits.maxEntries), limits);
+}
+
+type Post = (message: ExtractWorkerMessage) => void;
+
+export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> {
+  const { id } = job;
   try {
-    // Uploads are capped at 50 MB; holding the archive in memory lets the reader index it once.
-    const buffer = readFileSync(data.zipPath);
-    const plan = planExtraction(readCentralDirectory(buffer), data.limits);
-    const { bytesWritten } = await writePlannedFiles(plan, data.stagingDir, data.limits, (progress) =>
-      post({ type: 'progress', ...progress }),
+    const plan = planArchive(job.zipPath, job.limits);
+    if (job.type === 'inspect') {
+      post({
+        id,
+        type: 'inspected',
+        hasPackageJson: plan.files.some((f) => f.path === 'package.json'),
+        fileCount: plan.files.length,
+        totalBytes: plan.totalBytes,
+      });
+      return;
+    }
+    const hasher = job.hash ? new TreeHasher() : null;
+    const { bytesWritten } = await writePlannedFiles(
+      plan,
+      job.stagingDir,
+      job.limits,
+      (progress) => post({ id, type: 'progress', ...progress }),
+      hasher,
     );
     post({
+      id,
       type: 'done',
       files: plan.files.map((f) => f.path).sort(),
+      dirs: plan.order.filter((node) => node.isDir).map((node) => node.path),
       totalBytes: bytesWritten,
       strippedPrefix: plan.strippedPrefix,
       dropped: plan.dropped,
+      treeDigest: hasher?.digest() ?? null,
     });
   } catch (error) {
     if (error instanceof Refusal) {
-      post({ type: 'refused', code: error.code, entry: error.entry, message: error.message });
+      post({ id, type: 'refused', code: error.code, entry: error.entry, message: error.message });
     } else {
       const err = error instanceof Error ? error : new Error(String(error));
       const errno = (err as NodeJS.ErrnoException).code;
-      post({ type: 'failed', message: err.message, errno: errno ?? null, stack: err.stack ?? null });
+      post({ id, type: 'failed', message: err.message, errno: errno ?? null, stack: err.stack ?? null });
     }
   }
 }
@@ -40,5 +69,10 @@ export async function runExtractWorker(data: ExtractWorkerData, post: (m: Extrac
 const data = workerData as ExtractWorkerData | undefined;
 if (parentPort !== null && data?.kind === 'forge-extract') {
   const port = parentPort;
-  void runExtractWorker(data, (message) => port.postMessage(message));
+  // One job at a time, in arrival order: the pool sends a job only to an idle worker, and the chain
+  // keeps the guarantee should that ever change.
+  let queue = Promise.resolve();
+  port.on('message', (job: ExtractJob) => {
+    queue = queue.then(() => runExtractJob(job, (message) => port.postMessage(message)));
+  });
 }

@@ -1,6 +1,7 @@
 export { ArchiveRefusedError } from './archive-refused-error.ts';
 export {
   extractArchive,
+  inspectArchive,
   removeInBackground,
   settleBackgroundRemovals,
   sweepExtractLeftovers,
@@ -18,5 +19,12 @@ export {
   type ExtractLimits,
 } from './limits.ts';
 export type { ArchiveErrorCode } from './refusal.ts';
+export type { ArchiveListing } from './worker-protocol.ts';
+export {
+  extractWorkersStarted,
+  stopIdleExtractWorker,
+  warmExtractWorker,
+  WORKER_IDLE_MS,
+} from './worker-pool.ts';
 export { EXTRACT_WORKER_SOURCE, EXTRACT_WORKER_URL } from './worker-url.ts';
 export type { WriteProgress } from './write-files.ts';

@@ -1,10 +1,11 @@
 import { decodeEntryName, foldName, parseEntryName } from './entry-name.ts';
 import type { ExtractLimits } from './limits.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
-import type { ArchiveEntry } from './zip-reader.ts';
+import type { ArchiveEntry, CentralDirectory } from './zip-reader.ts';
 
 /** A file that passed every check and will be inflated and written. */
 export interface PlannedFile {
+  readonly isDir: false;
   entry: ArchiveEntry;
   /** The name as it appears in the archive, for messages. */
   rawName: string;
@@ -15,11 +16,23 @@ export interface PlannedFile {
   executable: boolean;
 }
 
+/** A folder to create: one the archive lists, or one its files need. */
+export interface PlannedDir {
+  readonly isDir: true;
+  /** Project-relative; forward slashes. */
+  path: string;
+}
+
 export interface ExtractionPlan {
   /** In central-directory order: reading the archive front to back. */
   files: PlannedFile[];
-  /** Folder entries (possibly empty folders), project-relative. */
-  dirs: string[];
+  /**
+   * Every folder (listed or needed) and file of the project, in the order a walk of the written tree
+   * yields them (fs/walk.ts): depth first, pre-order, each folder's entries sorted by name in UTF-16
+   * code units. Folders come before what they hold, so creating them in this order never needs a
+   * recursive mkdir; hashing in this order gives fs/tree-hash.ts's digest without reading back.
+   */
+  order: Array<PlannedFile | PlannedDir>;
   /** What was left out, sorted: junk folders with a trailing "/", junk files as they are. */
   dropped: string[];
   strippedPrefix: string | null;
@@ -68,14 +81,15 @@ const formatMiB = (bytes: number): string => `${formatCount(Math.round(bytes / (
  * Validates every entry of the central directory and decides what gets written where, before a single
  * byte is written. Throws a Refusal for the first fault found.
  */
-export function planExtraction(entries: readonly ArchiveEntry[], limits: ExtractLimits): ExtractionPlan {
-  if (entries.length > limits.maxEntries) {
-    const first = entries[limits.maxEntries] as ArchiveEntry;
-    const name = new TextDecoder().decode(first.rawName);
+export function planExtraction(directory: CentralDirectory, limits: ExtractLimits): ExtractionPlan {
+  const { entries, total } = directory;
+  if (total > limits.maxEntries) {
+    const first = entries[limits.maxEntries];
+    const name = first === undefined ? '' : new TextDecoder().decode(first.rawName);
     throw refuseEntry(
       'ARCHIVE_TOO_MANY_ENTRIES',
       name,
-      `is entry ${formatCount(limits.maxEntries + 1)} of ${formatCount(entries.length)}; ` +
+      `is entry ${formatCount(limits.maxEntries + 1)} of ${formatCount(total)}; ` +
         `an archive may have at most ${formatCount(limits.maxEntries)}.`,
     );
   }
@@ -152,22 +166,59 @@ export function planExtraction(entries: readonly ArchiveEntry[], limits: Extract
   const strippedPrefix = commonTopFolder(kept);
   const skip = strippedPrefix === null ? 0 : 1;
   const files: PlannedFile[] = [];
-  const dirs: string[] = [];
+  const tree = new TreeNode();
   for (const k of kept) {
-    const path = k.segments.slice(skip).join('/');
-    if (k.isDir) {
-      if (path !== '') dirs.push(path);
-    } else {
-      files.push({
-        entry: k.entry,
-        rawName: k.rawName,
-        path,
-        size: k.entry.size,
-        executable: k.executable,
-      });
+    const segments = skip === 0 ? k.segments : k.segments.slice(1);
+    if (segments.length === 0) continue; // the stripped top folder's own entry
+    const node = segments.reduce((parent, name) => parent.child(name), tree);
+    if (k.isDir) continue;
+    const file: PlannedFile = {
+      isDir: false,
+      entry: k.entry,
+      rawName: k.rawName,
+      path: segments.join('/'),
+      size: k.entry.size,
+      executable: k.executable,
+    };
+    node.file = file;
+    files.push(file);
+  }
+  const order: Array<PlannedFile | PlannedDir> = [];
+  tree.list('', order);
+  return { files, order, dropped: [...dropped].sort(), strippedPrefix, totalBytes };
+}
+
+/** The project as a tree, to list it in walk order. Names are unique per folder (checkCollisions). */
+class TreeNode {
+  children: Map<string, TreeNode> | null = null;
+  file: PlannedFile | null = null;
+
+  /** The child called `name`, made if missing. */
+  child(name: string): TreeNode {
+    this.children ??= new Map();
+    let child = this.children.get(name);
+    if (child === undefined) {
+      child = new TreeNode();
+      this.children.set(name, child);
+    }
+    return child;
+  }
+
+  /** Appends this folder's entries, depth first, each folder's by name as walk.ts sorts them. */
+  list(rel: string, out: Array<PlannedFile | PlannedDir>): void {
+    if (this.children === null) return;
+    // The default sort compares UTF-16 code units, exactly like walk.ts's byName.
+    for (const name of [...this.children.keys()].sort()) {
+      const child = this.children.get(name) as TreeNode;
+      const path = rel === '' ? name : `${rel}/${name}`;
+      if (child.file !== null) {
+        out.push(child.file);
+      } else {
+        out.push({ isDir: true, path });
+        child.list(path, out);
+      }
     }
   }
-  return { files, dirs, dropped: [...dropped].sort(), strippedPrefix, totalBytes };
 }
 
 /**
@@ -201,8 +252,17 @@ function checkCollisions(kept: readonly KeptEntry[]): void {
     }
   };
 
+  // Claiming the same exact folder twice changes nothing: a later file with its name is refused when
+  // that file is claimed. Skipping repeats keeps this linear in the number of distinct folders.
+  const claimed = new Set<string>();
   for (const k of kept) {
-    for (let depth = 1; depth < k.segments.length; depth++) claimDir(k.segments.slice(0, depth).join('/'), k);
+    let prefix = '';
+    for (let depth = 0; depth < k.segments.length - 1; depth++) {
+      prefix = depth === 0 ? (k.segments[0] as string) : `${prefix}/${k.segments[depth] as string}`;
+      if (claimed.has(prefix)) continue;
+      claimed.add(prefix);
+      claimDir(prefix, k);
+    }
     const path = k.segments.join('/');
     const key = foldName(path);
     if (k.isDir) {

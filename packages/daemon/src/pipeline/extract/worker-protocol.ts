@@ -2,24 +2,58 @@ import type { ArchiveErrorCode } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
 import type { WriteProgress } from './write-files.ts';
 
-/** What the extraction worker is started with (structured-clone safe). */
+/** What the extraction worker is started with (structured-clone safe): it then waits for jobs. */
 export interface ExtractWorkerData {
   kind: 'forge-extract';
-  zipPath: string;
-  stagingDir: string;
-  limits: ExtractLimits;
 }
 
-/** What the worker writes back, in order: progress*, then exactly one of done / refused / failed. */
-export type ExtractWorkerMessage =
-  | ({ type: 'progress' } & WriteProgress)
+/** One job for a worker (structured-clone safe). A worker runs one job at a time. */
+export type ExtractJob =
   | {
-      type: 'done';
-      /** Project-relative, forward slashes, sorted. */
-      files: string[];
-      totalBytes: number;
-      strippedPrefix: string | null;
-      dropped: string[];
+      type: 'extract';
+      id: number;
+      zipPath: string;
+      stagingDir: string;
+      limits: ExtractLimits;
+      /** Also compute the written tree's digest (fs/tree-hash.ts) as the files are written. */
+      hash: boolean;
     }
+  | {
+      /** Read and check the listing only; nothing is written. */
+      type: 'inspect';
+      id: number;
+      zipPath: string;
+      limits: ExtractLimits;
+    };
+
+/** What the archive lists, as an inspection finds it. */
+export interface ArchiveListing {
+  /** A package.json at the project's root (after the top folder is stripped). */
+  hasPackageJson: boolean;
+  fileCount: number;
+  /** Declared uncompressed bytes of the kept files. */
+  totalBytes: number;
+}
+
+/** The outcome of an extraction that wrote everything. */
+export interface ExtractDone {
+  type: 'done';
+  /** Project-relative, forward slashes, sorted. */
+  files: string[];
+  /** Every folder written (listed or needed), project-relative, in walk order. */
+  dirs: string[];
+  totalBytes: number;
+  strippedPrefix: string | null;
+  dropped: string[];
+  /** The digest fs/tree-hash.ts gives the written tree, when the job asked for it. */
+  treeDigest: string | null;
+}
+
+/** What a worker writes back for a job, in order: progress* (extract only), then exactly one end. */
+export type ExtractWorkerMessage = { id: number } & (
+  | ({ type: 'progress' } & WriteProgress)
+  | ExtractDone
+  | ({ type: 'inspected' } & ArchiveListing)
   | { type: 'refused'; code: ArchiveErrorCode; entry: string | null; message: string }
-  | { type: 'failed'; message: string; errno: string | null; stack: string | null };
+  | { type: 'failed'; message: string; errno: string | null; stack: string | null }
+);

@@ -23,8 +23,8 @@ export const EXTRACT_WORKER_URL = new URL(
 
 /**
  * Heap cap of the worker: a runaway becomes a failed extraction instead of a daemon out of memory.
- * adm-zip's entry objects are heavy (measured ~95 MB of heap for 10,000 entries, the entry limit);
- * archive and file bytes live outside the heap.
+ * A listing of 10,000 entries (the limit) takes a few MB of heap (zip-reader.ts keeps views into the
+ * archive, not copies); archive and file bytes live outside the heap. The cap leaves ample room.
  */
 const WORKER_HEAP_MB = 384;
 

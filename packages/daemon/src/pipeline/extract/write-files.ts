@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createInflateRaw, crc32, inflateRawSync } from 'node:zlib';
+import type { TreeHasher } from '../../fs/tree-hash.ts';
 import type { ExtractionPlan, PlannedFile } from './plan.ts';
 import { Refusal, refuseEntry } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
@@ -63,10 +64,16 @@ function writeAll(fd: number, chunk: Buffer): void {
 }
 
 /** Inflates straight into the open file, counting bytes as they come so a lying size stops early. */
-async function streamInto(fd: number, file: PlannedFile, compressed: Buffer): Promise<number> {
+async function streamInto(
+  fd: number,
+  file: PlannedFile,
+  compressed: Buffer,
+  hash: TreeHasher | null,
+): Promise<number> {
   if (file.entry.method === METHOD_STORED) {
     checkInflated(file, compressed.length, crc32(compressed));
     writeAll(fd, compressed);
+    hash?.bytes(compressed);
     return compressed.length;
   }
   const inflater = createInflateRaw({ chunkSize: 1024 * 1024 });
@@ -79,6 +86,7 @@ async function streamInto(fd: number, file: PlannedFile, compressed: Buffer): Pr
       if (length > file.size) throw sizeMismatch(file);
       crc = crc32(chunk, crc);
       writeAll(fd, chunk);
+      hash?.bytes(chunk);
     }
   } catch (error) {
     inflater.destroy();
@@ -90,16 +98,20 @@ async function streamInto(fd: number, file: PlannedFile, compressed: Buffer): Pr
 }
 
 /**
- * Inflates and writes every planned file into `stagingDir` (fresh and empty, ours alone). Synchronous
- * per file: file creation dominates and per-entry async I/O costs ~0.5 ms a file (PERFORMANCE.md);
- * this runs in a worker, so blocking here blocks no one. Throws a Refusal when an entry's data does
- * not match the central directory; what was written so far is the caller's to remove.
+ * Inflates and writes every planned file into `stagingDir` (fresh and empty, ours alone). Folders are
+ * made first, parents before children, then files one synchronous write each: file creation
+ * dominates and per-entry async I/O costs ~0.5 ms a file (PERFORMANCE.md); this runs in a worker,
+ * so blocking here blocks no one. Everything is visited in walk order (plan.order), so `hash`, when
+ * given, receives exactly what fs/tree-hash.ts would read back from the written tree. Throws a
+ * Refusal when an entry's data does not match the central directory; what was written so far is
+ * the caller's to remove.
  */
 export async function writePlannedFiles(
   plan: ExtractionPlan,
   stagingDir: string,
   limits: ExtractLimits,
   onProgress: (progress: WriteProgress) => void,
+  hash: TreeHasher | null = null,
 ): Promise<WriteSummary> {
   const root = path.resolve(stagingDir);
   // Modes are exact whatever the daemon's umask: a stricter umask (077) would otherwise leave files
@@ -109,31 +121,31 @@ export async function writePlannedFiles(
   const fixExec = (EXEC_MODE & umask) !== 0;
   const fixDir = (DIR_MODE & umask) !== 0;
 
-  const made = new Set<string>(['']);
   const target = (rel: string): string => {
     const abs = path.join(root, rel);
     // Names were validated already; this is the last line should that ever regress.
     if (!abs.startsWith(root + path.sep)) throw new Error(`Refusing to write outside staging: ${rel}`);
     return abs;
   };
-  const ensureDir = (rel: string): void => {
-    if (made.has(rel)) return;
-    ensureDir(path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel));
-    const abs = target(rel);
+
+  // One mkdir per folder, in one batch before any file: walk order lists a folder before its content.
+  for (const node of plan.order) {
+    if (!node.isDir) continue;
+    const abs = target(node.path);
     mkdirSync(abs, { mode: DIR_MODE });
     if (fixDir) chmodSync(abs, DIR_MODE);
-    made.add(rel);
-  };
-
-  for (const dir of plan.dirs) ensureDir(dir);
+  }
 
   let bytesWritten = 0;
   let filesWritten = 0;
   let batchFiles = 0;
   let batchBytes = 0;
-  for (const file of plan.files) {
-    const parent = path.posix.dirname(file.path);
-    ensureDir(parent === '.' ? '' : parent);
+  for (const node of plan.order) {
+    if (node.isDir) {
+      hash?.dir(node.path);
+      continue;
+    }
+    const file = node;
     const abs = target(file.path);
     const mode = file.executable ? EXEC_MODE : FILE_MODE;
 
@@ -150,10 +162,13 @@ export async function writePlannedFiles(
 
     let written: number;
     if (file.size >= STREAM_MIN_BYTES) {
+      // The digest line carries the size ahead of the bytes; a file that turns out any other size is
+      // refused, and the digest with it.
+      hash?.file(file.path, file.executable, file.size);
       // 'wx': never reuse an existing path, and with O_EXCL never follow a link planted at it.
       const fd = openSync(abs, 'wx', mode);
       try {
-        written = await streamInto(fd, file, compressed);
+        written = await streamInto(fd, file, compressed, hash);
         if (fixFile || fixExec) fchmodSync(fd, mode);
       } finally {
         closeSync(fd);
@@ -163,6 +178,8 @@ export async function writePlannedFiles(
       checkInflated(file, data.length, crc32(data));
       writeFileSync(abs, data, { flag: 'wx', mode });
       if (file.executable ? fixExec : fixFile) chmodSync(abs, mode);
+      hash?.file(file.path, file.executable, data.length);
+      hash?.bytes(data);
       written = data.length;
     }
 

@@ -50,6 +50,8 @@ export function extractStage(deps: {
           workDir: layout.tmpDir,
           signal: ctx.signal,
           logger,
+          // CacheBot's source hash then comes from the worker's digest instead of reading the tree back.
+          hash: true,
         });
       } catch (err) {
         restore();
