@@ -15,6 +15,16 @@ export interface HomeLayout {
   depsDir(name: string): string;
   /** Scratch space on the same file system as projects/ (staging, uploads in flight). */
   tmpDir: string;
+  /**
+   * Package managers fetched from the npm registry, one folder per `<package>@<version>`, shared by
+   * every project and reused offline after the first fetch.
+   */
+  toolchainsDir: string;
+  /**
+   * pnpm's content-addressed store for every pnpm install: on the same file system as projects/, so
+   * node_modules files are hard links into it and a project that shares dependencies installs in a second.
+   */
+  storeDir: string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -26,6 +36,8 @@ export function homeLayout(home: string): HomeLayout {
     outputDir: (name) => path.join(home, 'outputs', name),
     depsDir: (name) => path.join(home, 'deps', name),
     tmpDir: path.join(home, 'tmp'),
+    toolchainsDir: path.join(home, 'toolchains'),
+    storeDir: path.join(home, 'store'),
   };
 }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Toolchain } from '@forge/shared';
+import { bundledNpmVersion } from '../toolchains/index.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { decision, useProjects, type ProjectTree } from './test-project.ts';
 
@@ -66,14 +68,70 @@ describe('package manager from lockfiles', () => {
     expect(bp.test).toEqual([pm, 'run', 'test']);
   });
 
-  it('falls back to npm with a plain install when there is no lockfile', async () => {
+  it('installs an npm project without a lockfile from the shared store with pnpm, and says so', async () => {
     const bp = await detectBlueprint(await makeProject({ 'package.json': withDeps() }));
     expect(bp.packageManager).toBe('npm');
-    expect(bp.install).toEqual(['npm', 'install', '--no-audit', '--no-fund']);
+    expect(bp.install).toEqual([
+      'pnpm',
+      'install',
+      '--config.node-linker=hoisted',
+      '--no-lockfile',
+      '--prefer-offline',
+      '--config.dangerously-allow-all-builds=true',
+      '--reporter=append-only',
+    ]);
+    expect(bp.toolchain).toEqual({
+      tool: 'pnpm',
+      package: 'pnpm',
+      request: '10',
+      version: null,
+      source: 'default',
+      file: null,
+    });
     expect(decision(bp, 'packageManager')).toMatchObject({ file: null });
     expect(decision(bp, 'packageManager').rule).toMatch(/no lockfile: npm by default/);
     expect(decision(bp, 'install')).toMatchObject({ file: 'package.json' });
-    expect(decision(bp, 'install').rule).toMatch(/npm ci needs one/);
+    expect(decision(bp, 'install').rule).toMatch(
+      /^no lockfile: installed from Forge's shared store with pnpm \(hoisted/,
+    );
+    expect(decision(bp, 'toolchain')).toMatchObject({ value: 'pnpm@10', file: null });
+    // Scripts still run with npm: only the install goes through the store.
+    expect(bp.build).toEqual(['npm', 'run', 'build']);
+  });
+
+  it('copies from the store instead of linking when a postinstall script may edit node_modules', async () => {
+    const bp = await detectBlueprint(
+      await makeProject({
+        'package.json': withDeps({ scripts: { build: 'x', postinstall: 'patch-package' } }),
+      }),
+    );
+    expect(bp.install).toContain('--config.package-import-method=copy');
+    expect(decision(bp, 'install').rule).toContain('copied, not linked');
+  });
+
+  it.each([
+    ['workspaces', { workspaces: ['packages/*'] }, /npm workspaces/],
+    ['overrides', { overrides: { 'left-pad': '1.3.0' } }, /"overrides" in package.json/],
+  ])('keeps npm install for %s, which pnpm does not read', async (_name, extra, why) => {
+    const bp = await detectBlueprint(await makeProject({ 'package.json': withDeps(extra) }));
+    expect(bp.install).toEqual(['npm', 'install', '--no-audit', '--no-fund']);
+    expect(bp.toolchain).toBeNull();
+    expect(decision(bp, 'install').rule).toMatch(
+      /npm ci needs one: plain install; not from Forge's shared store/,
+    );
+    expect(decision(bp, 'install').rule).toMatch(why);
+  });
+
+  it('needs no pnpm when the forge config replaces the store install', async () => {
+    const bp = await detectBlueprint(
+      await makeProject({
+        'package.json': withDeps(),
+        '.forgerc.json': { install: 'npm install --legacy-peer-deps' },
+      }),
+    );
+    expect(bp.install).toEqual(['npm', 'install', '--legacy-peer-deps']);
+    expect(bp.toolchain).toBeNull();
+    expect(decision(bp, 'toolchain')).toMatchObject({ value: 'none' });
   });
 
   it('takes pnpm over bun over yarn over npm when several lockfiles are present, and says so', async () => {
@@ -213,5 +271,186 @@ describe('install', () => {
       build: null,
       test: null,
     });
+  });
+});
+
+describe('toolchain resolution', () => {
+  const pnpmLock = (version: string) => `lockfileVersion: ${version}\n\nimporters:\n`;
+  const berryLock = (version: number) => YARN_BERRY_LOCK.replace('version: 8', `version: ${version}`);
+
+  it.each<[string, ProjectTree, Partial<Toolchain>]>([
+    [
+      'packageManager with an exact version and a Corepack hash',
+      { 'package.json': withDeps({ packageManager: 'pnpm@10.20.0+sha512.abcdef' }) },
+      { tool: 'pnpm', package: 'pnpm', request: '10.20.0', source: 'packageManager', file: 'package.json' },
+    ],
+    [
+      'packageManager naming only a major',
+      { 'package.json': withDeps({ packageManager: 'pnpm@9' }) },
+      { package: 'pnpm', request: '9', source: 'packageManager' },
+    ],
+    [
+      'packageManager yarn 4 → @yarnpkg/cli-dist',
+      { 'package.json': withDeps({ packageManager: 'yarn@4.1.0' }) },
+      { tool: 'yarn', package: '@yarnpkg/cli-dist', request: '4.1.0', source: 'packageManager' },
+    ],
+    [
+      'packageManager yarn 1 → yarn',
+      { 'package.json': withDeps({ packageManager: 'yarn@1.22.19' }) },
+      { tool: 'yarn', package: 'yarn', request: '1.22.19' },
+    ],
+    [
+      'packageManager bun',
+      { 'package.json': withDeps({ packageManager: 'bun@1.2.3' }), 'bun.lock': '{}' },
+      { tool: 'bun', package: 'bun', request: '1.2.3', source: 'packageManager' },
+    ],
+    [
+      'pnpm lockfileVersion 5.3 → pnpm 6',
+      { 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock('5.3') },
+      { package: 'pnpm', request: '6', source: 'lockfile', file: 'pnpm-lock.yaml' },
+    ],
+    [
+      'pnpm lockfileVersion 5.4 → pnpm 7',
+      { 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock('5.4') },
+      { request: '7', source: 'lockfile' },
+    ],
+    [
+      "pnpm lockfileVersion '6.0' → pnpm 8",
+      { 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock("'6.0'") },
+      { request: '8', source: 'lockfile' },
+    ],
+    [
+      "pnpm lockfileVersion '9.0' → pnpm 10",
+      { 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock("'9.0'") },
+      { request: '10', source: 'lockfile', file: 'pnpm-lock.yaml' },
+    ],
+    [
+      'an unknown pnpm lockfileVersion → Forge’s default pnpm',
+      { 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock("'99.0'") },
+      { request: '10', source: 'default', file: 'pnpm-lock.yaml' },
+    ],
+    [
+      'yarn.lock v1 → Yarn classic',
+      { 'package.json': withDeps(), 'yarn.lock': YARN_CLASSIC_LOCK },
+      { tool: 'yarn', package: 'yarn', request: '1', source: 'lockfile', file: 'yarn.lock' },
+    ],
+    [
+      'a Berry lockfile of Yarn 4',
+      { 'package.json': withDeps(), 'yarn.lock': berryLock(8) },
+      { package: '@yarnpkg/cli-dist', request: '4', source: 'lockfile', file: 'yarn.lock' },
+    ],
+    [
+      'a Berry lockfile of Yarn 3',
+      { 'package.json': withDeps(), 'yarn.lock': berryLock(6) },
+      { package: '@yarnpkg/cli-dist', request: '3' },
+    ],
+    [
+      'a Berry lockfile of Yarn 2',
+      { 'package.json': withDeps(), 'yarn.lock': berryLock(4) },
+      { package: '@yarnpkg/cli-dist', request: '2' },
+    ],
+    [
+      '.yarnrc.yml without a lockfile → Yarn 4',
+      {
+        'package.json': withDeps({ packageManager: undefined }),
+        'yarn.lock': YARN_CLASSIC_LOCK,
+        '.yarnrc.yml': 'nodeLinker: node-modules\n',
+      },
+      { package: '@yarnpkg/cli-dist', request: '4', file: '.yarnrc.yml' },
+    ],
+    [
+      'bun.lock → bun 1',
+      { 'package.json': withDeps(), 'bun.lock': '{}' },
+      { tool: 'bun', package: 'bun', request: '1', source: 'lockfile', file: 'bun.lock' },
+    ],
+    [
+      'bun.lockb → bun 1',
+      { 'package.json': withDeps(), 'bun.lockb': '\u0000' },
+      { tool: 'bun', request: '1', file: 'bun.lockb' },
+    ],
+  ])('%s', async (_name, tree, expected) => {
+    const bp = await detectBlueprint(await makeProject(tree));
+    expect(bp.toolchain).toMatchObject({ version: null, ...expected });
+    const d = decision(bp, 'toolchain');
+    expect(d.value).toBe(`${bp.toolchain!.tool}@${bp.toolchain!.request}`);
+    expect(d.file).toBe(bp.toolchain!.file);
+  });
+
+  it('says why pnpm 10 reads a lockfileVersion 9.0', async () => {
+    const bp = await detectBlueprint(
+      await makeProject({ 'package.json': withDeps(), 'pnpm-lock.yaml': pnpmLock("'9.0'") }),
+    );
+    expect(decision(bp, 'toolchain').rule).toMatch(
+      /read by pnpm 9, 10 and 11.*Node ≥ 20\.19.*pnpm 11 needs Node/,
+    );
+  });
+
+  it('lets packageManager win over a lockfile that points elsewhere, and says so', async () => {
+    const bp = await detectBlueprint(
+      await makeProject({
+        'package.json': withDeps({ packageManager: 'pnpm@9.1.0' }),
+        'pnpm-lock.yaml': pnpmLock("'6.0'"),
+      }),
+    );
+    expect(bp.toolchain).toMatchObject({ request: '9.1.0', source: 'packageManager' });
+    expect(decision(bp, 'toolchain').rule).toContain(
+      'pnpm-lock.yaml (lockfileVersion 6.0 is written by pnpm 8) points to pnpm 8, but "packageManager" wins',
+    );
+  });
+
+  it("notes a Berry project's own release (yarnPath), and one missing from the upload", async () => {
+    const withRelease = await detectBlueprint(
+      await makeProject({
+        'package.json': withDeps(),
+        'yarn.lock': YARN_BERRY_LOCK,
+        '.yarnrc.yml': 'nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn-3.6.4.cjs\n',
+        '.yarn/releases/yarn-3.6.4.cjs': '// yarn',
+      }),
+    );
+    expect(decision(withRelease, 'toolchain').rule).toContain(
+      "yarnPath .yarn/releases/yarn-3.6.4.cjs: the provisioned Yarn hands over to the project's own release",
+    );
+    const missing = await detectBlueprint(
+      await makeProject({
+        'package.json': withDeps(),
+        'yarn.lock': YARN_BERRY_LOCK,
+        '.yarnrc.yml': 'yarnPath: .yarn/releases/yarn-3.6.4.cjs\n',
+      }),
+    );
+    expect(decision(missing, 'toolchain').rule).toContain('not in the upload');
+  });
+
+  it('uses the npm that ships with Node for an npm lockfile, or for the same npm major', async () => {
+    const bundled = bundledNpmVersion();
+    expect(bundled).toMatch(/^\d+\.\d+\.\d+/);
+    const major = Number(bundled!.split('.')[0]);
+
+    const locked = await detectBlueprint(
+      await makeProject({ 'package.json': withDeps(), 'package-lock.json': '{}' }),
+    );
+    expect(locked.toolchain).toBeNull();
+    expect(decision(locked, 'toolchain')).toMatchObject({
+      value: `npm@${bundled}`,
+      file: 'package-lock.json',
+    });
+
+    const same = await detectBlueprint(
+      await makeProject({ 'package.json': withDeps({ packageManager: `npm@${major}.0.0` }) }),
+    );
+    expect(same.toolchain).toBeNull();
+    expect(decision(same, 'toolchain').rule).toContain('the same major');
+    // An npm named in packageManager is the project's choice: no store install.
+    expect(same.install).toEqual(['npm', 'install', '--no-audit', '--no-fund']);
+
+    const other = await detectBlueprint(
+      await makeProject({ 'package.json': withDeps({ packageManager: `npm@${major - 1}.1.0` }) }),
+    );
+    expect(other.toolchain).toMatchObject({
+      tool: 'npm',
+      package: 'npm',
+      request: `${major - 1}.1.0`,
+      source: 'packageManager',
+    });
+    expect(other.install?.[0]).toBe('npm');
   });
 });

@@ -158,3 +158,76 @@ describe('runCommand without the sandbox', () => {
     }
   });
 });
+
+describe.skipIf(!available)('the sandbox of an install with a shared store', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((fn) => fn()));
+  });
+
+  /** A FORGE_HOME-like tree: projects/app (cwd), projects/other, store/, toolchains/, a database file. */
+  async function home() {
+    const { dir, cleanup } = await makeTempDir('forge-sbx-home-');
+    cleanups.push(cleanup);
+    for (const sub of ['projects/app', 'projects/other', 'store', 'toolchains/tool@1/bin']) {
+      await mkdir(join(dir, sub), { recursive: true });
+    }
+    await writeFile(join(dir, 'store', 'file.js'), 'module.exports = 1;\n');
+    await writeFile(join(dir, 'forge.db'), 'db');
+    await writeFile(join(dir, 'toolchains/tool@1/bin/tool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+    return dir;
+  }
+
+  const sh = async (root: string, script: string, options: Partial<RunCommandOptions> = {}) => {
+    const lines: string[] = [];
+    const result = await runCommand({
+      argv: ['sh', '-c', script],
+      cwd: join(root, 'projects/app'),
+      timeoutMs: 10_000,
+      onLine: (line) => lines.push(line.text),
+      ...options,
+    });
+    return { result, lines };
+  };
+  const attempt = (what: string, command: string) =>
+    `if (${command}) 2>/dev/null; then echo ${what}-ok; else echo ${what}-refused; fi`;
+
+  it('hard-links from the store into the project, and writes nothing else of the home', async () => {
+    const root = await home();
+    const script = [
+      attempt('link', `ln '${root}/store/file.js' linked.js`),
+      attempt('store', `echo x > '${root}/store/new.js'`),
+      attempt('other-project', `echo x > '${root}/projects/other/x'`),
+      attempt('db', `echo x > '${root}/forge.db'`),
+      attempt('toolchains', `echo x > '${root}/toolchains/tool@1/x'`),
+    ].join('; ');
+    const { result, lines } = await sh(root, script, {
+      sandbox: { writable: [join(root, 'store')], linkedRoot: root },
+    });
+    expect(result).toMatchObject({ outcome: 'succeeded', sandboxed: true });
+    expect(lines).toEqual([
+      'link-ok',
+      'store-ok',
+      'other-project-refused',
+      'db-refused',
+      'toolchains-refused',
+    ]);
+
+    // Without one mount for both, link(2) fails across the two binds (EXDEV).
+    const apart = await sh(root, attempt('link', `ln '${root}/store/file.js' apart.js`), {
+      sandbox: { writable: [join(root, 'store')] },
+    });
+    expect(apart.lines).toEqual(['link-refused']);
+  });
+
+  it('keeps a PATH folder under /tmp (a toolchain of a FORGE_HOME there) visible, read-only', async () => {
+    const root = await home();
+    const bin = join(root, 'toolchains/tool@1/bin');
+    const { result, lines } = await sh(root, `tool; ${attempt('write', `echo x > '${bin}/y'`)}`, {
+      sandbox: true,
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    expect(result.outcome).toBe('succeeded');
+    expect(lines).toEqual(['tool-ran', 'write-refused']);
+  });
+});

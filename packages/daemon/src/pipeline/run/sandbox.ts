@@ -1,5 +1,5 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { execa } from 'execa';
 
 /** Extra paths for a sandboxed command. */
@@ -8,6 +8,14 @@ export interface SandboxOptions {
   writable?: readonly string[];
   /** Directories replaced by an empty tmpfs (e.g. FORGE_HOME), besides the usual credential dirs. */
   hidden?: readonly string[];
+  /**
+   * A folder holding `cwd` and the `writable` dirs inside it, bound writable as ONE mount, with
+   * everything else in it bound read-only over it. link(2) fails across mounts (even of one file
+   * system), so a package manager can hard-link from a store into the project only when both are on
+   * the same mount (FORGE_HOME/store → FORGE_HOME/projects/<name>). What appears in that folder after
+   * the command starts is writable to it: use it for the install step only.
+   */
+  linkedRoot?: string;
 }
 
 /**
@@ -73,6 +81,29 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
   return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }
 
+/**
+ * The default cache dirs a package manager creates on its first run, by command name. In the sandbox
+ * the home folder is read-only, so they are created before the first install of that tool (and then
+ * bound writable like every cache dir) instead of in every user's home for tools they never run.
+ */
+function firstRunDirs(command: string, env: Readonly<Record<string, string | undefined>>): string[] {
+  const home = env.HOME;
+  if (!home) return [];
+  switch (basename(command)) {
+    case 'bun':
+    case 'bunx':
+      return [env.BUN_INSTALL_CACHE_DIR ?? join(home, '.bun', 'install', 'cache')];
+    case 'yarn':
+    case 'yarnpkg':
+      return [join(home, '.yarn', 'berry')];
+    case 'pnpm':
+    case 'pnpx':
+      return [env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'pnpm') : join(home, '.local', 'share', 'pnpm')];
+    default:
+      return [];
+  }
+}
+
 /** Credential directories of the daemon's user that a build has no business reading. */
 function credentialDirs(home: string | undefined): string[] {
   if (!home) return [];
@@ -97,10 +128,61 @@ async function existingDir(path: string): Promise<string | undefined> {
   }
 }
 
+const isInside = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+/**
+ * `--ro-bind` for everything under `root` except the `keep` paths and the folders that lead to them,
+ * so that in a writable `root` only `keep` can be written. Links are left alone: writing through one
+ * lands wherever it points, which is read-only unless it is itself kept.
+ */
+async function readOnlyExcept(root: string, keep: readonly string[]): Promise<string[]> {
+  const args: string[] = [];
+  let entries: string[];
+  try {
+    entries = await readdir(root);
+  } catch {
+    return args;
+  }
+  for (const entry of entries.sort()) {
+    const path = join(root, entry);
+    if (keep.includes(path)) continue;
+    const info = await lstat(path).catch(() => null);
+    if (!info || info.isSymbolicLink()) continue;
+    if (info.isDirectory() && keep.some((k) => isInside(path, k)))
+      args.push(...(await readOnlyExcept(path, keep)));
+    else args.push('--ro-bind', path, path);
+  }
+  return args;
+}
+
+/**
+ * PATH folders under /tmp would vanish behind the sandbox's private /tmp. Each is bound back
+ * read-only with the folder above it, which holds what its commands link to (a toolchain's bin/ and
+ * node_modules/ when FORGE_HOME is under /tmp).
+ */
+async function pathUnderTmp(env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const args: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of (env.PATH ?? '').split(delimiter)) {
+    if (!entry.startsWith('/tmp/')) continue;
+    const real = await existingDir(dirname(entry));
+    if (!real || !real.startsWith('/tmp/') || seen.has(real)) continue;
+    seen.add(real);
+    args.push('--ro-bind', real, real);
+  }
+  return args;
+}
+
 /**
  * Wraps `argv` in bwrap: the whole filesystem read-only, a private /tmp, credential dirs and `hidden`
- * masked, and writable binds for `cwd`, the caches and `writable`. Network is left on: installs need
- * the registry. The npm cache and XDG cache dirs are created first so a first install can fill them.
+ * masked, and writable binds for `cwd`, the caches and `writable` (cwd and those inside `linkedRoot` as
+ * one mount). Network is left on: installs need the registry. The npm and XDG cache dirs (and the
+ * running package manager's own) are created first so a first install can fill them: a dir that does
+ * not exist cannot be bound. FORGE_HOME's toolchains are read through the read-only root (or bound back
+ * when they are under /tmp): a provisioned package manager runs from there.
  */
 export async function sandboxArgv(
   argv: readonly string[],
@@ -111,25 +193,42 @@ export async function sandboxArgv(
   const realCwd = await realpath(cwd);
   const caches = cacheDirs(env);
   const home = env.HOME;
-  const alwaysUsed = [
+  const created = [
     env.npm_config_cache ?? env.NPM_CONFIG_CACHE ?? (home && join(home, '.npm')),
     env.XDG_CACHE_HOME ?? (home && join(home, '.cache')),
+    ...firstRunDirs(argv[0] ?? '', env),
   ];
   await Promise.all(
-    alwaysUsed.map((dir) => (dir ? mkdir(dir, { recursive: true }).catch(() => undefined) : undefined)),
+    created.map((dir) => (dir ? mkdir(dir, { recursive: true }).catch(() => undefined) : undefined)),
   );
 
-  const args = ['bwrap', ...BASE_ARGS];
+  const args = ['bwrap', ...BASE_ARGS, ...(await pathUnderTmp(env))];
   // Order matters: masks first, then writable binds, so a bind inside a masked dir (a project inside
   // FORGE_HOME) is mounted on top of the mask.
   for (const dir of [...credentialDirs(env.HOME), ...(options.hidden ?? [])]) {
     const real = await existingDir(dir);
     if (real) args.push('--tmpfs', real);
   }
-  for (const dir of [...caches, ...(options.writable ?? [])]) {
-    const real = await existingDir(dir);
-    if (real && real !== realCwd) args.push('--bind', real, real);
+  const writable = (await Promise.all((options.writable ?? []).map(existingDir))).filter(
+    (dir): dir is string => dir !== undefined,
+  );
+  const linkedRoot = options.linkedRoot ? await existingDir(options.linkedRoot) : undefined;
+  // cwd and the writable dirs inside the linked root share its one mount (no bind of their own), bound
+  // before the caches so that a cache inside it is still mounted on top.
+  const linked =
+    linkedRoot && isInside(linkedRoot, realCwd)
+      ? [realCwd, ...writable].filter((dir) => isInside(linkedRoot, dir))
+      : [];
+  if (linkedRoot && linked.length > 0) {
+    args.push('--bind', linkedRoot, linkedRoot, ...(await readOnlyExcept(linkedRoot, linked)));
   }
-  args.push('--bind', realCwd, realCwd, '--chdir', realCwd, '--', ...argv);
+  const cacheDirsHere = (await Promise.all(caches.map(existingDir))).filter(
+    (dir): dir is string => dir !== undefined,
+  );
+  for (const dir of new Set([...cacheDirsHere, ...writable])) {
+    if (dir !== realCwd && !linked.includes(dir)) args.push('--bind', dir, dir);
+  }
+  if (!linked.includes(realCwd)) args.push('--bind', realCwd, realCwd);
+  args.push('--chdir', realCwd, '--', ...argv);
   return args;
 }

@@ -34,6 +34,11 @@ const ALLOWED_NAMES = new Set([
   'YARN_CACHE_FOLDER',
   'BUN_INSTALL_CACHE_DIR',
   'COREPACK_HOME',
+  // The user's registry for the package managers that do not read npm's settings (Yarn Berry, bun)
+  // or read their own first (Yarn classic): a provisioned tool honours it like npm does.
+  'YARN_NPM_REGISTRY_SERVER',
+  'YARN_REGISTRY',
+  'BUN_CONFIG_REGISTRY',
 ]);
 const ALLOWED_PREFIXES = ['LC_', 'XDG_'];
 

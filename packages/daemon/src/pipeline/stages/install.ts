@@ -3,13 +3,22 @@ import path from 'node:path';
 import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import { discardDir } from '../../fs/moves.ts';
-import { installKey, readInstallKey, writeInstallKey } from '../../features/builds/install-cache.ts';
+import {
+  installKey,
+  isWorkspaceInstall,
+  readInstallKey,
+  writeInstallKey,
+} from '../../features/builds/install-cache.ts';
+import { OutputEvidence } from '../run/first-error.ts';
+import { isStoreInstall, usesStore } from '../toolchains/index.ts';
 import { commandFailure, type Stage } from './types.ts';
 
 /**
  * DependencyBot: install the project's dependencies with its own package manager, or reuse the
  * node_modules of an earlier install with the same install key (lockfile, package.json, package
- * manager, Node), kept in the project or set aside by ExtractBot.
+ * manager and its exact version, install folder, Node), kept in the project or set aside by ExtractBot
+ * (never for a workspace install, whose nested node_modules are not kept). pnpm installs — a pnpm
+ * project's, or an npm project's without a lockfile — share the store in FORGE_HOME.
  */
 export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, void> {
   const { layout } = deps;
@@ -19,11 +28,17 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
     label: (projectName) => `install ${projectName}`,
     async run(ctx, bp) {
       const argv = bp.install!;
-      const projectDir = layout.projectDir(ctx.projectName);
+      const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
       const nodeModules = path.join(projectDir, 'node_modules');
       const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
-      const key = await installKey(projectDir, bp);
-      if ((await readInstallKey(nodeModules)) !== key && (await readInstallKey(kept)) === key) {
+      // The exact version the toolchain step provisioned is in the build's plan, not yet in `bp`.
+      const toolchain = ctx.build().blueprint?.toolchain ?? bp.toolchain;
+      const key = await installKey(projectDir, { ...bp, toolchain });
+      if (
+        (await readInstallKey(nodeModules)) !== key &&
+        (await readInstallKey(kept)) === key &&
+        !(await isWorkspaceInstall(projectDir, bp))
+      ) {
         discardDir(nodeModules, layout.tmpDir);
         fs.renameSync(kept, nodeModules);
       }
@@ -38,11 +53,41 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
       }
       discardDir(nodeModules, layout.tmpDir);
       const text = formatCommand(argv);
-      const result = await ctx.run({ argv, cwd: projectDir, env: bp.env, timeoutMs: bp.timeoutMs });
-      const failed = commandFailure(result, text, 'INSTALL_FAILED');
+      const output = new OutputEvidence({ projectDir: layout.projectDir(ctx.projectName), cwd: projectDir });
+      const store = usesStore(argv) ? layout.storeDir : null;
+      if (store) {
+        // FORGE_HOME is then one writable mount with what is already in it bound read-only over it:
+        // its folders must exist before the install starts to be protected.
+        const outputs = path.dirname(layout.outputDir('_'));
+        const keptDirs = path.dirname(layout.depsDir('_'));
+        for (const dir of [store, layout.toolchainsDir, layout.tmpDir, outputs, keptDirs]) {
+          fs.mkdirSync(dir, { recursive: true });
+        }
+      }
+      const result = await ctx.run({
+        argv,
+        cwd: projectDir,
+        env: store ? { ...bp.env, npm_config_store_dir: store } : bp.env,
+        timeoutMs: bp.timeoutMs,
+        // The store and the project on one mount: pnpm hard-links instead of copying.
+        ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
+        onLine: output.onLine,
+      });
+      const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
       if (failed) return { ok: false, failure: failed };
       await writeInstallKey(nodeModules, key);
       const took = formatDuration(result.durationMs);
+      if (isStoreInstall(bp)) {
+        ctx.log(
+          'success',
+          `Installed from Forge's shared store with pnpm (hoisted) in ${took}: no lockfile.`,
+        );
+        return {
+          ok: true,
+          value: undefined,
+          detail: `no lockfile: from Forge's shared store with pnpm (${took})`,
+        };
+      }
       ctx.log('success', `${text} finished in ${took}`);
       return { ok: true, value: undefined, detail: `${text} (${took})` };
     },
