@@ -1,7 +1,11 @@
 import { ForgeError } from '../../http/forge-error.ts';
 
-/** Codes detection can fail with (all 422: the upload is fine, its content cannot be planned). */
-export type BlueprintErrorCode = 'BLUEPRINT_INVALID_PACKAGE_JSON' | 'BLUEPRINT_INVALID_CONFIG';
+/** Codes detection can fail with (all 422: the upload is fine, its content cannot be planned as asked). */
+export type BlueprintErrorCode =
+  | 'BLUEPRINT_INVALID_PACKAGE_JSON'
+  | 'BLUEPRINT_INVALID_CONFIG'
+  /** The app asked for (the `app` option or forge config key) is not one the project holds. */
+  | 'BLUEPRINT_UNKNOWN_APP';
 
 /** One invalid field of the project's forge config. */
 export interface BlueprintIssue {
@@ -20,8 +24,8 @@ export class BlueprintError extends ForgeError {
   constructor(
     code: BlueprintErrorCode,
     message: string,
-    /** Project-relative file at fault. */
-    readonly file: string,
+    /** Project-relative file at fault; null when the fault is in the request (an `app` option). */
+    readonly file: string | null,
     readonly issues: readonly BlueprintIssue[] = [],
   ) {
     super(code, message, { file, issues });

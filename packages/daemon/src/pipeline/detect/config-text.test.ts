@@ -13,9 +13,42 @@ describe('scanObjects', () => {
 
   it('marks computed values as computed instead of guessing', () => {
     const [root] = scanObjects(
-      "export default { a: prod ? 'x' : 'y', b: `dist-${mode}`, c: path.join('a', 'b'), d: 'ok' + suffix, e: ENV.OUT }",
+      "export default { a: prod ? 'x' : 'y', b: `dist-${mode}`, c: path.join(base, 'b'), d: 'ok' + suffix, e: ENV.OUT, f: path.resolve(__dirname, 'a') + '/b', g: resolve(__dirname, `out-${n}`) }",
     );
-    for (const key of ['a', 'b', 'c', 'd', 'e']) expect(root?.props.get(key)).toEqual({ kind: 'computed' });
+    for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) {
+      expect(root?.props.get(key)).toEqual({ kind: 'computed' });
+    }
+  });
+
+  it('reads path.resolve / path.join of __dirname, process.cwd() and literal folders', () => {
+    const [root] = scanObjects(`module.exports = {
+      a: path.resolve(__dirname, 'dist'),
+      b: path.join(__dirname, "public", 'build'),
+      c: resolve(import.meta.dirname, 'out',),
+      d: path.resolve(process.cwd(), 'www'),
+      e: path.resolve('site'),
+      f: path.join('rel', 'dir'),
+      g: path.resolve(__dirname, '/srv/www'),
+      h: path.posix.join(__dirname, '../dist'),
+    }`);
+    const props = Object.fromEntries(root!.props);
+    expect(props.a).toEqual({
+      kind: 'path',
+      from: 'config-dir',
+      segments: ['dist'],
+      text: "path.resolve(__dirname, 'dist')",
+    });
+    expect(props.b).toMatchObject({ from: 'config-dir', segments: ['public', 'build'] });
+    expect(props.c).toMatchObject({
+      from: 'config-dir',
+      segments: ['out'],
+      text: "resolve(import.meta.dirname, 'out')",
+    });
+    expect(props.d).toMatchObject({ from: 'cwd', segments: ['www'] });
+    expect(props.e).toMatchObject({ from: 'cwd', segments: ['site'] });
+    expect(props.f).toMatchObject({ from: 'relative', segments: ['rel', 'dir'] });
+    expect(props.g).toMatchObject({ from: 'absolute', segments: ['/srv/www'] });
+    expect(props.h).toMatchObject({ from: 'config-dir', segments: ['../dist'] });
   });
 
   it('ignores comments and is not derailed by braces or quotes inside strings and regexes', () => {

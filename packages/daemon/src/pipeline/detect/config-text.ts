@@ -2,9 +2,10 @@
  * Reading settings out of a JavaScript/TypeScript config file (vite.config.ts, next.config.mjs, …)
  * WITHOUT running it: the project is untrusted, so its config is text. A small tokenizer that knows
  * strings, template literals, comments and regex literals feeds a tolerant scanner that collects every
- * object literal with its plain-string and nested-object properties. Anything computed (a variable, a
- * call, a ternary, a template with `${}`) is reported as `computed`, so the caller can say the value
- * could not be read instead of guessing. The same scanner reads JSON-with-comments (angular.json).
+ * object literal with its plain-string and nested-object properties, and the folders named by
+ * `path.resolve(__dirname, 'dist')`-style calls. Anything else computed (a variable, another call, a
+ * ternary, a template with `${}`) is reported as `computed`, so the caller can say the value could not
+ * be read instead of guessing. The same scanner reads JSON-with-comments (angular.json).
  */
 
 type Token =
@@ -13,9 +14,26 @@ type Token =
   | { t: 'word'; v: string }
   | { t: 'op'; v: string };
 
+/**
+ * A folder built with `path.resolve(…)` / `path.join(…)` from literal strings, optionally based on the
+ * config file's own folder (`__dirname`, `import.meta.dirname`) or the working directory
+ * (`process.cwd()`): the form webpack's `output.path` is written in. `from`: what the first segment is
+ * relative to; `absolute` when a segment is an absolute path (outside the project).
+ */
+export interface PathExpression {
+  kind: 'path';
+  from: 'config-dir' | 'cwd' | 'relative' | 'absolute';
+  segments: string[];
+  /** The expression as written, for the rule text, e.g. `path.resolve(__dirname, 'dist')`. */
+  text: string;
+}
+
 /** A property value as far as the text shows it. */
 export type ConfigValue =
-  { kind: 'string'; value: string } | { kind: 'object'; object: ConfigObject } | { kind: 'computed' };
+  | { kind: 'string'; value: string }
+  | { kind: 'object'; object: ConfigObject }
+  | PathExpression
+  | { kind: 'computed' };
 
 /** An object literal from the config text. */
 export interface ConfigObject {
@@ -154,8 +172,92 @@ export function scanObjects(src: string): ConfigObject[] {
   };
   const endsValue = (at: number): boolean => at >= tokens.length || isPunct(at, ',') || isPunct(at, '}');
 
+  const isOp = (at: number, v: string): boolean => {
+    const tk = tokens[at];
+    return tk?.t === 'op' && tk.v === v;
+  };
+  const isWord = (at: number, v: string): boolean => {
+    const tk = tokens[at];
+    return tk?.t === 'word' && tk.v === v;
+  };
+
+  /** `path.resolve(__dirname, 'dist')` and kin at token `i`: the path it names, or null (i unchanged). */
+  const parsePath = (): PathExpression | null => {
+    let at = i;
+    let callee = '';
+    if (isWord(at, 'path') && isOp(at + 1, '.')) {
+      callee = 'path.';
+      at += 2;
+      if (isWord(at, 'posix') && isOp(at + 1, '.')) {
+        callee += 'posix.';
+        at += 2;
+      }
+    }
+    const fn = tokens[at];
+    if (fn?.t !== 'word' || (fn.v !== 'resolve' && fn.v !== 'join') || !isPunct(at + 1, '(')) return null;
+    callee += fn.v;
+    at += 2;
+    let from: PathExpression['from'] = fn.v === 'resolve' ? 'cwd' : 'relative';
+    const segments: string[] = [];
+    const shown: string[] = [];
+    for (let index = 0; !isPunct(at, ')'); index++) {
+      if (index > 0) {
+        if (!isPunct(at, ',')) return null;
+        at++;
+        if (isPunct(at, ')')) break; // trailing comma
+      }
+      const tk = tokens[at];
+      if (tk?.t === 'str' && tk.literal) {
+        // An absolute segment restarts resolve(), and starts join() when it comes first: the folder is
+        // then outside the project. Later join() segments stay under what comes before them.
+        const absolute = tk.v.startsWith('/') || /^[A-Za-z]:/.test(tk.v);
+        if (absolute && (fn.v === 'resolve' || index === 0)) {
+          from = 'absolute';
+          segments.length = 0;
+        }
+        segments.push(tk.v);
+        shown.push(`'${tk.v}'`);
+        at++;
+      } else if (index === 0 && isWord(at, '__dirname')) {
+        from = 'config-dir';
+        shown.push('__dirname');
+        at++;
+      } else if (
+        index === 0 &&
+        isWord(at, 'import') &&
+        isOp(at + 1, '.') &&
+        isWord(at + 2, 'meta') &&
+        isOp(at + 3, '.') &&
+        isWord(at + 4, 'dirname')
+      ) {
+        from = 'config-dir';
+        shown.push('import.meta.dirname');
+        at += 5;
+      } else if (
+        index === 0 &&
+        isWord(at, 'process') &&
+        isOp(at + 1, '.') &&
+        isWord(at + 2, 'cwd') &&
+        isPunct(at + 3, '(') &&
+        isPunct(at + 4, ')')
+      ) {
+        from = 'cwd';
+        shown.push('process.cwd()');
+        at += 5;
+      } else {
+        return null;
+      }
+    }
+    at++; // the closing parenthesis
+    if (!endsValue(at)) return null;
+    i = at;
+    return { kind: 'path', from, segments, text: `${callee}(${shown.join(', ')})` };
+  };
+
   const parseValue = (): ConfigValue => {
     const tk = tokens[i];
+    const pathValue = parsePath();
+    if (pathValue) return pathValue;
     if (tk?.t === 'str' && endsValue(i + 1)) {
       i++;
       return tk.literal ? { kind: 'string', value: tk.v } : { kind: 'computed' };

@@ -1,11 +1,24 @@
+import path from 'node:path';
 import type { BlueprintDecision } from '@forge/shared';
 
 /** The plan's evidence, in the order the decisions were made. */
 export class DecisionLog {
   readonly list: BlueprintDecision[] = [];
 
+  /**
+   * @param folder Project-relative folder the evidence files are relative to, for an app in a
+   * subfolder: its rules name `package.json`, the plan names `apps/web/package.json`.
+   */
+  constructor(private readonly folder = '.') {}
+
   /** Record that `field` became `value` because of `rule`, seen in `file` (null: a default). */
   add(field: string, value: string, file: string | null, rule: string): void {
-    this.list.push({ field, value, file, rule });
+    const evidence = file === null || this.folder === '.' ? file : path.posix.join(this.folder, file);
+    this.list.push({ field, value, file: evidence, rule });
+  }
+
+  /** Append another log's decisions (already project-relative), e.g. the chosen app's. */
+  append(other: DecisionLog): void {
+    this.list.push(...other.list);
   }
 }

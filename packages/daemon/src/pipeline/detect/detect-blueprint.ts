@@ -1,12 +1,30 @@
-import { Blueprint, formatDuration, type ProjectKind, formatCommand } from '@forge/shared';
-import { runScript, type Argv } from './command-line.ts';
+import { Blueprint, formatDuration, type AppCandidate, type ProjectKind, formatCommand } from '@forge/shared';
+import {
+  appFolders,
+  expandWorkspace,
+  rankApps,
+  readWorkspace,
+  workspaceBuild,
+  type Member,
+  type Workspace,
+} from './apps.ts';
+import { BlueprintError } from './blueprint-error.ts';
+import type { Argv } from './command-line.ts';
 import { DecisionLog } from './decisions.ts';
+import { devServerOfScript } from './dev-servers.ts';
 import { loadForgeConfig, type LoadedForgeConfig } from './forge-config.ts';
 import { detectFramework, INDEX_HTML } from './frameworks.ts';
-import { detectPackageManager } from './package-manager.ts';
+import { detectNodeRequirement } from './node-version.ts';
+import {
+  detectPackageManager,
+  settleToolchain,
+  toolchainIn,
+  type PackageManagerPlan,
+} from './package-manager.ts';
 import { PACKAGE_JSON, readPackageJson, type PackageInfo } from './package-json.ts';
-import { openProject } from './project-files.ts';
-import type { FrameworkContext } from './framework-context.ts';
+import { detectTest } from './test-command.ts';
+import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
+import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
 
 /** Per-stage timeout when neither the caller nor the project's forge config sets one (issue 3: 10 min). */
 export const DEFAULT_STAGE_TIMEOUT_MS = 10 * 60_000;
@@ -14,37 +32,26 @@ export const DEFAULT_STAGE_TIMEOUT_MS = 10 * 60_000;
 export interface DetectOptions {
   /** Per-stage timeout unless the project's forge config sets `timeout`. */
   defaultTimeoutMs?: number;
+  /**
+   * In a repository of several apps: the project-relative folder of the app to build ("apps/web"; a
+   * package name is accepted too), instead of the one Forge picks. Wins over `app` in the project's
+   * forge config. A folder with no app is a BlueprintError (BLUEPRINT_UNKNOWN_APP) naming the apps.
+   */
+  app?: string;
 }
-
-/** npm init's placeholder: a test script that only fails. */
-const NPM_PLACEHOLDER_TEST = /^\s*echo\s+\\?["']?Error: no test specified\\?["']?\s*&&\s*exit 1\s*$/;
 
 type Plan = Omit<Blueprint, 'decisions'>;
-
-function detectTest(ctx: FrameworkContext, pkg: PackageInfo): Argv | null {
-  const script = pkg.scripts.test;
-  if (script === undefined) {
-    ctx.log.add('test', 'none', PACKAGE_JSON, 'no "test" script');
-    return null;
-  }
-  if (NPM_PLACEHOLDER_TEST.test(script)) {
-    ctx.log.add('test', 'none', PACKAGE_JSON, `the "test" script is npm's placeholder (${script})`);
-    return null;
-  }
-  const argv = runScript(ctx.pm, 'test');
-  ctx.log.add('test', formatCommand(argv), PACKAGE_JSON, `"test" script: ${script}`);
-  return argv;
-}
 
 /** Say why a static project runs no start script, so nobody wonders why theirs was skipped. */
 function noteUnusedStart(ctx: FrameworkContext, pkg: PackageInfo, kind: ProjectKind): void {
   if (kind === 'server') return;
   if (pkg.scripts.start !== undefined) {
+    const dev = devServerOfScript('start', pkg.scripts);
     ctx.log.add(
       'start',
       'none',
       PACKAGE_JSON,
-      `"start" script not used (${pkg.scripts.start}): the preview serves the built files`,
+      `"start" script not used (${pkg.scripts.start}${dev ? `: ${dev.what}` : ''}): the preview serves the ${kind === 'static' ? 'files as they are' : 'built files'}`,
     );
     return;
   }
@@ -59,8 +66,11 @@ function noteUnusedStart(ctx: FrameworkContext, pkg: PackageInfo, kind: ProjectK
   );
 }
 
-/** The project's forge config wins over detection; the kind follows what it asks for. */
-function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog): void {
+/**
+ * The project's forge config wins over detection; the kind follows what it asks for. `base` is the
+ * folder of the config: an app's own config names its outputDir relative to the app's folder.
+ */
+function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog, base = '.'): void {
   const { file, config } = forge;
   for (const step of ['install', 'build', 'test', 'start'] as const) {
     const value = config[step];
@@ -76,8 +86,11 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog):
     );
   }
   if (config.outputDir !== undefined) {
-    plan.outputDir = config.outputDir;
-    log.add('outputDir', config.outputDir, file, 'outputDir from the forge config');
+    plan.outputDir = projectDir(base, config.outputDir) ?? config.outputDir;
+    log.add('outputDir', plan.outputDir, file, 'outputDir from the forge config');
+  }
+  if (config.app !== undefined && base !== '.') {
+    log.add('app', 'ignored', file, '"app" is read from the forge config at the project root only');
   }
   if (config.env !== undefined) {
     plan.env = config.env;
@@ -119,10 +132,10 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog):
     plan.kind = 'static-build';
     reason = 'the forge config sets a build command';
     if (plan.outputDir === null) {
-      plan.outputDir = 'dist';
+      plan.outputDir = projectDir(base, 'dist') ?? 'dist';
       log.add(
         'outputDir',
-        'dist',
+        plan.outputDir,
         file,
         'the conventional dist/ (set outputDir in the forge config if the build writes elsewhere)',
       );
@@ -134,18 +147,310 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog):
   if (plan.kind !== before) log.add('kind', plan.kind, file, reason);
 }
 
+/** One folder planned as an app: the project root, a workspace package, or an app in a subfolder. */
+interface FolderPlan {
+  /** Project-relative folder ("." for the root). */
+  dir: string;
+  /** The project seen from that folder. */
+  files: ProjectFiles;
+  pkg: PackageInfo | null;
+  /** Its package manager and install: its own, or the workspace root's for a workspace package. */
+  pm: PackageManagerPlan | null;
+  framework: FrameworkPlan;
+  test: Argv | null;
+  hasIndexHtml: boolean;
+  /** Its decisions, with project-relative evidence ("apps/web/package.json"). */
+  log: DecisionLog;
+}
+
+/** A folder's package.json; a broken one is reported with its project-relative path. */
+async function readFolderPackage(
+  files: ProjectFiles,
+  dir: string,
+  log: DecisionLog,
+): Promise<PackageInfo | null> {
+  try {
+    return await readPackageJson(files, log);
+  } catch (err) {
+    if (err instanceof BlueprintError && dir !== '.' && err.file !== null) {
+      const file = `${dir}/${err.file}`;
+      throw new BlueprintError(err.code, err.message.replace(err.file, file), file, err.issues);
+    }
+    throw err;
+  }
+}
+
 /**
- * Work out how to install, build, test and serve the extracted project in `projectDir`: package manager,
- * framework, output folder, commands (argv, never shell strings), with every decision and its evidence.
- * Only reads files inside the project (no installs, no network, no project code run). Throws a
- * BlueprintError when package.json or the project's forge config is broken.
+ * Plan one folder as if it were the whole project: its package manager (unless a workspace's is
+ * given), framework, output folder (relative to the folder), commands, each with its evidence.
  */
-export async function detectBlueprint(projectDir: string, opts: DetectOptions = {}): Promise<Blueprint> {
-  const files = await openProject(projectDir);
+async function planFolder(
+  files: ProjectFiles,
+  dir: string,
+  pkg: PackageInfo | null,
+  sharedPm: PackageManagerPlan | null,
+  log: DecisionLog = new DecisionLog(dir),
+): Promise<FolderPlan> {
+  const hasIndexHtml = await files.isFile(INDEX_HTML);
+  const where = dir === '.' ? 'at the project root' : `in ${dir}/`;
+  if (pkg) {
+    log.add('hasPackageJson', 'true', PACKAGE_JSON, `package.json ${where}`);
+    const pm = sharedPm ?? (await detectPackageManager(files, pkg, log));
+    const ctx: FrameworkContext = { files, pkg, pm: pm.pm, log };
+    const framework = await detectFramework(ctx, hasIndexHtml);
+    noteUnusedStart(ctx, pkg, framework.kind);
+    return { dir, files, pkg, pm, framework, test: await detectTest(ctx, pkg), hasIndexHtml, log };
+  }
+  log.add('hasPackageJson', 'false', null, `no package.json ${where}: nothing to install, no scripts`);
+  const none = { framework: 'unknown', kind: 'unknown', outputDir: null, build: null, start: null } as const;
+  if (!hasIndexHtml) {
+    const why = `no package.json and no index.html ${where}: nothing Forge knows how to build or serve`;
+    log.add('framework', 'unknown', null, why);
+    log.add('kind', 'unknown', null, why);
+    return { dir, files, pkg, pm: null, framework: { ...none }, test: null, hasIndexHtml, log };
+  }
+  log.add('framework', 'static', INDEX_HTML, `index.html ${where} and no package.json: a plain static site`);
+  log.add('kind', 'static', INDEX_HTML, 'already static: served as is, no build needed');
+  log.add(
+    'outputDir',
+    '.',
+    INDEX_HTML,
+    dir === '.' ? 'the project folder itself is the site' : `${dir}/ itself is the site`,
+  );
+  const framework: FrameworkPlan = { ...none, framework: 'static', kind: 'static', outputDir: '.' };
+  return { dir, files, pkg, pm: null, framework, test: null, hasIndexHtml, log };
+}
+
+/** Bundler and custom builds of a folder that declares entry points and has no page: a library. */
+const LIBRARY_BUILDS = new Set(['custom', 'vite', 'webpack', 'parcel']);
+
+/** Why a planned folder is not an app to offer, or null when it is one. */
+function notAnApp(folder: FolderPlan): string | null {
+  const { framework, kind } = folder.framework;
+  if (kind === 'unknown') return 'nothing to build or serve';
+  const entries = folder.pkg?.entryFields ?? [];
+  if (kind !== 'server' && LIBRARY_BUILDS.has(framework) && !folder.hasIndexHtml && entries.length > 0) {
+    return `a library: ${entries.join(', ')} in its package.json and no index.html`;
+  }
+  return null;
+}
+
+/** The app asked for, by the option or the root forge config. */
+interface AppRequest {
+  raw: string;
+  /** Canonical project-relative folder, or null when it leaves the project. */
+  dir: string | null;
+  /** The forge config file it came from, or null for the option. */
+  file: string | null;
+  /** For rules: "the app option" / `"app" in .forgerc.json`. */
+  source: string;
+}
+
+function requestedApp(opts: DetectOptions, forge: LoadedForgeConfig | null): AppRequest | null {
+  if (opts.app !== undefined && opts.app.trim() !== '') {
+    return { raw: opts.app.trim(), dir: projectDir(opts.app.trim()), file: null, source: 'the app option' };
+  }
+  const fromConfig = forge?.config.app;
+  if (fromConfig !== undefined) {
+    return {
+      raw: fromConfig,
+      dir: projectDir(fromConfig),
+      file: forge!.file,
+      source: `"app" in ${forge!.file}`,
+    };
+  }
+  return null;
+}
+
+/** Where the apps of the project are and which one is built. */
+interface Layout {
+  chosen: FolderPlan;
+  /** Every app found (the chosen one included), root first. */
+  apps: FolderPlan[];
+  workspace: Workspace | null;
+  /** The workspace's packages (folder and package.json), when there is a workspace. */
+  members: Member[];
+  /** The workspace root's package manager, when there is a workspace. */
+  rootPm: PackageManagerPlan | null;
+}
+
+const MAX_LISTED_NON_APPS = 8;
+
+const pickHint = (dir: string): string => `--app ${dir} or "app": "${dir}" in the forge config`;
+
+/**
+ * Find the apps of the project and choose one. The root is the app when it is one (in a workspace:
+ * when a framework Forge knows builds it, as a workspace root's scripts usually just run every
+ * package's); else every workspace package, or every folder that may hold an app, is planned on its
+ * own and the apps are ranked (apps.ts). An app asked for by the option or the forge config wins.
+ */
+async function findApps(
+  files: ProjectFiles,
+  pkg: PackageInfo | null,
+  request: AppRequest | null,
+  log: DecisionLog,
+): Promise<Layout> {
+  const workspace = pkg ? await readWorkspace(files, pkg, log) : null;
+  let rootPm: PackageManagerPlan | null = null;
+  if (workspace && pkg) {
+    log.add(
+      'workspace',
+      workspace.patterns.join(', '),
+      workspace.file,
+      `${workspace.label}: one install at the root`,
+    );
+    rootPm = await detectPackageManager(files, pkg, log);
+  }
+  const root = await planFolder(files, '.', pkg, rootPm);
+  const rootIsApp =
+    root.framework.kind !== 'unknown' &&
+    (!workspace || !['custom', 'node'].includes(root.framework.framework));
+
+  const folders = workspace
+    ? await expandWorkspace(files, workspace.patterns)
+    : (await appFolders(files, !rootIsApp)).map((f) => f.dir);
+  const members: Member[] = [];
+  const found: FolderPlan[] = [];
+  const notApps = new Map<string, string>();
+  for (const dir of folders) {
+    const sub = projectFolder(files, dir);
+    const folderLog = new DecisionLog(dir);
+    let subPkg: PackageInfo | null;
+    try {
+      subPkg = await readFolderPackage(sub, dir, folderLog);
+    } catch (err) {
+      if (!(err instanceof BlueprintError)) throw err;
+      notApps.set(dir, `its package.json cannot be read: ${err.message}`);
+      continue;
+    }
+    if (subPkg) members.push({ dir, pkg: subPkg });
+    const folder = await planFolder(sub, dir, subPkg, rootPm, folderLog);
+    const why = notAnApp(folder);
+    if (why) notApps.set(dir, why);
+    else found.push(folder);
+  }
+  const apps = rootIsApp ? [root, ...found] : found;
+
+  let chosen: FolderPlan;
+  let rule: string;
+  if (request) {
+    chosen = await requestedFolder(files, request, { root, apps, notApps });
+    rule = `asked for by ${request.source}`;
+  } else if (rootIsApp) {
+    chosen = root;
+    rule = 'the project root is itself an app';
+  } else if (found.length > 0) {
+    const ranked = rankApps(found.map((f) => ({ ...appInfo(f), folder: f })));
+    chosen = ranked.app.folder;
+    rule = ranked.rule;
+  } else {
+    chosen = root;
+    rule = 'no app in the folders looked at, so the root is planned';
+  }
+
+  if (apps.length > 1 || chosen.dir !== '.' || (workspace && notApps.size > 0)) {
+    const skipped = [...notApps].map(([dir, why]) => `${dir} (${why})`);
+    const shown = skipped.slice(0, MAX_LISTED_NON_APPS).join('; ');
+    const more =
+      skipped.length > MAX_LISTED_NON_APPS ? ` and ${skipped.length - MAX_LISTED_NON_APPS} more` : '';
+    log.add(
+      'apps',
+      apps.map((a) => a.dir).join(', ') || 'none',
+      workspace?.file ?? null,
+      (workspace
+        ? `the workspace packages Forge can build and serve`
+        : 'apps found at the root, in apps/*, packages/* and the other top-level folders') +
+        (skipped.length > 0 ? `; not apps: ${shown}${more}` : ''),
+    );
+  }
+  if (chosen.dir !== '.' || apps.length > 1 || request) {
+    // Asked for: the evidence is the forge config that asks (none for the option); else the app's files.
+    const evidence = request ? request.file : evidenceOf(chosen);
+    log.add('app', chosen.dir, evidence, `${rule}; build another with ${pickHint('<folder>')}`);
+    for (const other of apps) {
+      if (other === chosen) continue;
+      const { framework, kind } = other.framework;
+      log.add(
+        'otherApp',
+        other.dir,
+        evidenceOf(other),
+        `${framework} (${kind}): build it instead with ${pickHint(other.dir)}`,
+      );
+    }
+  }
+  return { chosen, apps, workspace, members, rootPm };
+}
+
+const evidenceOf = (folder: FolderPlan): string | null =>
+  folder.pkg
+    ? projectDir(folder.dir, PACKAGE_JSON)
+    : folder.hasIndexHtml
+      ? projectDir(folder.dir, INDEX_HTML)
+      : null;
+
+const appInfo = (folder: FolderPlan): AppCandidate => ({
+  dir: folder.dir,
+  name: folder.pkg?.name ?? null,
+  framework: folder.framework.framework,
+  kind: folder.framework.kind,
+});
+
+/**
+ * The folder an app request names: one of the apps found (by folder, or by package name), the root
+ * ("."), or a folder not looked into by the scan that plans to something. Anything else is an error
+ * that names the apps there are.
+ */
+async function requestedFolder(
+  files: ProjectFiles,
+  request: AppRequest,
+  found: { root: FolderPlan; apps: readonly FolderPlan[]; notApps: ReadonlyMap<string, string> },
+): Promise<FolderPlan> {
+  const { root, apps, notApps } = found;
+  const dir = request.dir;
+  const hit =
+    (dir === '.' ? root : apps.find((a) => a.dir === dir)) ?? apps.find((a) => a.pkg?.name === request.raw);
+  if (hit) return hit;
+
+  let why = dir === null ? 'it is not a folder inside the project' : notApps.get(dir);
+  if (dir !== null && why === undefined) {
+    const [hasPkg, hasIndex] = await Promise.all([
+      files.isFile(`${dir}/${PACKAGE_JSON}`),
+      files.isFile(`${dir}/${INDEX_HTML}`),
+    ]);
+    if (hasPkg || hasIndex) {
+      const sub = projectFolder(files, dir);
+      const folderLog = new DecisionLog(dir);
+      const subPkg = await readFolderPackage(sub, dir, folderLog);
+      // Outside the workspace's packages, the folder installs on its own.
+      const folder = await planFolder(sub, dir, subPkg, null, folderLog);
+      if (folder.framework.kind !== 'unknown') return folder;
+      why = 'nothing to build or serve';
+    } else {
+      why = 'there is no package.json or index.html there';
+    }
+  }
+  const list = apps.map((a) => `${a.dir} (${a.framework.framework})`).join(', ');
+  throw new BlueprintError(
+    'BLUEPRINT_UNKNOWN_APP',
+    `No app "${request.raw}" in this project (${request.source}): ${why}. ` +
+      (list ? `The apps Forge found: ${list}.` : 'Forge found no app in its folders.'),
+    request.file,
+  );
+}
+
+/**
+ * Work out how to install, build, test and serve the extracted project in `projectPath`: package manager,
+ * framework, output folder, commands (argv, never shell strings), with every decision and its evidence.
+ * In a repository of several apps, also which app (appDir), where the install runs (installDir) and the
+ * other apps. Only reads files inside the project (no installs, no network, no project code run).
+ * Throws a BlueprintError when package.json or the project's forge config is broken, or when the app
+ * asked for is not in the project.
+ */
+export async function detectBlueprint(projectPath: string, opts: DetectOptions = {}): Promise<Blueprint> {
+  const files = await openProject(projectPath);
   const log = new DecisionLog();
   const pkg = await readPackageJson(files, log);
   const forge = await loadForgeConfig(files, pkg, log);
-  const hasIndexHtml = await files.isFile(INDEX_HTML);
 
   const plan: Plan = {
     kind: 'unknown',
@@ -159,46 +464,68 @@ export async function detectBlueprint(projectDir: string, opts: DetectOptions = 
     outputDir: null,
     env: {},
     timeoutMs: opts.defaultTimeoutMs ?? DEFAULT_STAGE_TIMEOUT_MS,
+    toolchain: null,
+    node: null,
+    appDir: '.',
+    installDir: '.',
+    apps: [],
   };
 
-  if (pkg) {
-    log.add('hasPackageJson', 'true', PACKAGE_JSON, 'package.json at the project root');
-    const pm = await detectPackageManager(files, pkg, log);
-    const ctx: FrameworkContext = { files, pkg, pm: pm.pm, log };
-    const framework = await detectFramework(ctx, hasIndexHtml);
-    noteUnusedStart(ctx, pkg, framework.kind);
-    Object.assign(plan, {
-      packageManager: pm.pm,
-      install: pm.install,
-      framework: framework.framework,
-      kind: framework.kind,
-      outputDir: framework.outputDir,
-      build: framework.build,
-      start: framework.start,
-      test: detectTest(ctx, pkg),
-    });
-  } else {
+  const { chosen, apps, workspace, members, rootPm } = await findApps(
+    files,
+    pkg,
+    requestedApp(opts, forge),
+    log,
+  );
+  log.append(chosen.log);
+  // A workspace package installs with the workspace; any other app in a subfolder on its own.
+  const inWorkspace = workspace !== null && (chosen.dir === '.' || members.some((m) => m.dir === chosen.dir));
+  const pm = inWorkspace ? rootPm : chosen.pm;
+  const fw = chosen.framework;
+  Object.assign(plan, {
+    hasPackageJson: chosen.pkg !== null,
+    packageManager: pm?.pm ?? null,
+    install: pm?.install ?? null,
+    toolchain: toolchainIn(pm?.toolchain ?? null, inWorkspace ? '.' : chosen.dir),
+    node: await detectNodeRequirement(files, log, { folders: [chosen.dir, '.'] }),
+    framework: fw.framework,
+    kind: fw.kind,
+    outputDir: fw.outputDir === null ? null : projectDir(chosen.dir, fw.outputDir),
+    build: fw.build,
+    start: fw.start,
+    test: chosen.test,
+    appDir: chosen.dir,
+    installDir: inWorkspace ? '.' : chosen.dir,
+    apps: apps.length > 1 ? apps.map(appInfo) : [],
+  });
+  if (chosen.dir !== '.') {
+    log.add('appDir', chosen.dir, null, "build, test and start run in the app's folder");
     log.add(
-      'hasPackageJson',
-      'false',
-      null,
-      'no package.json at the project root: nothing to install, no scripts',
+      'installDir',
+      plan.installDir,
+      inWorkspace ? workspace!.file : evidenceOf(chosen),
+      inWorkspace
+        ? "the workspace root: one install for every package, with the root's package manager"
+        : "the app's own folder, with its own package manager and lockfile (no workspace holds it)",
     );
-    if (hasIndexHtml) {
-      Object.assign(plan, { kind: 'static', framework: 'static', outputDir: '.' });
+    if (fw.outputDir !== null) {
       log.add(
-        'framework',
-        'static',
-        INDEX_HTML,
-        'index.html at the root and no package.json: a plain static site',
+        'outputDir',
+        plan.outputDir!,
+        evidenceOf(chosen),
+        `${fw.outputDir} of the app, from the project root`,
       );
-      log.add('kind', 'static', INDEX_HTML, 'already static: served as is, no build needed');
-      log.add('outputDir', '.', INDEX_HTML, 'the project folder itself is the site');
-    } else {
-      const why =
-        'no package.json and no index.html at the project root: nothing Forge knows how to build or serve';
-      log.add('framework', 'unknown', null, why);
-      log.add('kind', 'unknown', null, why);
+    }
+    if (inWorkspace && chosen.pkg && rootPm && pkg) {
+      const build = workspaceBuild(
+        { dir: chosen.dir, pkg: chosen.pkg },
+        members,
+        rootPm,
+        pkg,
+        workspace!,
+        log,
+      );
+      if (build) plan.build = build;
     }
   }
 
@@ -217,7 +544,16 @@ export async function detectBlueprint(projectDir: string, opts: DetectOptions = 
       `Forge's per-stage timeout (${formatDuration(plan.timeoutMs)})`,
     );
   }
+  // The app's own forge config, then the root's: the root's settings win.
+  if (chosen.dir !== '.') {
+    const appLog = new DecisionLog(chosen.dir);
+    const appForge = await loadForgeConfig(chosen.files, chosen.pkg, appLog);
+    log.append(appLog);
+    if (appForge)
+      applyOverrides(plan, { ...appForge, file: projectDir(chosen.dir, appForge.file)! }, log, chosen.dir);
+  }
   if (forge) applyOverrides(plan, forge, log);
+  settleToolchain(plan, log);
   for (const skipped of files.skipped)
     log.add('ignored', skipped.file, skipped.file, `not read: ${skipped.reason}`);
 

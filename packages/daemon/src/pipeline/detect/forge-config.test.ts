@@ -121,6 +121,37 @@ describe('overrides from the project forge config', () => {
   });
 });
 
+describe('the app setting', () => {
+  const twoApps: ProjectTree = {
+    'apps/web/package.json': viteApp,
+    'apps/admin/package.json': { ...viteApp, name: 'admin' },
+  };
+
+  it('picks the app to build, in canonical form, and says where that came from', async () => {
+    const bp = await detect({ ...twoApps, '.forgerc.yaml': 'app: ./apps/admin/\n' });
+    expect(bp.appDir).toBe('apps/admin');
+    expect(decision(bp, 'app')).toMatchObject({
+      value: 'apps/admin',
+      rule: expect.stringMatching(/^asked for by "app" in \.forgerc\.yaml/),
+    });
+  });
+
+  it('is an error naming the apps when the folder holds none', async () => {
+    const error = await detectError({
+      ...twoApps,
+      'package.json': { name: 'root', forge: { app: 'apps/api' } },
+    });
+    expect(error).toMatchObject({ code: 'BLUEPRINT_UNKNOWN_APP', file: 'package.json' });
+    expect(error.message).toContain('The apps Forge found: apps/admin (vite), apps/web (vite).');
+  });
+
+  it("is ignored, with a decision, in an app's own forge config", async () => {
+    const bp = await detect({ ...twoApps, 'apps/web/.forgerc.json': '{ "app": "apps/admin" }' });
+    expect(bp.appDir).toBe('apps/web');
+    expect(decision(bp, 'app')).toMatchObject({ value: 'ignored', file: 'apps/web/.forgerc.json' });
+  });
+});
+
 describe('executable config', () => {
   it('is never loaded, and the plan says it was ignored', async () => {
     const projectDir = await makeProject({
@@ -168,6 +199,8 @@ describe('invalid overrides', () => {
     ['an unreadable timeout', '{ "timeout": "soon" }', 'timeout', /duration/],
     ['a zero timeout', '{ "timeout": 0 }', 'timeout', /1 second to 24 hours/],
     ['a timeout of a week', '{ "timeout": "168h" }', 'timeout', /1 second to 24 hours/],
+    ['an app outside the project', '{ "app": "../other" }', 'app', /inside the project/],
+    ['an app that is not a folder name', '{ "app": ["apps/web"] }', 'app', /expected a folder/],
   ])('rejects %s, naming the file and the field', async (_label, json, field, message) => {
     const error = await detectError({ 'package.json': viteApp, '.forgerc.json': json });
     expect(error.code).toBe('BLUEPRINT_INVALID_CONFIG');
@@ -211,6 +244,7 @@ describe('invalid overrides', () => {
   it('has a catalogue entry for each code', () => {
     expect(ERROR_CATALOGUE.BLUEPRINT_INVALID_CONFIG.status).toBe(422);
     expect(ERROR_CATALOGUE.BLUEPRINT_INVALID_PACKAGE_JSON.status).toBe(422);
+    expect(ERROR_CATALOGUE.BLUEPRINT_UNKNOWN_APP.status).toBe(422);
   });
 });
 

@@ -77,23 +77,25 @@ const commandSetting = z.unknown().transform((value, ctx): Argv | null => {
   return z.NEVER;
 });
 
-const outputDirSetting = z.unknown().transform((value, ctx): string => {
-  if (typeof value !== 'string' || value.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: 'expected a folder inside the project, e.g. "dist"' });
-    return z.NEVER;
-  }
-  const posix = value.trim();
-  const parts = posix.split('/');
-  if (posix.includes('\\') || posix.startsWith('/') || /^[A-Za-z]:/.test(posix) || parts.includes('..')) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${value}" must be a relative folder inside the project with forward slashes and no ".."`,
-    });
-    return z.NEVER;
-  }
-  const clean = parts.filter((part) => part !== '' && part !== '.').join('/');
-  return clean === '' ? '.' : clean;
-});
+/** A project-relative folder in canonical form ("dist", "apps/web", "."); `example` for the message. */
+const folderSetting = (example: string) =>
+  z.unknown().transform((value, ctx): string => {
+    if (typeof value !== 'string' || value.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: `expected a folder inside the project, e.g. "${example}"` });
+      return z.NEVER;
+    }
+    const posix = value.trim();
+    const parts = posix.split('/');
+    if (posix.includes('\\') || posix.startsWith('/') || /^[A-Za-z]:/.test(posix) || parts.includes('..')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" must be a relative folder inside the project with forward slashes and no ".."`,
+      });
+      return z.NEVER;
+    }
+    const clean = parts.filter((part) => part !== '' && part !== '.').join('/');
+    return clean === '' ? '.' : clean;
+  });
 
 const envSetting = z.unknown().transform((value, ctx): Record<string, string> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -154,11 +156,19 @@ export const ForgeProjectConfig = z.strictObject({
   /** Test command; false skips the tests. */
   test: commandSetting.optional(),
   /** Project-relative folder the preview serves. */
-  outputDir: outputDirSetting.optional(),
+  outputDir: folderSetting('dist').optional(),
   /** Extra environment for every command. */
   env: envSetting.optional(),
   /** Per-stage timeout: ms, or a duration string ("5m"). */
   timeout: timeoutSetting.optional(),
+  /**
+   * In a repository of several apps (workspaces, or apps in subfolders): the project-relative folder
+   * of the one to build, e.g. "apps/web", instead of the one Forge picks. Read from the forge config at
+   * the project root; the `--app` option (DetectOptions.app) wins over it. Every other setting then
+   * applies to that app: its commands run in its folder, and `outputDir` stays project-relative
+   * ("apps/web/dist").
+   */
+  app: folderSetting('apps/web').optional(),
 });
 export type ForgeProjectConfig = z.infer<typeof ForgeProjectConfig>;
 

@@ -4,6 +4,7 @@ import type { PackageManager, ProjectKind } from '@forge/shared';
 import { execBin, runScript, type Argv } from './command-line.ts';
 import { scanObjects, type ConfigObject } from './config-text.ts';
 import type { DecisionLog } from './decisions.ts';
+import { describeDevServer, devServerOfScript, nodeEntryOf, type DevServer } from './dev-servers.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
 
@@ -111,17 +112,62 @@ export function withBuild(
   return { ...plan, build: null };
 }
 
-/** Dev servers and previews: never what a production start should run. */
-const DEV_SERVER =
-  /^\s*(?:(?:npx\s+)?(?:astro\s+(?:dev|preview)|vite(?:\s+(?:dev|serve|preview))?|ng\s+serve|react-scripts\s+start|vue-cli-service\s+serve|gatsby\s+develop|next\s+dev|svelte-kit\s+dev))(?:\s|$)/;
+/** Scripts that, by convention, hold the production server when `start` runs a dev server (Nest's). */
+const PRODUCTION_START_SCRIPTS = ['start:prod', 'start:production'];
 
-export const isDevServerScript = (script: string): boolean => DEV_SERVER.test(script);
+/** Contexts whose dev-server start script has been noted, so the plan says it once. */
+const notedDevStart = new WeakSet<FrameworkContext>();
 
-/** The `start` script as the server command, unless it is a dev server. */
+type StartChoice = { argv: Argv; rule: string } | { dev: DevServer };
+
+function chooseStartScript(ctx: FrameworkContext): StartChoice | null {
+  const { scripts } = ctx.pkg;
+  const script = scripts.start;
+  if (script === undefined) return null;
+  const dev = devServerOfScript('start', scripts);
+  if (!dev) return { argv: runScript(ctx.pm, 'start'), rule: `"start" script: ${script}` };
+  for (const name of PRODUCTION_START_SCRIPTS) {
+    if (scripts[name] !== undefined && !devServerOfScript(name, scripts)) {
+      return {
+        argv: runScript(ctx.pm, name),
+        rule: `"${name}" script: ${scripts[name]} (the production start, as "start" is a dev server)`,
+      };
+    }
+  }
+  const same = nodeEntryOf(dev);
+  if (same) {
+    return {
+      argv: same,
+      rule: `the "start" script runs ${describeDevServer(dev)}: Forge runs the same file with ${formatCommand(same)}`,
+    };
+  }
+  return { dev };
+}
+
+/** The production start script, without recording anything: for rules that only ask whether there is one. */
+export function productionStart(ctx: FrameworkContext): { argv: Argv; rule: string } | null {
+  const choice = chooseStartScript(ctx);
+  return choice && 'argv' in choice ? choice : null;
+}
+
+/**
+ * The production server command: the `start` script, unless it runs a dev server, a watcher or a
+ * build preview (see dev-servers.ts) — then a `start:prod` script if there is one that is not, or
+ * `node <file>` for a watcher that only restarts that file (`nodemon server.js`). The first time a
+ * dev-server start is passed over, the plan records it.
+ */
 export function startScript(ctx: FrameworkContext): { argv: Argv; rule: string } | null {
-  const script = ctx.pkg.scripts.start;
-  if (script === undefined || isDevServerScript(script)) return null;
-  return { argv: runScript(ctx.pm, 'start'), rule: `"start" script: ${script}` };
+  const choice = chooseStartScript(ctx);
+  if (choice && 'dev' in choice && !notedDevStart.has(ctx)) {
+    notedDevStart.add(ctx);
+    ctx.log.add(
+      'start',
+      'dev server',
+      PACKAGE_JSON,
+      `the "start" script runs ${describeDevServer(choice.dev)}: never used as the production server`,
+    );
+  }
+  return choice && 'argv' in choice ? choice : null;
 }
 
 /** Record framework and kind together: they are one decision with one piece of evidence. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PORT_PLACEHOLDER } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { decision, useProjects, type ProjectTree } from './test-project.ts';
 
@@ -97,12 +98,25 @@ export default defineConfig(({ mode }) => ({
   it('says so, and uses dist/, when outDir is computed', async () => {
     const bp = await detect({
       'package.json': pkg({ vite: '^8' }),
-      'vite.config.ts': "export default { build: { outDir: resolve(__dirname, 'out') } }",
+      'vite.config.ts': "export default { build: { outDir: process.env.OUT_DIR ?? 'out' } }",
     });
     expect(bp.outputDir).toBe('dist');
     expect(decision(bp, 'outputDir').rule).toMatch(
       /build\.outDir in vite\.config\.ts is computed, and Forge does not run project code/,
     );
+  });
+
+  it('reads an outDir written as resolve(__dirname, …), which ignores root', async () => {
+    const bp = await detect({
+      'package.json': pkg({ vite: '^8' }),
+      'vite.config.ts':
+        "import { resolve } from 'node:path';\nexport default { root: 'src', build: { outDir: resolve(__dirname, 'out') } }",
+    });
+    expect(bp.outputDir).toBe('out');
+    expect(decision(bp, 'outputDir')).toMatchObject({
+      file: 'vite.config.ts',
+      rule: "build.outDir: resolve(__dirname, 'out') in vite.config.ts",
+    });
   });
 
   it('never serves an outDir outside the project', async () => {
@@ -147,7 +161,8 @@ describe('Create React App, Vue CLI, Gatsby, Docusaurus, Eleventy, Parcel', () =
       ),
     });
     expect(bp).toMatchObject({ kind: 'static-build', framework: 'cra', outputDir: 'build', start: null });
-    expect(bp.test).toEqual(['npm', 'run', 'test']);
+    // react-scripts test watches outside CI: Forge runs it once (detect/test-command.ts).
+    expect(bp.test).toEqual(['npm', 'exec', '--no', '--', 'react-scripts', 'test', '--watchAll=false']);
     expect(decision(bp, 'framework').rule).toBe('react-scripts in dependencies: Create React App');
     expect(decision(bp, 'start').rule).toContain('"start" script not used');
   });
@@ -342,6 +357,29 @@ describe('Next.js', () => {
     expect(without.start).toEqual(['pnpm', 'exec', 'next', 'start']);
     expect(decision(without, 'start').rule).toContain("Next.js's own server");
   });
+
+  it('replaces a start script that runs next dev with next start, and says so', async () => {
+    const bp = await detect({
+      'package.json': pkg(
+        { next: '^15', react: '^19' },
+        { dev: 'next dev --turbopack', build: 'next build', start: 'next dev' },
+      ),
+      'next.config.ts':
+        "import type { NextConfig } from 'next';\nconst nextConfig: NextConfig = {};\nexport default nextConfig;",
+      'yarn.lock': '',
+    });
+    expect(bp).toMatchObject({
+      kind: 'server',
+      framework: 'next',
+      build: ['yarn', 'run', 'build'],
+      start: ['yarn', 'run', 'next', 'start'],
+    });
+    const starts = bp.decisions.filter((d) => d.field === 'start');
+    expect(starts.map((d) => d.value)).toEqual(['dev server', 'yarn run next start']);
+    expect(starts[0]!.rule).toBe(
+      'the "start" script runs next dev, Next.js\'s dev server: never used as the production server',
+    );
+  });
 });
 
 describe('SvelteKit', () => {
@@ -368,13 +406,495 @@ describe('SvelteKit', () => {
     expect(bp).toMatchObject({ kind: 'server', framework: 'sveltekit', start: ['node', 'build'] });
   });
 
-  it('is unknown with adapter-auto, saying what to use', async () => {
-    const bp = await detect({ 'package.json': kit('@sveltejs/adapter-auto') });
-    expect(bp.kind).toBe('unknown');
-    expect(decision(bp, 'kind').rule).toContain('adapter-static');
+  // What `npx sv create` writes (minimal template, TypeScript off).
+  const svCreate = (adapter: string, extra: object = {}) => ({
+    'package.json': {
+      name: 'my-app',
+      private: true,
+      version: '0.0.1',
+      type: 'module',
+      scripts: {
+        dev: 'vite dev',
+        build: 'vite build',
+        preview: 'vite preview',
+        prepare: 'svelte-kit sync || echo ""',
+      },
+      devDependencies: {
+        [adapter]: '^7.0.0',
+        '@sveltejs/kit': '^2.49.1',
+        '@sveltejs/vite-plugin-svelte': '^6.2.1',
+        svelte: '^5.45.6',
+        vite: '^7.2.6',
+      },
+      ...extra,
+    },
+    'svelte.config.js': `import adapter from '${adapter}';
+
+/** @type {import('@sveltejs/kit').Config} */
+const config = {
+	kit: {
+		// adapter-auto only supports some environments, see https://svelte.dev/docs/kit/adapter-auto for a list.
+		// If your environment is not supported, or you settled on a specific environment, switch out the adapter.
+		// See https://svelte.dev/docs/kit/adapters for more information about adapters.
+		adapter: adapter()
+	}
+};
+
+export default config;
+`,
+    'vite.config.js':
+      "import { sveltekit } from '@sveltejs/kit/vite';\nimport { defineConfig } from 'vite';\n\nexport default defineConfig({ plugins: [sveltekit()] });\n",
+    'src/routes/+page.svelte': '<h1>Welcome to SvelteKit</h1>',
+  });
+
+  it.each([
+    '@sveltejs/adapter-auto',
+    '@sveltejs/adapter-vercel',
+    '@sveltejs/adapter-netlify',
+    '@sveltejs/adapter-cloudflare',
+  ])('builds with %s and previews the build with vite preview on the preview port', async (adapter) => {
+    const bp = await detect(svCreate(adapter));
+    expect(bp).toMatchObject({
+      kind: 'server',
+      framework: 'sveltekit',
+      outputDir: null,
+      build: ['npm', 'run', 'build'],
+      start: [
+        'npm',
+        'exec',
+        '--no',
+        '--',
+        'vite',
+        'preview',
+        '--port',
+        PORT_PLACEHOLDER,
+        '--strictPort',
+        '--host',
+        '127.0.0.1',
+      ],
+    });
+    expect(decision(bp, 'framework')).toMatchObject({ file: 'svelte.config.js' });
+    expect(decision(bp, 'framework').rule).toContain(
+      `svelte.config.js imports ${adapter}, a hosting adapter`,
+    );
+    expect(decision(bp, 'framework').rule).toContain('Forge previews the build with vite preview');
+    expect(decision(bp, 'start').rule).toContain('vite preview');
+    expect(decision(bp, 'build').rule).toBe('"build" script: vite build');
+  });
+
+  it("previews SvelteKit's RealWorld app (adapter-vercel, pnpm 10) with pnpm", async () => {
+    const bp = await detect({
+      'package.json': {
+        name: 'realworld.svelte.dev',
+        version: '1.0.1-next.0',
+        private: true,
+        license: 'MIT',
+        type: 'module',
+        scripts: {
+          dev: 'vite dev',
+          build: 'vite build',
+          preview: 'vite preview',
+          lint: 'prettier --check .',
+          format: 'prettier --write .',
+        },
+        devDependencies: {
+          '@sveltejs/adapter-vercel': '^6.3.2',
+          '@sveltejs/kit': '^2.52.2',
+          '@sveltejs/vite-plugin-svelte': '^6.2.1',
+          marked: '^16.4.1',
+          svelte: '^5.53.5',
+          vite: '^7.3.2',
+        },
+        packageManager: 'pnpm@10.20.0',
+      },
+      // Settings only, no `packages`: not a workspace.
+      'pnpm-workspace.yaml': 'onlyBuiltDependencies:\n  - esbuild\n',
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      'svelte.config.js':
+        "import adapter from '@sveltejs/adapter-vercel';\n\n/** @type {import('@sveltejs/kit').Config} */\nconst config = {\n\tcompilerOptions: {\n\t\trunes: true\n\t},\n\tkit: {\n\t\tadapter: adapter()\n\t}\n};\n\nexport default config;\n",
+      'vite.config.js':
+        "import { sveltekit } from '@sveltejs/kit/vite';\nimport { defineConfig } from 'vite';\n\nexport default defineConfig({\n\tplugins: [sveltekit()]\n});\n",
+    });
+    expect(bp).toMatchObject({
+      kind: 'server',
+      framework: 'sveltekit',
+      packageManager: 'pnpm',
+      build: ['pnpm', 'run', 'build'],
+      start: [
+        'pnpm',
+        'exec',
+        'vite',
+        'preview',
+        '--port',
+        PORT_PLACEHOLDER,
+        '--strictPort',
+        '--host',
+        '127.0.0.1',
+      ],
+      appDir: '.',
+      installDir: '.',
+      apps: [],
+    });
+    expect(bp.decisions.some((d) => d.field === 'workspace')).toBe(false);
+  });
+
+  it('keeps a production start script over vite preview', async () => {
+    const bp = await detect({
+      ...svCreate('@sveltejs/adapter-auto'),
+      'package.json': {
+        ...kit('@sveltejs/adapter-auto'),
+        scripts: { build: 'vite build', start: 'node server.js' },
+      },
+    });
+    expect(bp.start).toEqual(['npm', 'run', 'start']);
   });
 });
 
+describe('webpack', () => {
+  // html5-boilerplate's webpack project (its dist/ folder, as `npm create h5bp` writes it).
+  const h5bp = {
+    'package.json': {
+      name: ' ',
+      version: '0.0.1',
+      description: '',
+      private: true,
+      keywords: [''],
+      license: '',
+      author: '',
+      scripts: {
+        test: 'echo "Error: no test specified" && exit 1',
+        start: 'webpack serve --open --config webpack.config.dev.js',
+        build: 'webpack --config webpack.config.prod.js',
+      },
+      devDependencies: {
+        'copy-webpack-plugin': '^14.0.0',
+        'html-webpack-plugin': '^5.6.7',
+        webpack: '^5.105.3',
+        'webpack-cli': '^7.0.3',
+        'webpack-dev-server': '^5.2.4',
+        'webpack-merge': '^6.0.1',
+      },
+    },
+    'webpack.common.js': `const path = require('path');
+
+module.exports = {
+  entry: {
+    app: './js/app.js',
+  },
+  output: {
+    path: path.resolve(__dirname, 'dist'),
+    clean: true,
+    filename: './js/app.js',
+  },
+};
+`,
+    'webpack.config.dev.js': `const { merge } = require('webpack-merge');
+const common = require('./webpack.common.js');
+
+module.exports = merge(common, {
+  mode: 'development',
+  devtool: 'inline-source-map',
+  devServer: {
+    liveReload: true,
+    hot: true,
+    open: true,
+    static: ['./'],
+  },
+});
+`,
+    'webpack.config.prod.js': `const { merge } = require('webpack-merge');
+const common = require('./webpack.common.js');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const CopyPlugin = require('copy-webpack-plugin');
+
+module.exports = merge(common, {
+  mode: 'production',
+  plugins: [
+    new HtmlWebpackPlugin({
+      template: './index.html',
+    }),
+    new CopyPlugin({
+      patterns: [
+        { from: 'img', to: 'img' },
+        { from: 'css', to: 'css' },
+        { from: 'js/vendor', to: 'js/vendor' },
+        { from: '404.html', to: '404.html' },
+      ],
+    }),
+  ],
+});
+`,
+    'index.html':
+      '<!doctype html><html lang="en"><head><title></title></head><body><p>Hello world! This is HTML5 Boilerplate.</p><script src="js/app.js"></script></body></html>',
+    'js/app.js': '',
+    'package-lock.json': '{"lockfileVersion": 3}',
+  };
+
+  it("builds html5-boilerplate's webpack project to the output.path of the config its prod config merges", async () => {
+    const bp = await detect(h5bp);
+    expect(bp).toMatchObject({
+      kind: 'static-build',
+      framework: 'webpack',
+      outputDir: 'dist',
+      build: ['npm', 'run', 'build'],
+      start: null,
+      test: null,
+    });
+    expect(decision(bp, 'framework').rule).toBe(
+      'webpack in devDependencies; the "build" script runs webpack --config webpack.config.prod.js',
+    );
+    expect(decision(bp, 'outputDir')).toMatchObject({
+      file: 'webpack.common.js',
+      rule: "output.path: path.resolve(__dirname, 'dist') in webpack.common.js",
+    });
+    expect(decision(bp, 'start').rule).toBe(
+      '"start" script not used (webpack serve --open --config webpack.config.dev.js: the webpack dev server): the preview serves the built files',
+    );
+  });
+
+  it('builds with webpack in production mode and the production config when there is no build script', async () => {
+    const bp = await detect({
+      ...h5bp,
+      'package.json': {
+        ...h5bp['package.json'],
+        scripts: { start: 'webpack serve --config webpack.config.dev.js' },
+      },
+    });
+    expect(bp).toMatchObject({
+      kind: 'static-build',
+      framework: 'webpack',
+      outputDir: 'dist',
+      build: [
+        'npm',
+        'exec',
+        '--no',
+        '--',
+        'webpack',
+        '--mode',
+        'production',
+        '--config',
+        'webpack.config.prod.js',
+      ],
+    });
+    expect(decision(bp, 'build')).toMatchObject({ file: 'webpack.config.prod.js' });
+  });
+
+  it.each([
+    ['webpack.prod.js', 'webpack.common.js'],
+    ['webpack.config.prod.js', 'webpack.config.js'],
+    ['webpack.production.js', 'webpack.config.js'],
+  ])('prefers %s over %s without a build script', async (prod, other) => {
+    const bp = await detect({
+      'package.json': { name: 'x', devDependencies: { webpack: '^5', 'webpack-cli': '^6' } },
+      [prod]:
+        "module.exports = { mode: 'production', output: { path: require('path').join(__dirname, 'prod-out') } }",
+      [other]: "module.exports = { output: { path: path.join(__dirname, 'other-out') } }",
+    });
+    expect(bp.build).toEqual([
+      'npm',
+      'exec',
+      '--no',
+      '--',
+      'webpack',
+      '--mode',
+      'production',
+      '--config',
+      prod,
+    ]);
+  });
+
+  it("reads output.path of webpack.config.js (resolve and join forms), else webpack's default dist/", async () => {
+    const resolved = await detect({
+      'package.json': {
+        name: 'x',
+        scripts: { build: 'webpack --mode=production' },
+        devDependencies: { webpack: '^5' },
+      },
+      'webpack.config.js': `const path = require('path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+module.exports = (env, argv) => ({
+  entry: './src/index.js',
+  output: { filename: '[name].[contenthash].js', path: path.resolve(__dirname, 'build', 'public') },
+  module: { rules: [{ test: /\\.css$/i, use: ['style-loader', 'css-loader'] }] },
+  plugins: [new HtmlWebpackPlugin({ template: './src/index.html' })],
+});
+`,
+    });
+    expect(resolved).toMatchObject({
+      framework: 'webpack',
+      outputDir: 'build/public',
+      build: ['npm', 'run', 'build'],
+    });
+
+    const joined = await detect({
+      'package.json': { name: 'x', scripts: { build: 'webpack' }, devDependencies: { webpack: '^5' } },
+      'webpack.config.mjs':
+        "import path from 'node:path';\nexport default { output: { path: path.join(import.meta.dirname, 'www') } };",
+    });
+    expect(joined.outputDir).toBe('www');
+
+    const configDir = await detect({
+      'package.json': {
+        name: 'x',
+        scripts: {
+          build: 'npm run build:prod',
+          'build:prod': 'cross-env NODE_ENV=production webpack -c config/webpack.prod.js',
+        },
+        devDependencies: { webpack: '^5' },
+      },
+      'config/webpack.prod.js':
+        "module.exports = { output: { path: path.resolve(__dirname, '../public') } };",
+    });
+    expect(configDir.outputDir).toBe('public');
+    expect(decision(configDir, 'framework').rule).toContain(
+      'the "build" script runs webpack -c config/webpack.prod.js',
+    );
+
+    const byDefault = await detect({
+      'package.json': { name: 'x', scripts: { build: 'webpack' }, devDependencies: { webpack: '^5' } },
+      'webpack.config.js': "module.exports = { entry: './src/main.js' };",
+    });
+    expect(byDefault.outputDir).toBe('dist');
+    expect(decision(byDefault, 'outputDir').rule).toBe(
+      "no output.path in webpack.config.js: webpack's default dist/",
+    );
+  });
+
+  it('takes --output-path from the build script, and never serves a folder outside the project', async () => {
+    const flagged = await detect({
+      'package.json': {
+        name: 'x',
+        scripts: { build: 'webpack --output-path site' },
+        devDependencies: { webpack: '^5' },
+      },
+    });
+    expect(flagged).toMatchObject({ framework: 'webpack', outputDir: 'site' });
+    const outside = await detect({
+      'package.json': { name: 'x', scripts: { build: 'webpack' }, devDependencies: { webpack: '^5' } },
+      'webpack.config.js': "module.exports = { output: { path: path.resolve(__dirname, '../../srv') } };",
+    });
+    expect(outside.outputDir).toBe('dist');
+    expect(decision(outside, 'outputDir').rule).toContain('is outside the project');
+  });
+
+  it('leaves server bundles and apps with a production server to the server rules', async () => {
+    const nodeTarget = await detect({
+      'package.json': {
+        name: 'api',
+        scripts: { build: 'webpack', start: 'node dist/server.js' },
+        dependencies: { express: '^5' },
+        devDependencies: { webpack: '^5' },
+      },
+      'webpack.config.js':
+        "module.exports = { target: 'node', output: { path: path.resolve(__dirname, 'dist') } };",
+    });
+    expect(nodeTarget).toMatchObject({
+      kind: 'server',
+      framework: 'express',
+      start: ['npm', 'run', 'start'],
+    });
+    const withServer = await detect({
+      'package.json': {
+        name: 'app',
+        scripts: { build: 'webpack', start: 'node server.js' },
+        dependencies: { express: '^5' },
+        devDependencies: { webpack: '^5' },
+      },
+      'webpack.config.js': "module.exports = { output: { path: path.resolve(__dirname, 'public') } };",
+    });
+    expect(withServer).toMatchObject({ kind: 'server', build: ['npm', 'run', 'build'] });
+  });
+
+  it('is not claimed by a build script that runs something else', async () => {
+    const bp = await detect({
+      'package.json': {
+        name: 'x',
+        scripts: { build: 'gulp build' },
+        devDependencies: { gulp: '^5', webpack: '^5' },
+      },
+      'webpack.config.js': 'module.exports = {};',
+    });
+    expect(bp.framework).toBe('custom');
+  });
+});
+
+describe('dev-server start scripts', () => {
+  it.each([
+    ['webpack serve --open', 'the webpack dev server'],
+    ['webpack-dev-server --mode development', 'the webpack dev server'],
+    ['vite', "Vite's dev server"],
+    ['vite dev --port 3000', "Vite's dev server"],
+    ['react-scripts start', "Create React App's dev server"],
+    ['ng serve', "the Angular CLI's dev server"],
+    ['next dev', "Next.js's dev server"],
+    ['astro dev', "Astro's dev server"],
+    ['nuxt dev', "Nuxt's dev server"],
+    ['svelte-kit dev', "SvelteKit's dev server"],
+    ['parcel src/index.html', "Parcel's dev server"],
+    ['nodemon --exec ts-node src/index.ts', 'a restart-on-change watcher'],
+    ['ts-node-dev --respawn src/index.ts', 'a restart-on-change watcher'],
+    ['gatsby develop', "Gatsby's dev server"],
+    ['docusaurus start', "Docusaurus's dev server"],
+    ['vue-cli-service serve', "Vue CLI's dev server"],
+    ['cross-env NODE_ENV=development npx webpack serve', 'the webpack dev server'],
+    ['npm run dev', "Vite's dev server"],
+    ['concurrently "npm:api" "vite"', "Vite's dev server"],
+  ])('is never the production server: %s', async (start, what) => {
+    // A server library and no framework rule: before, any start script made this a server.
+    const bp = await detect({
+      'package.json': {
+        name: 'x',
+        scripts: { start, dev: 'vite', api: 'node api.js' },
+        dependencies: { express: '^5' },
+      },
+    });
+    expect(bp.start).toBeNull();
+    expect(bp.kind).toBe('unknown');
+    const note = bp.decisions.find((d) => d.field === 'start' && d.value === 'dev server');
+    expect(note?.rule).toContain(what);
+    expect(note?.rule).toContain('never used as the production server');
+    expect(decision(bp, 'kind').rule).toContain('the "start" script runs a dev server');
+  });
+
+  it('runs the file a nodemon or node --watch start restarts with plain node', async () => {
+    for (const start of ['nodemon server.js', 'node --watch server.js', 'npm run dev']) {
+      const bp = await detect({
+        'package.json': {
+          name: 'api',
+          scripts: { start, dev: 'nodemon -w src server.js' },
+          dependencies: { express: '^5' },
+        },
+      });
+      expect(bp, start).toMatchObject({ kind: 'server', framework: 'express', start: ['node', 'server.js'] });
+      expect(decision(bp, 'start').rule).toMatch(/: Forge runs the same file with node server\.js$/);
+    }
+  });
+
+  it('uses start:prod when start is a watcher, as Nest projects have it', async () => {
+    const bp = await detect({
+      'package.json': {
+        name: 'api',
+        scripts: { build: 'nest build', start: 'nest start --watch', 'start:prod': 'node dist/main' },
+        dependencies: { '@nestjs/core': '^11' },
+      },
+    });
+    expect(bp).toMatchObject({ kind: 'server', framework: 'nest', start: ['npm', 'run', 'start:prod'] });
+    expect(decision(bp, 'start').rule).toContain('"start:prod" script: node dist/main');
+  });
+
+  it('keeps nest start, node server.js and fastify start as production servers', async () => {
+    for (const [dep, start] of [
+      ['@nestjs/core', 'nest start'],
+      ['express', 'node server.js'],
+      ['fastify', 'fastify start -l info app.js'],
+    ] as const) {
+      const bp = await detect({
+        'package.json': { name: 'x', scripts: { start }, dependencies: { [dep]: '*' } },
+      });
+      expect(bp, start).toMatchObject({ kind: 'server', start: ['npm', 'run', 'start'] });
+    }
+  });
+});
 describe('servers, custom builds, static sites, unknown', () => {
   it('treats an Express app with a start script as a server', async () => {
     const bp = await detect({

@@ -11,8 +11,10 @@ import {
   type FrameworkPlan,
 } from './framework-context.ts';
 import { detectAstro, detectNext, detectSvelteKit } from './meta-frameworks.ts';
+import { describeDevServer, devServerOfScript } from './dev-servers.ts';
 import { resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
+import { detectWebpack } from './webpack.ts';
 
 export const INDEX_HTML = 'index.html';
 
@@ -32,6 +34,7 @@ const FRAMEWORK_RULES: readonly ((
   detectVueCli,
   detectVite,
   detectParcel,
+  detectWebpack,
 ];
 
 /** Server libraries, to name the framework of a server app. */
@@ -87,11 +90,10 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
     const flag = scriptFlag(scripts.build, OUTPUT_FLAGS);
     const outputDir = resolveOutputDir(ctx, {
       file: PACKAGE_JSON,
-      key: 'the output flag of the "build" script',
+      key: 'output flag in the "build" script',
       value: flag === null ? undefined : { kind: 'string', value: flag },
       fallback: 'dist',
-      fallbackRule:
-        'no output flag in the "build" script: the conventional dist/ (set outputDir in the forge config if it writes elsewhere)',
+      fallbackRule: 'the conventional dist/ (set outputDir in the forge config if it writes elsewhere)',
     });
     return withBuild(ctx, { framework: 'custom', kind: 'static-build', outputDir, start: null }, null);
   }
@@ -109,10 +111,10 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
     return { framework: 'static', kind: 'static', outputDir: '.', build: null, start: null };
   }
 
-  const why =
-    scripts.start !== undefined
-      ? `the only "start" script is a dev server (${scripts.start}), there is no "build" script, and no framework Forge recognises`
-      : 'package.json has no "build" or "start" script, no framework Forge recognises, and there is no index.html at the root';
+  const dev = devServerOfScript('start', scripts);
+  const why = dev
+    ? `the "start" script runs a dev server (${describeDevServer(dev)}), there is no "build" script, and no framework Forge recognises`
+    : 'package.json has no "build" or "start" script, no framework Forge recognises, and there is no index.html at the root';
   decide(ctx, 'unknown', 'unknown', PACKAGE_JSON, why);
   return { framework: 'unknown', kind: 'unknown', outputDir: null, build: null, start: null };
 }

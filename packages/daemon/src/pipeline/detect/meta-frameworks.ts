@@ -1,5 +1,5 @@
-import { formatCommand } from '@forge/shared';
 /** Frameworks that can build either a static site or a server: Next.js, Astro, SvelteKit. */
+import { formatCommand, PORT_PLACEHOLDER } from '@forge/shared';
 import { execBin, type Argv } from './command-line.ts';
 import { findProp, scanObjects, stringProp, type ConfigValue } from './config-text.ts';
 import {
@@ -217,11 +217,42 @@ export async function detectSvelteKit(ctx: FrameworkContext): Promise<FrameworkP
       fallbackBuild,
     );
   }
-  return unknown(
-    ctx,
-    'sveltekit',
+  // Any other adapter (adapter-auto, -vercel, -netlify, -cloudflare, …) targets a hosting platform:
+  // its output only runs there. SvelteKit's own `vite preview` serves the same build locally.
+  const hosting = hostingAdapter(ctx, configFile, configText);
+  const why = hosting
+    ? `${dep} with ${hosting}, a hosting adapter whose output only runs on its platform: Forge previews the build with vite preview`
+    : `${dep} with no adapter Forge can read: Forge previews the build with vite preview`;
+  decide(ctx, 'sveltekit', 'server', configFile ?? PACKAGE_JSON, why);
+  const preview = execBin(ctx.pm, 'vite', [
+    'preview',
+    '--port',
+    PORT_PLACEHOLDER,
+    '--strictPort',
+    '--host',
+    '127.0.0.1',
+  ]);
+  ctx.log.add(
+    'start',
+    formatCommand(preview),
     configFile ?? PACKAGE_JSON,
-    `${dep} without @sveltejs/adapter-static or @sveltejs/adapter-node: its adapter targets a hosting platform, ` +
-      'so the build is nothing Forge can serve; use adapter-static for a static site',
+    `SvelteKit's preview of the build (vite preview), on the preview's port (${PORT_PLACEHOLDER}) and on this machine only`,
   );
+  ctx.log.add('outputDir', 'none', configFile ?? PACKAGE_JSON, 'vite preview serves the build itself');
+  return withBuild(
+    ctx,
+    { framework: 'sveltekit', kind: 'server', outputDir: null, start: preview },
+    fallbackBuild,
+  );
+}
+
+/** The adapter svelte.config imports, else the one package.json lists, as a rule; null when none. */
+function hostingAdapter(ctx: FrameworkContext, configFile: string | null, configText: string): string | null {
+  const imported = /\bfrom\s+['"]((?:@sveltejs\/adapter-|svelte-adapter-)[\w.-]+)['"]/.exec(configText);
+  if (imported) return `${configFile} imports ${imported[1]}`;
+  for (const prefix of ['@sveltejs/adapter-', 'svelte-adapter-']) {
+    const name = ctx.pkg.depNames().find((n) => n.startsWith(prefix));
+    if (name) return depRule(ctx, name);
+  }
+  return null;
 }

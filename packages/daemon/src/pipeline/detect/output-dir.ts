@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ConfigValue } from './config-text.ts';
 import { projectDir, type FrameworkContext } from './framework-context.ts';
 
@@ -17,8 +18,9 @@ export interface DirSetting {
 }
 
 /**
- * The output dir from a setting read out of a config file, recording the decision: a plain string is
- * used (if it stays inside the project); a computed value is reported as unreadable, never guessed at.
+ * The output dir from a setting read out of a config file, recording the decision: a plain string or a
+ * `path.resolve(__dirname, …)` of plain strings is used (if it stays inside the project); a computed
+ * value is reported as unreadable, never guessed at.
  */
 export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): string {
   const { file, key, value, base = '.', fallback, fallbackRule } = setting;
@@ -28,6 +30,30 @@ export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): st
     const where = file ? `no ${key} in ${file}: ` : '';
     ctx.log.add('outputDir', fallbackDir, file, `${where}${fallbackRule}`);
     return fallbackDir;
+  }
+  if (value.kind === 'path') {
+    // __dirname is the config file's folder; the working directory is the app's folder, where Forge
+    // runs the build. Either way the result is absolute, so a `base` (Vite's root) does not apply.
+    const configDir = file ? path.posix.dirname(file) : '.';
+    const dir =
+      value.from === 'absolute'
+        ? null
+        : value.from === 'config-dir'
+          ? projectDir(configDir, ...value.segments)
+          : value.from === 'cwd'
+            ? projectDir('.', ...value.segments)
+            : projectDir(base, ...value.segments);
+    if (dir === null) {
+      ctx.log.add(
+        'outputDir',
+        fallbackDir,
+        file,
+        `${key} ${value.text} in ${file ?? 'the config'} is outside the project and will not be served; using ${fallbackRule}`,
+      );
+      return fallbackDir;
+    }
+    ctx.log.add('outputDir', dir, file, `${key}: ${value.text} in ${file ?? 'the config'}`);
+    return dir;
   }
   if (value.kind !== 'string') {
     ctx.log.add(

@@ -6,6 +6,7 @@ export const PACKAGE_JSON = 'package.json';
 
 const DEP_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
 type DepField = (typeof DEP_FIELDS)[number];
+const ENTRY_FIELDS = ['exports', 'module', 'types', 'typings', 'main'] as const;
 
 /** What detection needs from package.json, with malformed parts dropped (and noted) rather than fatal. */
 export interface PackageInfo {
@@ -19,8 +20,19 @@ export interface PackageInfo {
   installable: number;
   /** A "workspaces" field: packages elsewhere in the tree may have dependencies. */
   workspaces: boolean;
+  /** The folder patterns of "workspaces" (its array, or Yarn's `{ packages: […] }`); [] when none. */
+  workspacePatterns: string[];
+  /** The "name" field, when it is a non-empty string. */
+  name: string | null;
+  /**
+   * The fields that make a package importable (exports, module, types, typings, main) that it sets:
+   * what a library has and an app usually does not.
+   */
+  entryFields: string[];
   /** Which field declares a package, or null. */
   depField(name: string): DepField | null;
+  /** Every package it declares, in any dependency field. */
+  depNames(): string[];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -75,12 +87,23 @@ export async function readPackageJson(files: ProjectFiles, log: DecisionLog): Pr
     }
   }
 
+  const workspaces = data.workspaces;
+  const patterns = Array.isArray(workspaces)
+    ? workspaces
+    : isRecord(workspaces) && Array.isArray(workspaces.packages)
+      ? workspaces.packages
+      : [];
+
   return {
     scripts,
     packageManager: typeof data.packageManager === 'string' ? data.packageManager : null,
     forge: data.forge,
     installable,
     workspaces: data.workspaces !== undefined,
+    workspacePatterns: patterns.filter((p): p is string => typeof p === 'string' && p.trim() !== ''),
+    name: typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : null,
+    entryFields: ENTRY_FIELDS.filter((field) => data[field] !== undefined),
     depField: (name) => deps.get(name) ?? null,
+    depNames: () => [...deps.keys()],
   };
 }

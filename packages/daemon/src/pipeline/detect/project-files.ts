@@ -34,8 +34,24 @@ export interface ProjectFiles {
   firstFile(rels: readonly string[]): Promise<string | null>;
   /** UTF-8 text of a file (BOM stripped), or null when it is absent, not a file, or outside. */
   read(rel: string, maxBytes?: number): Promise<FileText | null>;
+  /**
+   * Names of the folders directly inside `rel` ("." for the root), sorted: real folders only (a linked
+   * folder is not listed, so a scan can neither leave the project nor loop), without dot-folders and
+   * node_modules. [] when `rel` is not a folder inside the project.
+   */
+  listDirs(rel: string): Promise<string[]>;
   /** Files that exist but were not followed (links out of the project). */
   readonly skipped: readonly SkippedFile[];
+}
+
+/** At most this many folders are listed from one folder: detection looks for apps, not at every file. */
+export const MAX_LISTED_DIRS = 200;
+
+/** Callers pass fixed or normalised relative names; anything else is a bug, never project input. */
+function checkRelative(rel: string): void {
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) {
+    throw new Error(`Detection may only read project-relative paths, got "${rel}"`);
+  }
 }
 
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
@@ -53,10 +69,7 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
     let pending = resolved.get(rel);
     if (!pending) {
       pending = (async () => {
-        // Callers pass fixed, relative names; anything else is a bug, never project input.
-        if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) {
-          throw new Error(`Detection may only read project-relative paths, got "${rel}"`);
-        }
+        checkRelative(rel);
         let real: string;
         try {
           real = await fs.realpath(path.join(realRoot, rel));
@@ -104,14 +117,69 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
     }
   };
 
+  const listed = new Map<string, Promise<string[]>>();
+  const listDirs = (rel: string): Promise<string[]> => {
+    let pending = listed.get(rel);
+    if (!pending) {
+      pending = (async () => {
+        checkRelative(rel);
+        let real: string;
+        try {
+          real = await fs.realpath(path.join(realRoot, rel));
+        } catch {
+          return [];
+        }
+        if (!isWithin(realRoot, real)) return [];
+        const entries = await fs.readdir(real, { withFileTypes: true }).catch(() => []);
+        return entries
+          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+          .map((e) => e.name)
+          .sort()
+          .slice(0, MAX_LISTED_DIRS);
+      })();
+      listed.set(rel, pending);
+    }
+    return pending;
+  };
+
   return {
     root: realRoot,
     skipped,
+    listDirs,
     isFile: async (rel) => (await resolveFile(rel)) !== null,
     firstFile: async (rels) => {
       for (const rel of rels) if (await resolveFile(rel)) return rel;
       return null;
     },
     read,
+  };
+}
+
+/**
+ * The same project seen from one of its folders (`apps/web`): paths are relative to that folder, and
+ * containment, caching and the read cap are the project's, so a link from the folder to elsewhere in
+ * the project is followed and one out of the project is not.
+ */
+export function projectFolder(files: ProjectFiles, dir: string): ProjectFiles {
+  if (dir === '.') return files;
+  const inDir = (rel: string): string => {
+    checkRelative(rel);
+    return rel === '.' ? dir : path.posix.join(dir, rel);
+  };
+  const prefix = `${dir}/`;
+  return {
+    root: path.join(files.root, dir),
+    isFile: async (rel) => files.isFile(inDir(rel)),
+    firstFile: async (rels) => {
+      for (const rel of rels) if (await files.isFile(inDir(rel))) return rel;
+      return null;
+    },
+    read: async (rel, maxBytes) => files.read(inDir(rel), maxBytes),
+    listDirs: async (rel) => files.listDirs(inDir(rel)),
+    get skipped() {
+      return files.skipped
+        .filter((s) => s.file.startsWith(prefix))
+        .map((s) => ({ ...s, file: s.file.slice(prefix.length) }));
+    },
   };
 }
