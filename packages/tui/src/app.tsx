@@ -170,7 +170,8 @@ function Dashboard({
     }
     // Scrolled back, a list gives its last row to the "↓ n more" line: one row fewer for lines.
     const beyond = (count: number, rows: number) => (count > rows ? count - (rows - 1) : 0);
-    if (pane === 'build') return beyond(output.length, buildListRows(layout.buildRows, layout.mainWidth));
+    if (pane === 'build')
+      return beyond(output.length, buildListRows(layout.buildRows, layout.mainWidth, build));
     return beyond(
       logs.filter((l) => matchesLogFilter(l.level, filter)).length,
       paneInnerRows(layout.logsRows),

@@ -380,6 +380,44 @@ describe('build pane', () => {
     expect(app.linesWith('Build site')[0]).toMatch(/Build site b1 failed 500ms/);
   });
 
+  it('puts the first error line, with its file:line, before the message and the way to the full log', async () => {
+    const failed = makeBuild({
+      error: {
+        code: 'BUILD_FAILED',
+        message: 'npm run build exited with code 2',
+        firstLine: "error TS2322: Type 'number' is not assignable to type 'string'.",
+        location: { file: 'src/app.ts', line: 3, column: 7 },
+        tail: [
+          'checking 2 files…',
+          "src/app.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.",
+        ],
+      },
+      stages: [
+        ['build-start', 0],
+        ['build-failed', 500],
+      ],
+      logCount: 2,
+    });
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [fakeProject(failed)],
+        build: () => failed,
+        buildLogs: () => storedLogs(['> tsc --noEmit', 'checking 2 files…'], failed.id),
+      },
+    });
+    const app = renderApp({ fake, size: { columns: 200, rows: 30 } });
+    await app.connect();
+    await app.shows("✗ src/app.ts:3:7 error TS2322: Type 'number' is not assignable to type 'string'.");
+    const lines = app.frame().split('\n');
+    const first = lines.findIndex((l) => l.includes('✗ src/app.ts:3:7 error TS2322'));
+    // The next line: Forge's message and code, then the command that prints the whole log.
+    expect(lines[first + 1]).toMatch(
+      new RegExp(`npm run build exited with code 2 \\[BUILD_FAILED\\] · full log: forge logs ${failed.id}`),
+    );
+    // The output is still there under them.
+    await app.shows('checking 2 files…');
+  });
+
   it('tells what to do when there is no build yet', async () => {
     const app = renderApp();
     await app.connect();

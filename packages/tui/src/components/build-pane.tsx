@@ -5,6 +5,7 @@ import {
   formatDuration,
   isFinished,
   type Build,
+  type BuildError,
   type LogLevel,
 } from '@forge/shared';
 import { useBuild } from '../hooks/use-build.tsx';
@@ -26,9 +27,20 @@ import { Pane, ScrolledHint } from './pane.tsx';
  */
 const isNarrow = (width: number) => paneInnerColumns(width) < 70;
 
-/** Rows for the output: the pane's inner rows less the info line (and the stage line when narrow). */
-export const buildListRows = (height: number, width: number): number =>
-  Math.max(0, paneInnerRows(height) - (isNarrow(width) ? 2 : 1));
+/** A failure takes two info lines: the first error line, then the message and where the full log is. */
+const infoRows = (build: Build | null | undefined): number => (failureOf(build) ? 2 : 1);
+
+/** The build's error when it failed (a cancel says so on one line of its own), else null. */
+const failureOf = (build: Build | null | undefined): BuildError | null =>
+  build?.error && build.status !== 'cancelled' && !build.previewUrl ? build.error : null;
+
+/** Rows for the output: the pane's inner rows less the info line(s) (and the stage line when narrow). */
+export const buildListRows = (height: number, width: number, build?: Build | null): number =>
+  Math.max(0, paneInnerRows(height) - infoRows(build) - (isNarrow(width) ? 1 : 0));
+
+/** "src/App.tsx:12:5". */
+const placeOf = ({ file, line, column }: NonNullable<BuildError['location']>) =>
+  `${file}:${line}${column ? `:${column}` : ''}`;
 
 const ROW_ICON: Record<RowState, { icon: string; color: string }> = {
   done: { icon: '✓', color: 'green' },
@@ -99,8 +111,9 @@ function OutputText({ line }: { line: DisplayRow }) {
 }
 
 /**
- * Second line: the preview address once served, else that it was cancelled or what went wrong,
- * else what is going on.
+ * Second line: the preview address once served, else that it was cancelled or what went wrong
+ * (two lines: the first error line with its file:line, then the message and where the full log
+ * is), else what is going on.
  */
 function InfoLine({ build }: { build: Build }) {
   if (build.previewUrl) {
@@ -121,15 +134,39 @@ function InfoLine({ build }: { build: Build }) {
       </Text>
     );
   }
-  if (build.error) {
-    const hint = errorHint(build.error.code);
+  const error = failureOf(build);
+  if (error) {
+    // First the line the tool printed (where it points first), then Forge's message, then the log.
+    const fullLog = `full log: forge logs ${build.id} (↑↓ scroll the output)`;
+    if (error.firstLine) {
+      return (
+        <>
+          <Text color="red" wrap="truncate-end">
+            ✗ {error.location ? <Text bold>{placeOf(error.location)} </Text> : ''}
+            {error.firstLine}
+          </Text>
+          <Text wrap="truncate-end">
+            {error.message}{' '}
+            <Text dimColor>
+              [{error.code}] · {fullLog}
+            </Text>
+          </Text>
+        </>
+      );
+    }
+    const hint = errorHint(error.code);
     return (
-      <Text wrap="truncate-end">
-        <Text color="red">
-          ✗ {build.error.code}: {build.error.message}
+      <>
+        <Text wrap="truncate-end">
+          <Text color="red">
+            ✗ {error.code}: {error.message}
+          </Text>
+          {hint && <Text dimColor> — {hint}</Text>}
         </Text>
-        {hint && <Text dimColor> — {hint}</Text>}
-      </Text>
+        <Text dimColor wrap="truncate-end">
+          {fullLog}
+        </Text>
+      </>
     );
   }
   return (
@@ -197,7 +234,7 @@ export function BuildPane({
   ) : undefined;
 
   const narrow = isNarrow(width);
-  const listRows = buildListRows(height, width);
+  const listRows = buildListRows(height, width, build);
   const timelineWidth = Math.min(40, Math.max(30, Math.floor(columns * 0.38)));
   const timeline = build ? buildTimeline(build, now) : [];
   const timelineWindow = scrollWindow(timeline, listRows, 0, 'bottom');

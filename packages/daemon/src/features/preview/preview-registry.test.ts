@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeTree } from '../../pipeline/checks/test-tree.ts';
 import { eventually, isRunning, makeTempDir, nodeScript } from '../../pipeline/run/test-support.ts';
 import { createPreviewRegistry, PreviewCancelledError, type PreviewRegistry } from './preview-registry.ts';
+import { findFreePort } from './server-app.ts';
 import { HELLO_APP, rawRequest, refusesConnections } from './test-support.ts';
 
 let dir: string;
@@ -90,6 +91,24 @@ describe('createPreviewRegistry', () => {
     expect(error).toBeInstanceOf(PreviewCancelledError);
     expect((error as PreviewCancelledError).reason).toBe('superseded');
     expect(registry.get('late')).toBeNull();
+  });
+
+  it('keeps the address an app that ignores PORT was found at, and stops it there', async () => {
+    const elsewhere = await findFreePort();
+    const argv = await nodeScript(
+      dir,
+      'fixed.mjs',
+      `import http from 'node:http';
+       http.createServer((req, res) => res.end('fixed')).listen(${elsewhere}, '127.0.0.1');`,
+    );
+    const app = await registry.runServer('fixed', { argv, cwd: dir });
+    expect(app.url).toBe(`http://127.0.0.1:${elsewhere}`);
+    expect(app.found?.detail).toMatch(`listening on ${elsewhere}, not on PORT`);
+    expect(registry.get('fixed')).toEqual({ url: app.url, kind: 'server' });
+    expect((await rawRequest(app.url, '/')).body).toBe('fixed');
+
+    expect(await registry.stop('fixed')).toBe(true);
+    expect(await refusesConnections(app.url)).toBe(true);
   });
 
   it('stop() and stopAll() end previews', async () => {

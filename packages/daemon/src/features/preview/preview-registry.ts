@@ -1,6 +1,6 @@
 import type { CancelReason } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
-import { startServerApp, type ServerAppOptions } from './server-app.ts';
+import { startServerApp, type PortFound, type ServerAppOptions } from './server-app.ts';
 import { startStaticPreview, type StaticPreviewOptions } from './static-server.ts';
 
 /**
@@ -36,13 +36,16 @@ export type RunServerOptions = ServerAppOptions;
 export interface ServerPreviewInfo extends PreviewInfo {
   kind: 'server';
   pid: number;
+  /** Set when the app ignored PORT and was found listening elsewhere (`url` is that address). */
+  found?: PortFound;
 }
 
 export interface PreviewRegistry {
   /** Serves `root` statically on a new port; resolves once it listens. */
   serveStatic(project: string, root: string, options?: { spaFallback?: boolean }): Promise<PreviewInfo>;
   /**
-   * Runs a server app; resolves once it accepts connections. Rejects as `startServerApp` does, or
+   * Runs a server app; resolves once it accepts connections (on PORT, or on the port it was found
+   * listening on: `url` and `found` say so). Rejects as `startServerApp` does, or
    * with `PreviewCancelledError` when superseded, stopped or `options.signal` aborts first.
    */
   runServer(project: string, options: RunServerOptions): Promise<ServerPreviewInfo>;
@@ -63,6 +66,7 @@ export class PreviewCancelledError extends Error {
 
 interface Entry extends PreviewInfo {
   pid?: number;
+  found?: PortFound;
   stop(reason: CancelReason): Promise<void>;
 }
 
@@ -160,6 +164,7 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
             url: app.url,
             kind: 'server',
             pid: app.pid,
+            ...(app.found ? { found: app.found } : {}),
             stop: (reason) => app.stop(reason),
           };
           void app.exited.then((result) => {
@@ -175,7 +180,12 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
         },
         outer,
       );
-      return { url: entry.url, kind: 'server', pid: entry.pid! };
+      return {
+        url: entry.url,
+        kind: 'server',
+        pid: entry.pid!,
+        ...(entry.found ? { found: entry.found } : {}),
+      };
     },
 
     get(project) {

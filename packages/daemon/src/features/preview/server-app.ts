@@ -1,22 +1,30 @@
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { CancelReason } from '@forge/shared';
+import { CancelReason, PORT_PLACEHOLDER } from '@forge/shared';
 import {
   runCommand,
   type OutputLine,
   type RunResult,
   type SandboxOptions,
 } from '../../pipeline/run/index.ts';
+import { OutputEvidence, type CommandEvidence } from '../../pipeline/run/first-error.ts';
+import { listeningSockets, type ListeningSocket } from './listening-ports.ts';
+import { inspectorPort, printedAddress, type PrintedAddress } from './printed-address.ts';
 
 /**
  * A server app's preview: its start command runs (through the build runner: own process group,
- * scrubbed environment) with PORT and HOST set, and it is ready once something accepts TCP
- * connections on that port. It then runs until stopped; the runner's timeout is not used.
+ * scrubbed environment) with PORT and HOST set (and `{PORT}` in its arguments replaced by the
+ * port), and it is ready once something accepts TCP connections on that port. An app that ignores
+ * PORT is found where it does listen: a listening socket of one of its own processes (read from
+ * /proc), preferring a port it printed ("Local: http://localhost:5173/"). It then runs until
+ * stopped; the runner's timeout is not used.
  */
 
 export interface ServerAppOptions {
-  /** The start command, e.g. ["npm", "start"] or ["node", "server.js"]. */
+  /** The start command, e.g. ["npm", "start"] or ["vite", "preview", "--port", "{PORT}"]. */
   argv: readonly string[];
   cwd: string;
+  /** The project's root, for project-relative paths in a failure's first error line (default: cwd). */
+  projectDir?: string;
   /** Project variables for the app (added to the scrubbed environment; PORT and HOST win). */
   env?: Readonly<Record<string, string | undefined>>;
   /** Port to give the app; default: a free one. */
@@ -33,12 +41,25 @@ export interface ServerAppOptions {
   sandbox?: boolean | SandboxOptions;
 }
 
+/** How an app that did not answer on PORT was found, for the build's log and record. */
+export interface PortFound {
+  /** The port it was given. */
+  givenPort: number;
+  by: 'socket' | 'printed';
+  /** What it printed that named the port (by: printed). */
+  printed?: string;
+  /** One line: "listening on 8080, not on PORT 41235: found by its listening socket". */
+  detail: string;
+}
+
 export interface ServerApp {
   /** Where the app answers, e.g. "http://127.0.0.1:41235". */
   url: string;
   port: number;
   /** Pid of the start command, also its process group id. */
   pid: number;
+  /** Set when the app answers elsewhere than on PORT at 127.0.0.1: where, and how that was found. */
+  found?: PortFound;
   /** Stops the app and everything it started; resolves once its process is gone. */
   stop(reason?: CancelReason): Promise<void>;
   /** Resolves when the app's process ends, for whatever reason; never rejects. */
@@ -46,10 +67,18 @@ export interface ServerApp {
 }
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000;
-/** Output lines kept to explain a start that failed. */
-const TAIL_LINES = 20;
 /** Between connection attempts while waiting for the app. */
 const POLL_INTERVAL_MS = 100;
+/** Between looks at the app's listening sockets (a walk of /proc). */
+const DISCOVERY_INTERVAL_MS = 400;
+/**
+ * How long a socket on another port must have been listening, with nothing on PORT, before it is
+ * taken for the app's when the app did not print it: an app that opens a side port first (a
+ * websocket, a metrics endpoint) and PORT a moment later still gets PORT.
+ */
+const SETTLE_MS = 1_000;
+/** Printed addresses remembered (the first ones: later output only repeats them). */
+const MAX_PRINTED = 16;
 /** setTimeout's ceiling (~24.8 days): "no timeout" for the runner, which insists on one. */
 const NO_TIMEOUT_MS = 2 ** 31 - 1;
 const HOST = '127.0.0.1';
@@ -80,29 +109,119 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** Error of a server app that never became reachable; `output` holds its last lines. */
+/** The start command with `{PORT}` replaced by the port in every argument. */
+export const withPort = (argv: readonly string[], port: number): string[] =>
+  argv.map((arg) => arg.split(PORT_PLACEHOLDER).join(String(port)));
+
+/** Error of a server app that never became reachable: a one-sentence message, and its output's evidence. */
 export class ServerAppStartError extends Error {
   override readonly name = 'ServerAppStartError';
   constructor(
     message: string,
-    readonly output: string,
+    /** Its last lines (each its own), and its first error line when it printed one. */
+    readonly evidence: CommandEvidence,
     readonly result: RunResult | null,
   ) {
-    super(output ? `${message}\nLast output:\n${output}` : message);
+    super(message);
+  }
+
+  /** The app's last output lines. */
+  get tail(): string[] {
+    return this.evidence.tail;
   }
 }
 
+/** Hosts to reach a socket at, best first: a wildcard is reached on loopback. */
+function hostsFor(socket: ListeningSocket): string[] {
+  if (socket.family === 4) return [socket.address === '0.0.0.0' ? HOST : socket.address];
+  if (socket.address === '::') return [HOST, '::1'];
+  return [socket.address];
+}
+
+const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
+interface Reached {
+  host: string;
+  port: number;
+  scheme: 'http' | 'https';
+  found?: PortFound;
+}
+
 /**
- * Starts a server app and resolves once it accepts connections. Rejects with `ServerAppStartError`
- * when the app exits first (message names the exit and ends with its last output lines) or when it
- * is not reachable within `readyTimeoutMs` (the app is stopped first), and with the abort reason when
- * `signal` aborts first; in every rejection the app's process group is gone.
+ * Looks for the app at its own listening sockets, in this order: a port it printed, PORT at another
+ * address (an app bound to ::1 only), any other port once it has listened for SETTLE_MS. Returns
+ * the first that accepts a connection; null if none yet, `unknown` where sockets cannot be read.
+ */
+async function discover(
+  pgid: number,
+  givenPort: number,
+  printed: readonly PrintedAddress[],
+  skip: ReadonlySet<number>,
+  firstSeen: Map<string, number>,
+): Promise<Reached | null | 'unknown'> {
+  const sockets = await listeningSockets(pgid);
+  if (sockets === null) return 'unknown';
+  const now = Date.now();
+  const owned = sockets.filter((s) => !skip.has(s.port));
+  const key = (s: ListeningSocket) => `${s.address}:${s.port}`;
+  for (const socket of owned) {
+    if (!firstSeen.has(key(socket))) firstSeen.set(key(socket), now);
+  }
+
+  const tries: Array<{ socket: ListeningSocket; print?: PrintedAddress }> = [];
+  for (const print of printed) {
+    for (const socket of owned.filter((s) => s.port === print.port)) tries.push({ socket, print });
+  }
+  for (const socket of owned.filter((s) => s.port === givenPort)) tries.push({ socket });
+  for (const socket of owned) {
+    if (now - firstSeen.get(key(socket))! >= SETTLE_MS) tries.push({ socket });
+  }
+
+  for (const { socket, print } of tries) {
+    for (const host of hostsFor(socket)) {
+      if (!(await accepts(host, socket.port))) continue;
+      // PORT at 127.0.0.1 after all (it came up between the two looks): nothing to explain.
+      if (socket.port === givenPort && host === HOST) return { host, port: givenPort, scheme: 'http' };
+      const where =
+        socket.port === givenPort
+          ? `listening on PORT ${givenPort} at ${urlHost(socket.address)}, not at ${HOST}`
+          : `listening on ${socket.port}, not on PORT ${givenPort}`;
+      const how = print
+        ? print.text.includes('://')
+          ? `found by the URL it printed (${print.text})`
+          : `found by what it printed ("${print.text}")`
+        : 'found by its listening socket';
+      return {
+        host,
+        port: socket.port,
+        scheme: print?.scheme ?? 'http',
+        found: {
+          givenPort,
+          by: print ? 'printed' : 'socket',
+          ...(print ? { printed: print.text } : {}),
+          detail: `${where}: ${how}`,
+        },
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * Starts a server app and resolves once it accepts connections, on PORT or where it was found.
+ * Rejects with `ServerAppStartError` when the app exits first or when it is not reachable within
+ * `readyTimeoutMs` (the app is stopped first): a one-sentence message, the app's last lines and its
+ * first error line in `evidence`. Rejects with the abort reason when `signal` aborts first; in every
+ * rejection the app's process group is gone.
  */
 export async function startServerApp(options: ServerAppOptions): Promise<ServerApp> {
-  const { argv, cwd, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS, signal } = options;
-  if (argv.length === 0 || !argv[0]) throw new TypeError('startServerApp: argv must name a program');
+  const { cwd, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS, signal } = options;
+  if (options.argv.length === 0 || !options.argv[0]) {
+    throw new TypeError('startServerApp: argv must name a program');
+  }
   signal?.throwIfAborted();
   const port = options.port ?? (await findFreePort());
+  const argv = withPort(options.argv, port);
   const controller = new AbortController();
   // The runner records why: a CancelReason given as the abort reason (or its `reason` field), else user.
   const onOuterAbort = () => {
@@ -114,7 +233,9 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
   };
   signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const tail: string[] = [];
+  const output = new OutputEvidence({ projectDir: options.projectDir ?? cwd, cwd });
+  const printed: PrintedAddress[] = [];
+  const inspectors = new Set<number>();
   let pid: number | undefined;
   const exited = runCommand({
     argv,
@@ -128,8 +249,11 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       pid = spawned;
     },
     onLine: (line) => {
-      tail.push(line.text);
-      if (tail.length > TAIL_LINES) tail.shift();
+      output.onLine(line);
+      const inspector = inspectorPort(line.text);
+      if (inspector !== null) inspectors.add(inspector);
+      const address = printed.length < MAX_PRINTED ? printedAddress(line.text) : null;
+      if (address && !printed.some((p) => p.port === address.port)) printed.push(address);
       try {
         options.onLine?.(line);
       } catch {
@@ -167,14 +291,30 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
   };
 
   const deadline = Date.now() + readyTimeoutMs;
+  const firstSeen = new Map<string, number>();
+  let discovering = true;
+  let nextLook = 0;
+  let reached: Reached | null = null;
   for (;;) {
     if (hasExited || controller.signal.aborted) break;
-    if (await accepts(HOST, port)) break;
+    if (await accepts(HOST, port)) {
+      reached = { host: HOST, port, scheme: 'http' };
+      break;
+    }
+    if (discovering && pid !== undefined && Date.now() >= nextLook) {
+      nextLook = Date.now() + DISCOVERY_INTERVAL_MS;
+      const look = await discover(pid, port, printed, inspectors, firstSeen);
+      if (look === 'unknown') discovering = false;
+      else if (look) {
+        reached = look;
+        break;
+      }
+    }
     if (Date.now() >= deadline) {
       await stop('timeout');
       throw new ServerAppStartError(
-        `The app did not accept connections on port ${port} within ${readyTimeoutMs / 1000} s; it was stopped.`,
-        tail.join('\n'),
+        `The app did not listen on a port within ${readyTimeoutMs / 1000} s (it was given PORT=${port}); it was stopped.`,
+        output.evidence(),
         await exited,
       );
     }
@@ -192,17 +332,27 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
     await stop();
     throw signal?.aborted ? signal.reason : new Error('The app was stopped before it was ready.');
   }
-  if (hasExited || pid === undefined) {
+  if (!reached || pid === undefined) {
     const result = await exited;
-    const how =
-      result.error ??
-      (result.signal ? `it was ended by ${result.signal}` : `it exited with code ${result.exitCode ?? '?'}`);
+    const how = result.signal
+      ? `was ended by ${result.signal}`
+      : `exited with code ${result.exitCode ?? '?'}`;
     throw new ServerAppStartError(
-      `The app stopped before it accepted connections on port ${port}: ${how}.`,
-      tail.join('\n'),
+      // A command that could not start at all says so itself ('Could not start "x" in /app: ENOENT').
+      result.error
+        ? `${result.error}.`
+        : `The app ${how} before it listened on a port (it was given PORT=${port}).`,
+      output.evidence(),
       result,
     );
   }
 
-  return { url: `http://${HOST}:${port}`, port, pid, stop, exited };
+  return {
+    url: `${reached.scheme}://${urlHost(reached.host)}:${reached.port}`,
+    port: reached.port,
+    pid,
+    ...(reached.found ? { found: reached.found } : {}),
+    stop,
+    exited,
+  };
 }

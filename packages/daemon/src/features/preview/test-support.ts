@@ -15,9 +15,11 @@ export function rawRequest(
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
+  // An IPv6 host comes bracketed in a URL ("[::1]"), bare in a request.
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      { host, port, path, method: options.method ?? 'GET', headers: options.headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

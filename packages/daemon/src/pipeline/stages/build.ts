@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
+import { OutputEvidence } from '../run/first-error.ts';
 import { commandFailure, type Stage } from './types.ts';
 
 /** BuildBot: run the project's build command in its folder. */
@@ -11,13 +13,21 @@ export function buildStage(deps: { layout: HomeLayout }): Stage<Blueprint, void>
     async run(ctx, bp) {
       const argv = bp.build!;
       const text = formatCommand(argv);
+      const projectDir = deps.layout.projectDir(ctx.projectName);
+      const cwd = path.join(projectDir, bp.appDir);
+      // Its first error line and last lines, for a failure that says more than the exit code.
+      const output = new OutputEvidence({ projectDir, cwd });
       const result = await ctx.run({
         argv,
-        cwd: deps.layout.projectDir(ctx.projectName),
+        cwd,
         env: bp.env,
         timeoutMs: bp.timeoutMs,
+        onLine: output.onLine,
+        // An app of a workspace builds what it depends on elsewhere in the project (packages/ui/dist)
+        // and resolves links into the root's node_modules: the whole project is its place.
+        ...(bp.appDir !== '.' ? { writable: [projectDir] } : {}),
       });
-      const failed = commandFailure(result, text, 'BUILD_FAILED');
+      const failed = commandFailure(result, text, 'BUILD_FAILED', output);
       if (failed) return { ok: false, failure: failed };
       const took = formatDuration(result.durationMs);
       ctx.log('success', `${text} finished in ${took}`);

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { formatCommand, type Blueprint } from '@forge/shared';
 import type { BuildRepo } from '../../features/builds/repo.ts';
 import type { PreviewRegistry } from '../../features/preview/preview-registry.ts';
-import { failure, type Stage } from './types.ts';
+import { ServerAppStartError } from '../../features/preview/server-app.ts';
+import { failure, type BuildFailure, type Stage } from './types.ts';
 
 export interface PreviewInput {
   blueprint: Blueprint;
@@ -9,9 +11,31 @@ export interface PreviewInput {
   root: string;
 }
 
+/** The project's root from a server app's folder (`root` is the project's folder joined with appDir). */
+const projectRootOf = (root: string, appDir: string): string =>
+  path.resolve(
+    root,
+    ...appDir
+      .split('/')
+      .filter((part) => part !== '' && part !== '.')
+      .map(() => '..'),
+  );
+
+/**
+ * A start that failed, as the step's failure: the one-sentence reason, and the app's last lines and
+ * first error line as evidence (each line its own, never run together into the message).
+ */
+function startFailure(err: unknown): BuildFailure {
+  if (err instanceof ServerAppStartError) {
+    return { ...failure('failed', 'PREVIEW_FAILED', err.message), evidence: err.evidence };
+  }
+  return failure('failed', 'PREVIEW_FAILED', `The app did not start: ${(err as Error).message}`);
+}
+
 /**
  * PreviewBot: serve the output at its own origin, or start a server app (its `start` command with
- * PORT) and wait for it to answer. Records the preview URL.
+ * PORT) and wait for it to answer — on PORT, or where it was found listening when it ignores PORT
+ * (the step's detail and the log say where and how it was found). Records the preview URL.
  */
 export function previewStage(deps: {
   previews: PreviewRegistry;
@@ -25,34 +49,45 @@ export function previewStage(deps: {
     label: (projectName) => `preview ${projectName}`,
     async run(ctx, { blueprint: bp, root }) {
       let url: string;
+      let detail: string;
       try {
         if (bp.kind !== 'server') {
           repo.setPreviewPid(ctx.projectName, null);
           url = (await previews.serveStatic(ctx.projectName, root)).url;
+          detail = url;
         } else {
           ctx.log('info', `$ ${formatCommand(bp.start!)}`);
           const started = await previews.runServer(ctx.projectName, {
             argv: bp.start!,
             cwd: root,
+            projectDir: projectRootOf(root, bp.appDir),
             env: bp.env,
             signal: ctx.signal,
-            sandbox: deps.sandbox,
+            // An app of a workspace runs through links into the whole project (root node_modules).
+            sandbox:
+              deps.sandbox && bp.appDir !== '.'
+                ? { writable: [projectRootOf(root, bp.appDir)] }
+                : deps.sandbox,
             onLine: (line) => ctx.output(line.stream, line.text),
           });
           repo.setPreviewPid(ctx.projectName, started.pid);
           url = started.url;
+          detail = url;
+          if (started.found) {
+            ctx.log(
+              'warn',
+              `The app did not answer on PORT ${started.found.givenPort}: ${started.found.detail}. Previewing it at ${url}.`,
+            );
+            detail = `${url} (${started.found.detail})`;
+          }
         }
       } catch (err) {
-        const message = `The app did not start: ${(err as Error).message}`;
-        return {
-          ok: false,
-          failure: failure('failed', 'PREVIEW_FAILED', message),
-          detail: (err as Error).message,
-        };
+        const failed = startFailure(err);
+        return { ok: false, failure: failed, detail: failed.message };
       }
       ctx.record({ previewUrl: url });
       ctx.log('success', `Preview at ${url}`);
-      return { ok: true, value: url, detail: url };
+      return { ok: true, value: url, detail };
     },
   };
 }
