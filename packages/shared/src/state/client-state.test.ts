@@ -74,6 +74,23 @@ describe('reduceClient: builds', () => {
     expect(state.builds.b1!.build.previewUrl).toBe('http://127.0.0.1:5000/');
   });
 
+  it('shows the preview as soon as it is up, while the build (its tests) still runs', () => {
+    let state = fold([stage('b1', 'running', 'build-start'), stage('b1', 'running', 'build-success', 1)]);
+    expect(state.builds.b1!.build.previewUrl).toBeNull();
+    const ready = msg(
+      { type: 'preview-ready', buildId: 'b1', projectName: 'app', previewUrl: 'http://127.0.0.1:5001/' },
+      2,
+    );
+    state = reduceClient(state, ready);
+    expect(state.builds.b1!.build).toMatchObject({
+      status: 'running',
+      stage: 'build-success',
+      previewUrl: 'http://127.0.0.1:5001/',
+    });
+    // The same message again changes nothing.
+    expect(reduceClient(state, ready)).toBe(state);
+  });
+
   it('ignores a stale message that would move a build back, and anything after it finished', () => {
     let state = fold([stage('b1', 'running', 'bot-assignment'), stage('b1', 'running', 'build-success', 2)]);
     const before = state.builds.b1;

@@ -189,6 +189,10 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
       };
       break;
     }
+    case 'preview-ready':
+      // The preview is up before the build ends (its tests still run): show it now.
+      if (b.previewUrl !== message.previewUrl) next = withBuild({ ...b, previewUrl: message.previewUrl });
+      break;
     case 'build_complete':
       next = {
         ...withBuild(moveTo(b, 'succeeded', 'integration-available', message.timestamp ?? at)),

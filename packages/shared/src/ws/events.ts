@@ -131,6 +131,17 @@ export const ServerMessage = z.discriminatedUnion('type', [
     endedAt: z.string().optional(),
     durationMs: z.number().nonnegative().nullable().optional(),
   }),
+  z.object({
+    type: z.literal('preview-ready'),
+    buildId: z.string(),
+    projectName: z.string(),
+    /**
+     * Where the build's preview is served. Sent as soon as the preview is up, which is before the
+     * build ends: tests and checks still run while it is served.
+     */
+    previewUrl: z.string(),
+    timestamp: z.string().optional(),
+  }),
   z.object({ type: z.literal('settings-updated'), /** Settings after the change. */ settings: Settings }),
   z.object({ type: z.literal('pong'), /** Echo of the ping's id. */ id: z.string().optional() }),
 ]);

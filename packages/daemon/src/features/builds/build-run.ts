@@ -195,10 +195,24 @@ export class BuildRun {
     return this.to(endState(status), ending);
   }
 
-  /** Record fields a stage produced. Never status or stage: those move only through `to()`. */
+  /**
+   * Record fields a stage produced. Never status or stage: those move only through `to()`. A new
+   * preview URL is also broadcast (`preview-ready`) the moment it is recorded: the preview is up
+   * before the build ends, and clients show it while the tests still run.
+   */
   record(patch: RecordPatch): void {
+    const preview = patch.previewUrl && patch.previewUrl !== this.#build.previewUrl ? patch.previewUrl : null;
     Object.assign(this.#build, patch);
     this.#save();
+    if (preview) {
+      this.#deps.broadcast({
+        type: 'preview-ready',
+        buildId: this.id,
+        projectName: this.projectName,
+        previewUrl: preview,
+        timestamp: this.#deps.now().toISOString(),
+      });
+    }
   }
 
   /** A bot's own message about the build (not command output): stored and sent as a `log` message. */

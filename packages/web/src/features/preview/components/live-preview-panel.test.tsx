@@ -111,4 +111,21 @@ describe('Live preview panel (spec §2.4)', () => {
     await waitFor(() => expect(frame()?.getAttribute('src')).toBe('http://127.0.0.1:5555'));
     // Let happy-dom finish refusing to load the new frame before the file's console is restored.
   });
+
+  it('shows the preview as soon as it is up, before the build (its tests) ends', async () => {
+    daemon([null, 'http://127.0.0.1:5556']);
+    const { socket } = renderPanel(<LivePreviewPanel />);
+    expect(
+      await screen.findByText('The preview of site appears here once a build of it has output.'),
+    ).toBeDefined();
+
+    socket.emit({
+      type: 'preview-ready',
+      buildId: 'b3',
+      projectName: 'site',
+      previewUrl: 'http://127.0.0.1:5556',
+    });
+
+    await waitFor(() => expect(frame()?.getAttribute('src')).toBe('http://127.0.0.1:5556'));
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, Globe, Monitor, RotateCw, Smartphone, Tablet, type LucideIcon } from 'lucide-react';
 import { useProject } from '@/lib/project-context.tsx';
@@ -35,13 +35,14 @@ export const previewQuery = (project: string | null) =>
 
 /**
  * The live preview panel (spec §2.4): the current project's preview in a frame, at three viewport
- * widths, refetched and reloaded whenever a build of that project finishes.
+ * widths, refetched and reloaded as soon as a build of that project has its preview up (before its
+ * tests end), and when one finishes.
  */
 export function LivePreviewPanel({ className }: { className?: string }) {
   const { project } = useProject();
   const queryClient = useQueryClient();
   const [viewport, setViewport] = useState<Viewport>(DEFAULT_VIEWPORT);
-  // Bumped when a build of the project finishes: the frame reloads even if the address is unchanged.
+  // Bumped when a build of the project is previewed: the frame reloads even if the address is unchanged.
   const [generation, setGeneration] = useState(0);
   const [loadedFrame, setLoadedFrame] = useState<string | null>(null);
 
@@ -53,14 +54,27 @@ export function LivePreviewPanel({ className }: { className?: string }) {
   });
   const url = preview.data?.url ?? null;
 
+  // The build whose preview-ready already reloaded the frame: its build-finished need not do it again.
+  const previewed = useRef<string | null>(null);
   useSocketMessages((message) => {
-    if (message.type !== 'build-finished' && message.type !== 'build_complete') return;
+    if (
+      message.type !== 'preview-ready' &&
+      message.type !== 'build-finished' &&
+      message.type !== 'build_complete'
+    )
+      return;
     const about = message.type === 'build_complete' ? message.buildOutput.projectName : message.projectName;
     if (project !== null && about !== project) return;
     // Every project's preview query, not only this render's: the selection may be changing right now.
     void queryClient.invalidateQueries({ queryKey: routeQueryKey('previewUrl') });
-    // A successful build sends both build_complete and build-finished: reload the frame once, on the latter.
-    if (message.type === 'build-finished') setGeneration((g) => g + 1);
+    // The preview is up before its build ends (tests still run): show it at once, and reload the frame
+    // once per build — on preview-ready, else on build-finished (build_complete comes with it).
+    if (message.type === 'preview-ready') {
+      previewed.current = message.buildId;
+      setGeneration((g) => g + 1);
+    } else if (message.type === 'build-finished' && previewed.current !== message.buildId) {
+      setGeneration((g) => g + 1);
+    }
   });
 
   const frameKey = url ? `${url}#${generation}` : null;
