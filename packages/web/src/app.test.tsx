@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT, type SocketHandlers } from '@forge/shared';
+import type { SocketConnector } from '@/lib/socket.tsx';
 import { installFakeDaemon } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
 
@@ -22,9 +23,9 @@ describe('routes (spec §2.1)', () => {
 
   it('redirects /dashboard to / and shows the dashboard', async () => {
     installFakeDaemon();
-    const { router } = renderApp('/dashboard');
+    const { pathname } = renderApp('/dashboard');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(pathname()).toBe('/'));
     const upload = await screen.findByRole('region', { name: 'Project upload' });
     expect(upload.textContent).toContain('Drop a project ZIP here or run forge upload app.zip');
     expect(screen.queryByText(UI_TEXT.notFoundTitle)).toBeNull();
@@ -86,6 +87,28 @@ describe('connection indicator', () => {
     expect(indicator.dataset.status).toBe('connected');
 
     socket.setStatus('disconnected');
+    expect(indicator.textContent).toBe(UI_TEXT.disconnected);
+  });
+
+  it('says Connected from the first render when the socket opened before the app rendered', async () => {
+    installFakeDaemon();
+    // A socket dialled at boot (lib/early-socket.ts) that is open already: the connector says so, and
+    // says nothing more on attach, so only the first render can have shown it.
+    const attached: SocketHandlers[] = [];
+    const connect: SocketConnector = Object.assign(
+      (handlers: SocketHandlers) => {
+        attached.push(handlers);
+        return { status: 'connected' as const, send: () => false, close: () => {} };
+      },
+      { status: () => 'connected' as const },
+    );
+
+    renderApp('/', { connect });
+    const indicator = within(screen.getByRole('banner')).getByRole('status');
+    expect(indicator.textContent).toBe(UI_TEXT.connected);
+    expect(attached).toHaveLength(1);
+
+    act(() => attached[0]!.onStatus?.('disconnected'));
     expect(indicator.textContent).toBe(UI_TEXT.disconnected);
   });
 

@@ -1,5 +1,5 @@
-import { lazy, type ReactNode } from 'react';
-import { Navigate, useRouteError, type RouteObject } from 'react-router';
+import { Component, lazy, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { TriangleAlert } from 'lucide-react';
 import { APP_PATHS } from '@/lib/app-paths.ts';
@@ -50,8 +50,7 @@ const UniversityPage = lazy(() =>
 );
 
 /** A screen that threw or whose chunk failed to load (e.g. Forge was rebuilt while the tab was open). */
-function RouteError() {
-  const error = useRouteError();
+function RouteError({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
     <div className="p-6">
@@ -65,14 +64,58 @@ function RouteError() {
   );
 }
 
+interface BoundaryProps {
+  location: Location;
+  children: ReactNode;
+}
+
+/**
+ * Shows RouteError instead of a subtree that threw while rendering (a lazy screen's chunk that
+ * failed to load throws there too), and tries again on the next navigation: what a data router's
+ * errorElement does, without the data router (the app has no loaders or actions; the declarative
+ * router is half its size in the first-load JS).
+ */
+class RouteErrorBoundaryAt extends Component<
+  BoundaryProps,
+  { failed: boolean; error: unknown; location: Location }
+> {
+  override state = { failed: false, error: undefined as unknown, location: this.props.location };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { location: Location }) {
+    return props.location === state.location
+      ? null
+      : { failed: false, error: undefined, location: props.location };
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError error={this.state.error} /> : this.props.children;
+  }
+}
+
+function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return <RouteErrorBoundaryAt location={useLocation()}>{children}</RouteErrorBoundaryAt>;
+}
+
 /** The routes of spec §2.1. */
 export const appRoutes: RouteObject[] = [
   {
-    element: <AppShell />,
-    errorElement: <RouteError />,
+    // The shell itself failing leaves the error page alone; a screen failing keeps the shell.
+    element: (
+      <RouteErrorBoundary>
+        <AppShell />
+      </RouteErrorBoundary>
+    ),
     children: [
       {
-        errorElement: <RouteError />,
+        element: (
+          <RouteErrorBoundary>
+            <Outlet />
+          </RouteErrorBoundary>
+        ),
         children: [
           { index: true, element: <DashboardPage /> },
           { path: APP_PATHS.dashboardAlias, element: <Navigate to={APP_PATHS.dashboard} replace /> },
@@ -91,6 +134,11 @@ export const appRoutes: RouteObject[] = [
     ],
   },
 ];
+
+/** The screen for the current location; mount inside a router (BrowserRouter, or MemoryRouter in tests). */
+export function AppRoutes() {
+  return useRoutes(appRoutes);
+}
 
 /** Everything a screen may rely on: cache, live socket, notices, tooltips. */
 export function AppProviders({

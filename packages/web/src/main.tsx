@@ -1,22 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-// RouterProvider from 'react-router' (not 'react-router/dom'): one import for app and tests, whose
+// BrowserRouter from 'react-router' (not 'react-router/dom'): one import for app and tests, whose
 // Node resolution would otherwise load the two entry points as different copies (ESM vs CJS).
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { AppProviders, appRoutes } from './app.tsx';
+import { BrowserRouter } from 'react-router';
+import { AppProviders, AppRoutes } from './app.tsx';
 import { createQueryClient } from './lib/query-client.ts';
+import { connectAppSocket, dialEarly } from './lib/early-socket.ts';
+import { takeBootReads } from './lib/boot-reads.ts';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+// Before anything renders: takes over the boot script's socket (or dials), so the first render
+// already knows whether it is open (lib/early-socket.ts).
+const socket = dialEarly(connectAppSocket);
 const queryClient = createQueryClient();
-const router = createBrowserRouter(appRoutes);
+// The shell's first answers, when the boot script has them already (lib/boot-reads.ts).
+takeBootReads(queryClient);
 
 createRoot(container).render(
   <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+    <AppProviders queryClient={queryClient} connect={socket}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>,
 );

@@ -78,22 +78,96 @@ export const isReservedPath = (p: string): boolean =>
 const looksLikeFile = (p: string): boolean => /\.[A-Za-z0-9]+$/.test(p.slice(p.lastIndexOf('/') + 1));
 
 /**
+ * Precompressed copies the web build writes beside its scripts and stylesheets (packages/web
+ * vite.config.ts, precompress), best first. Their Content-Type is the original's: what `send` gives
+ * a .js or .css file (mime-types, as for every static answer).
+ */
+const ENCODINGS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+const COMPRESSED_TYPES: Readonly<Record<string, string>> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+/** The type of a file the build precompresses (by its path's extension), else undefined. */
+const compressedType = (pathname: string): string | undefined =>
+  COMPRESSED_TYPES[pathname.slice(pathname.lastIndexOf('.') + 1)];
+
+/** Codings the request accepts (Accept-Encoding, without those it refuses with q=0). */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  return accepted;
+}
+
+/**
  * The built web app, through the same static file server as the previews (features/preview/
  * static-server.ts: Range, conditional GET, no dotfiles, no folder listings, nothing outside the
  * root). Vite's hashed /assets are cached for a year; any other GET for a page path answers
  * index.html (no-cache), the SPA history fallback, so client routes survive a reload.
+ *
+ * A script or stylesheet under /assets goes out precompressed when the browser accepts brotli or
+ * gzip and the build wrote that copy: the same checked path with ".br" or ".gz" added, sent by the
+ * same file server (so Range, ETag and 304 apply to the copy as to any file), with
+ * Content-Encoding, the original's Content-Type, and Vary: Accept-Encoding on either answer.
+ * No copy (an older build, a small file): the file itself, as before.
  */
 export function webFiles(root: string): StaticFiles {
-  return createStaticFiles({
+  /** Answers being sent from a precompressed copy, and with which coding. */
+  const encodedAnswers = new WeakMap<ServerResponse, string>();
+  const files = createStaticFiles({
     root,
     // A folder is a page path here: the history fallback answers it.
     folders: 'none',
     setHeaders(res, rel) {
-      if (rel.startsWith('assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      else if (rel.endsWith('.html')) setHtmlHeaders(res);
+      if (rel.startsWith('assets/')) {
+        res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        const encoding = encodedAnswers.get(res);
+        if (encoding) {
+          res.setHeader('Content-Encoding', encoding);
+          res.setHeader('Content-Type', compressedType(rel.slice(0, rel.lastIndexOf('.')))!);
+        }
+        if (encoding || compressedType(rel)) res.setHeader('Vary', 'Accept-Encoding');
+      } else if (rel.endsWith('.html')) setHtmlHeaders(res);
       else res.setHeader('Cache-Control', 'no-cache');
     },
   });
+
+  /** Tries the best precompressed copy the request accepts; false when none was sent. */
+  const serveEncoded = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const target = req.url ?? '/';
+    const cut = target.search(/[?#]/);
+    const pathname = cut < 0 ? target : target.slice(0, cut);
+    if (!pathname.startsWith('/assets/') || !compressedType(pathname)) return false;
+    const accepted = acceptedEncodings(req.headers['accept-encoding']);
+    for (const { encoding, suffix } of ENCODINGS) {
+      if (!accepted.has(encoding)) continue;
+      encodedAnswers.set(res, encoding);
+      // The copy's URL goes through every check the file's own would (static-server.ts).
+      req.url = `${pathname}${suffix}${cut < 0 ? '' : target.slice(cut)}`;
+      try {
+        if ((await files.serve(req, res)).kind === 'sent') return true;
+      } finally {
+        req.url = target;
+      }
+      encodedAnswers.delete(res);
+    }
+    return false;
+  };
+
+  return {
+    async serve(req, res) {
+      if (await serveEncoded(req, res)) return { kind: 'sent' };
+      return files.serve(req, res);
+    },
+    serveIndex: (req, res) => files.serveIndex(req, res),
+  };
 }
 
 /**

@@ -10,13 +10,8 @@ import {
   type ReactNode,
 } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import {
-  connectSocket,
-  socketUrl,
-  type ServerMessage,
-  type SocketHandlers,
-  type SocketSubscription,
-} from '@forge/shared';
+import type { ServerMessage, SocketHandlers, SocketStatus, SocketSubscription } from '@forge/shared';
+import { connectAppSocket } from './early-socket.ts';
 import { createLiveStore, LiveStoreContext } from './live-store.ts';
 import { routeQuery } from './query-client.ts';
 
@@ -25,11 +20,18 @@ export type ConnectionStatus = 'connected' | 'disconnected';
 
 export type MessageListener = (message: ServerMessage) => void;
 
-/** Opens the app's socket. The default dials /ws on this page's origin and redials every 3 s. */
-export type SocketConnector = (handlers: SocketHandlers) => SocketSubscription;
-
-export const connectAppSocket: SocketConnector = (handlers) =>
-  connectSocket({ url: socketUrl(''), ...handlers });
+/**
+ * Opens the app's socket. The default (lib/early-socket.ts) dials /ws on this page's origin and
+ * redials every 3 s.
+ */
+export type SocketConnector = ((handlers: SocketHandlers) => SocketSubscription) & {
+  /**
+   * What the connection already is before any handler attaches (a socket dialled at boot,
+   * lib/early-socket.ts), so the first render can show it; absent, the first render says
+   * Disconnected and waits for the first attempt.
+   */
+  status?: () => SocketStatus;
+};
 
 interface SocketContextValue {
   status: ConnectionStatus;
@@ -68,8 +70,12 @@ export function SocketProvider({
   connect?: SocketConnector;
 }) {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<ConnectionStatus>('disconnected');
-  const [firstAttempt, setFirstAttempt] = useState(true);
+  const [status, setStatus] = useState<ConnectionStatus>(() =>
+    connect.status?.() === 'connected' ? 'connected' : 'disconnected',
+  );
+  const [firstAttempt, setFirstAttempt] = useState(
+    () => (connect.status?.() ?? 'connecting') === 'connecting',
+  );
   const listeners = useRef(new Set<MessageListener>());
   const [store] = useState(createLiveStore);
 

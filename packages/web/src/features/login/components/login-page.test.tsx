@@ -56,12 +56,12 @@ describe('login', () => {
 
   it('stores the token as authToken and opens the university', async () => {
     const { requests } = stubDaemon(onLogin(() => json({ token: 'tok-123' })));
-    const { router } = await open();
+    const { pathname } = await open();
     fill('ada', 'hunter2');
 
     signIn();
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/university'));
+    await waitFor(() => expect(pathname()).toBe('/university'));
     expect(window.localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBe('tok-123');
     expect(requests.find((r) => r.method === 'POST')).toMatchObject({
       path: '/api/login',
@@ -74,14 +74,14 @@ describe('login', () => {
     stubDaemon(
       onLogin(() => json({ error: 'Wrong username or password.', code: 'INVALID_CREDENTIALS' }, 401)),
     );
-    const { router } = await open();
+    const { pathname } = await open();
     fill('ada', 'wrong');
 
     signIn();
 
     expect((await screen.findByRole('alert')).textContent).toBe(UI_TEXT.invalidCredentials);
     expect(window.localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBeNull();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(pathname()).toBe('/login');
   });
 
   it('says "Login failed" when the daemon cannot log in (503) or cannot be reached', async () => {

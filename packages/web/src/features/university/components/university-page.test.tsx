@@ -44,24 +44,24 @@ describe('university access', () => {
       if (req.url.pathname === '/api/memory-cells') return json([]);
       return undefined;
     });
-    const { router } = await open('/university/memory');
+    const { pathname } = await open('/university/memory');
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'ada' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
 
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 
     expect(await screen.findByText('No memory cells yet')).toBeDefined();
-    expect(router.state.location.pathname).toBe('/university/memory');
+    expect(pathname()).toBe('/university/memory');
   });
 
   it('Logout removes the token and goes to /login', async () => {
     signedIn();
     stubDaemon(() => undefined);
-    const { router } = await open('/university');
+    const { pathname } = await open('/university');
 
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(pathname()).toBe('/login'));
     expect(window.localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeDefined();
   });
