@@ -127,7 +127,12 @@ export const ERROR_CATALOGUE = {
   BLUEPRINT_INVALID_CONFIG: {
     status: 422,
     message: "The project's forge config is not valid.",
-    hint: 'Fix the field named in the message (install, build, start, test, outputDir, env, timeout), or remove the forge config.',
+    hint: 'Fix the field named in the message (install, build, start, test, outputDir, env, timeout, app), or remove the forge config.',
+  },
+  BLUEPRINT_UNKNOWN_APP: {
+    status: 422,
+    message: 'The app asked for is not one of the apps in this project.',
+    hint: 'Pick one of the apps the message lists (a project-relative folder such as apps/web), or leave the choice to Forge.',
   },
   PATH_INVALID: {
     status: 400,
@@ -175,6 +180,11 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: "Installing the project's dependencies failed.",
     hint: 'The install output above the error says why (a package that does not exist, a lockfile out of date, a peer conflict).',
+  },
+  TOOLCHAIN_UNAVAILABLE: {
+    status: 503,
+    message: 'The package manager this project asks for could not be fetched from the npm registry.',
+    hint: 'Forge fetches it once into its toolchains folder and works offline after that: connect to the registry (or set npm_config_registry) and build again.',
   },
   BUILD_FAILED: {
     status: 422,

@@ -37,6 +37,11 @@ export const STAND_IN_PLAN: Blueprint = {
   outputDir: '.',
   env: {},
   timeoutMs: 600_000,
+  toolchain: null,
+  node: null,
+  appDir: '.',
+  installDir: '.',
+  apps: [],
   decisions: [
     { field: 'kind', value: 'static', file: 'index.html', rule: 'index.html at the root, no package.json' },
   ],

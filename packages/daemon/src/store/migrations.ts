@@ -145,6 +145,15 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 5,
+    name: 'the app of a repository of several that a project builds',
+    up(db) {
+      // NULL: BlueprintBot picks (apps/* first, a web app over a library…); else the folder chosen
+      // with `forge upload --app`, a build's `app`, or the web's project settings.
+      db.exec('ALTER TABLE projects ADD COLUMN app TEXT');
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

@@ -30,8 +30,57 @@ export const BlueprintDecision = z.object({
 });
 export type BlueprintDecision = z.infer<typeof BlueprintDecision>;
 
+/**
+ * In a detected start command, replaced by the port PreviewBot gives the app (for servers that take
+ * their port as an argument, such as `vite preview --port {PORT}`, rather than from $PORT).
+ */
+export const PORT_PLACEHOLDER = '{PORT}';
+
 /** A command to run: argv form, never a shell string. */
 export const CommandLine = z.array(z.string()).min(1);
+
+/**
+ * The package manager a project's commands run with, when it is not the npm that ships with Node:
+ * fetched once from the npm registry into FORGE_HOME/toolchains/ and reused by every project.
+ */
+export const Toolchain = z.object({
+  tool: PackageManager,
+  /** The npm package that carries it: "pnpm", "yarn" (Yarn 1), "@yarnpkg/cli-dist" (Yarn 2+), "bun", "npm". */
+  package: z.string(),
+  /** What the project asks for: an exact version ("10.20.0") or a major ("9"). */
+  request: z.string(),
+  /** The exact version used, once provisioned (set by DependencyBot; null in a plan not yet run). */
+  version: z.string().nullable().default(null),
+  /** Where the request came from: the packageManager field, a lockfile, or Forge's default for the tool. */
+  source: z.enum(['packageManager', 'lockfile', 'default']),
+  /** The file that was the evidence, e.g. "package.json" or "pnpm-lock.yaml". */
+  file: z.string().nullable(),
+});
+export type Toolchain = z.infer<typeof Toolchain>;
+
+/** The Node.js version a project asks for (engines.node, .nvmrc, .node-version) against this machine's. */
+export const NodeRequirement = z.object({
+  /** The range or version as written, e.g. ">=22" or "20.11.1". */
+  wanted: z.string(),
+  /** Where it was written: "package.json" (engines.node), ".nvmrc", ".node-version". */
+  file: z.string(),
+  /** This machine's Node version, e.g. "20.20.2". */
+  current: z.string(),
+  /** Whether the machine's Node satisfies it (null when the text is not a range Forge can read). */
+  satisfied: z.boolean().nullable(),
+});
+export type NodeRequirement = z.infer<typeof NodeRequirement>;
+
+/** A deployable app found in a repository of several (workspaces, or apps in subfolders). */
+export const AppCandidate = z.object({
+  /** Project-relative folder, e.g. "apps/web". */
+  dir: z.string(),
+  /** package.json name, when it has one. */
+  name: z.string().nullable(),
+  framework: z.string(),
+  kind: ProjectKind,
+});
+export type AppCandidate = z.infer<typeof AppCandidate>;
 
 /** The build plan BlueprintBot makes for a project (GET /api/builds/:id → blueprint). */
 export const Blueprint = z.object({
@@ -51,6 +100,16 @@ export const Blueprint = z.object({
   env: z.record(z.string(), z.string()),
   /** Per-stage timeout in ms. */
   timeoutMs: z.number().int().positive(),
+  /** Package manager provisioned from the registry; null when the project uses the npm that ships with Node. */
+  toolchain: Toolchain.nullable().default(null),
+  /** The Node version the project asks for, when it says; null when it does not. */
+  node: NodeRequirement.nullable().default(null),
+  /** Project-relative folder of the app that is built, tested and started ("." for a single app). */
+  appDir: z.string().default('.'),
+  /** Project-relative folder the install runs in: the workspace root, or the app's own folder. */
+  installDir: z.string().default('.'),
+  /** Every deployable app found when the project holds several (the chosen one included); else empty. */
+  apps: z.array(AppCandidate).default([]),
   decisions: z.array(BlueprintDecision),
 });
 export type Blueprint = z.infer<typeof Blueprint>;

@@ -35,6 +35,8 @@ export type StageEvent = z.infer<typeof StageEvent>;
 export const STEP_NAMES = [
   'extract',
   'detect',
+  /** DependencyBot fetching the package manager the project asks for (only when it is not Node's npm). */
+  'toolchain',
   'install',
   'build',
   'test',
@@ -105,6 +107,8 @@ export const TestReport = z.object({
   durationMs: z.number().nonnegative(),
   /** Last lines of output, for the JUnit report and a quick look. */
   outputTail: z.string(),
+  /** Why TestBot stopped or skipped the runner (watch mode, no browser), when it did. */
+  reason: z.string().optional(),
 });
 export type TestReport = z.infer<typeof TestReport>;
 
@@ -130,7 +134,24 @@ export const BundleReport = z.object({
 export type BundleReport = z.infer<typeof BundleReport>;
 
 /** Why a build did not succeed: a code of the error catalogue (its hint says what to do) and what happened. */
-export const BuildError = z.object({ code: ErrorCodeSchema, message: z.string() });
+export const BuildError = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  /** The first error line the failing tool printed (shown first everywhere a failure is shown). */
+  firstLine: z.string().optional(),
+  /** Where that error points, when the tool printed a place: project-relative file, line, column. */
+  location: z
+    .object({
+      file: z.string(),
+      line: z.number().int().positive(),
+      column: z.number().int().positive().optional(),
+    })
+    .optional(),
+  /** The last lines of the failing command's output (at most 20), for a failure that says little. */
+  tail: z.array(z.string()).optional(),
+  /** A likely cause Forge knew of before the failure (e.g. the project asks for another Node). */
+  probableCause: z.string().optional(),
+});
 export type BuildError = z.infer<typeof BuildError>;
 
 /** A build record (GET /api/builds/:id). Exists in the store from the first byte of the upload. */
@@ -167,7 +188,24 @@ export const BuildsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 export const BuildIdParams = z.object({ id: z.string().min(1) });
-export const StartBuildBody = z.object({ projectName: z.string().min(1), noCache: z.boolean().optional() });
+/**
+ * A project-relative app folder of a repository of several ("apps/web"): no absolute path, no "..",
+ * forward slashes. Empty or null: Forge picks.
+ */
+export const AppDir = z
+  .string()
+  .max(200)
+  .regex(
+    /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9@._\-/ ]*$/,
+    'must be a folder inside the project, such as apps/web',
+  );
+
+export const StartBuildBody = z.object({
+  projectName: z.string().min(1),
+  noCache: z.boolean().optional(),
+  /** Build this app of a repository of several from now on (null or "": let Forge pick). */
+  app: AppDir.nullable().optional(),
+});
 export const BuildLogsQuery = z.object({
   /** Only entries after this sequence number (for following). */
   after: z.coerce.number().int().min(0).optional(),

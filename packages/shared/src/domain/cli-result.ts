@@ -34,6 +34,14 @@ export const CliResultError = z.object({
   message: z.string(),
   /** What to do about it, when there is advice. */
   hint: z.string().optional(),
+  /** The first error line the failing tool printed, with its place when it gave one. */
+  firstLine: z.string().optional(),
+  /** "src/App.tsx:12:5": where the first error points, relative to the project root. */
+  location: z.string().optional(),
+  /** A likely cause Forge knew of before the failure (e.g. the project asks for another Node). */
+  probableCause: z.string().optional(),
+  /** The command that prints the whole log, e.g. "forge logs b_123". */
+  logCommand: z.string().optional(),
 });
 export type CliResultError = z.infer<typeof CliResultError>;
 

@@ -114,7 +114,12 @@ export const routes = defineRoutes({
   upload: {
     method: 'POST',
     path: '/api/upload',
-    query: z.object({ rapid: z.string().optional(), noCache: z.string().optional() }),
+    query: z.object({
+      rapid: z.string().optional(),
+      noCache: z.string().optional(),
+      /** The app folder to build in a repository of several (empty: let Forge pick again). */
+      app: z.string().optional(),
+    }),
     multipart: { field: 'file' },
     response: UploadResult,
     summary: 'Upload a project ZIP (multipart field "file", at most 50MB).',

@@ -196,19 +196,20 @@ describe('botOrchestration', () => {
     expect(mostAtOnce(e.sent)).toBe(3);
   });
 
-  it('off: one job at a time, in order — the checks one after another', async () => {
+  it('off: one job at a time, in order — the preview first, then the checks one after another', async () => {
     const e = engine({ settings: { botOrchestration: false } });
     const { id } = e.start('site', TESTED);
     const build = await e.finished(id);
     expect(build.status).toBe('succeeded');
     expect(mostAtOnce(e.sent)).toBe(1);
+    // Tests never hold the preview: it is served as soon as the output is there.
     expect(build.steps.map((s) => s.name)).toEqual([
       'detect',
       'build',
+      'preview',
       'test',
       'check',
       'optimize',
-      'preview',
     ]);
   });
 

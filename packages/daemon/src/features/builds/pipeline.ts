@@ -14,7 +14,7 @@ import type { Fleet } from '../../fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { isInsideReal } from '../../fs/contain.ts';
 import { swapDir } from '../../fs/moves.ts';
-import { hashTree } from '../../fs/tree-hash.ts';
+import { hashTree, type WrittenTree } from '../../fs/tree-hash.ts';
 import { listFiles } from '../../fs/walk.ts';
 import {
   buildStage,
@@ -28,6 +28,7 @@ import {
   previewStage,
   runStage,
   testStage,
+  toolchainStage,
   type BuildFailure,
   type Stage,
   type StageEnv,
@@ -58,16 +59,44 @@ export type BuildSource = { kind: 'upload'; zipPath: string } | { kind: 'rebuild
 export type PlanOutcome =
   { kind: 'planned'; blueprint: Blueprint } | { kind: 'queued' } | { kind: 'refused'; failure: BuildFailure };
 
-/** Source hash for CacheBot: the uploaded tree (not its installs or outputs) plus the plan. */
-export async function sourceHash(projectDir: string, blueprint: Blueprint): Promise<string> {
+/**
+ * Source hash for CacheBot: the uploaded tree (not its installs or outputs) plus the plan. `written`
+ * is ExtractBot's digest of the tree it just wrote: used instead of reading the tree back when the
+ * skip below leaves out none of it.
+ */
+export async function sourceHash(
+  projectDir: string,
+  blueprint: Blueprint,
+  written?: WrittenTree | null,
+): Promise<string> {
   const out =
     blueprint.kind === 'static-build' && blueprint.outputDir ? blueprint.outputDir.replace(/\/+$/, '') : null;
   const tree = await hashTree(
     projectDir,
     (rel) => rel === 'node_modules' || rel.endsWith('/node_modules') || rel === '.git' || rel === out,
+    written,
   );
   const { decisions: _decisions, ...plan } = blueprint;
   return crypto.createHash('sha256').update(tree).update(JSON.stringify(plan)).digest('hex');
+}
+
+/** The plan with a provisioned package manager's bin folder first on PATH for every command. */
+export function withToolPath(bp: Blueprint, binDir: string): Blueprint {
+  const inherited = bp.env.PATH ?? process.env.PATH ?? '';
+  return { ...bp, env: { ...bp.env, PATH: inherited ? `${binDir}${path.delimiter}${inherited}` : binDir } };
+}
+
+/** Failures of the project's own commands that a Node the project does not accept would explain. */
+const NODE_SENSITIVE = new Set(['INSTALL_FAILED', 'BUILD_FAILED', 'PREVIEW_FAILED', 'STAGE_TIMEOUT']);
+
+/** "Probably the cause": the plan said up front that this machine's Node is not what the project asks for. */
+export function probableCauseOf(bp: Blueprint | null | undefined, code: string): string | null {
+  const node = bp?.node;
+  if (!node || node.satisfied !== false || !NODE_SENSITIVE.has(code)) return null;
+  return (
+    `This was probably caused by the Node version: the project asks for Node ${node.wanted} (${node.file}) ` +
+    `and this machine runs Node ${node.current}.`
+  );
 }
 
 /** The uploaded archive, once the build no longer needs it (extracted, or ended before). */
@@ -100,7 +129,8 @@ export function createPipeline(deps: PipelineDeps) {
   };
   const stages = {
     extract: extractStage({ layout, logger }),
-    detect: detectStage({ layout }),
+    detect: detectStage({ layout, repo }),
+    toolchain: toolchainStage({ layout, logger }),
     install: installStage({ layout }),
     build: buildStage({ layout }),
     test: testStage({ layout }),
@@ -190,14 +220,16 @@ export function createPipeline(deps: PipelineDeps) {
         stage: 'bot-assignment',
       });
     }
+    let written: WrittenTree | null = null;
     if (source.kind === 'upload') {
       run.to({ status: 'running', stage: 'extraction' });
-      await must(run, stages.extract, { zipPath: source.zipPath });
+      written = (await must(run, stages.extract, { zipPath: source.zipPath })).tree;
       await dropUpload(source);
       run.to({ status: 'running', stage: 'extraction-complete' });
     }
-    const bp = await must(run, stages.detect, undefined);
-    planned({ kind: 'planned', blueprint: bp });
+    const plan = await must(run, stages.detect, undefined);
+    planned({ kind: 'planned', blueprint: plan });
+    let bp = plan;
 
     if (bp.kind === 'unknown') {
       const why =
@@ -207,7 +239,7 @@ export function createPipeline(deps: PipelineDeps) {
         'BlueprintBot',
       );
     }
-    const hash = await sourceHash(projectDir, bp);
+    const hash = await sourceHash(projectDir, bp, written);
     run.record({ sourceHash: hash });
     stillWanted(run);
 
@@ -215,8 +247,9 @@ export function createPipeline(deps: PipelineDeps) {
       run.to({ status: 'running', stage: 'no-build-needed' });
       run.log('BlueprintBot', 'info', 'Plain static site: nothing to install or build.');
       const dotfiles = (rel: string) => rel.startsWith('.');
-      await checks(run, bp, projectDir, dotfiles);
+      // The preview is up as soon as the site is; tests and checks report while it is served.
       await previewOutput(run, bp, projectDir);
+      await checks(run, bp, projectDir, dotfiles);
       return complete(run, projectDir, hash);
     }
 
@@ -237,12 +270,17 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     run.to({ status: 'running', stage: 'build-start' });
+    if (bp.toolchain) {
+      // Every command from here on runs with the provisioned package manager first on PATH.
+      const tool = await must(run, stages.toolchain, bp);
+      bp = withToolPath(bp, tool.binDir);
+    }
     if (bp.install) await must(run, stages.install, bp);
     if (bp.build) await must(run, stages.build, bp);
 
     if (bp.kind === 'server') {
       // A server app is "built" once it answers: start it before declaring success.
-      await must(run, stages.preview, { blueprint: bp, root: projectDir });
+      await must(run, stages.preview, { blueprint: bp, root: path.join(projectDir, bp.appDir) });
       run.to({ status: 'running', stage: 'build-success' });
       await checks(run, bp, null);
       return complete(run, projectDir, hash);
@@ -262,8 +300,9 @@ export function createPipeline(deps: PipelineDeps) {
     // Keep the output outside the source tree: re-uploads replace the source, previews keep serving.
     swapDir(built, outputStore, layout.tmpDir);
     run.to({ status: 'running', stage: 'build-success' });
-    await checks(run, bp, outputStore);
+    // The preview is up as soon as the output is; tests and checks report while it is served.
     await previewOutput(run, bp, outputStore);
+    await checks(run, bp, outputStore);
     return complete(run, outputStore, hash);
   }
 
@@ -280,7 +319,20 @@ export function createPipeline(deps: PipelineDeps) {
       return;
     }
     run.log(s.bot, 'error', s.failure.message);
-    run.end(s.failure.status, { error: { code: s.failure.code, message: s.failure.message } });
+    const evidence = s.failure.evidence ?? {};
+    if (evidence.firstLine && evidence.firstLine !== s.failure.message) {
+      run.log(s.bot, 'error', `First error: ${evidence.firstLine}`);
+    }
+    const probableCause = probableCauseOf(run.snapshot().blueprint, s.failure.code);
+    if (probableCause) run.log(s.bot, 'warn', probableCause);
+    run.end(s.failure.status, {
+      error: {
+        code: s.failure.code,
+        message: s.failure.message,
+        ...evidence,
+        ...(probableCause ? { probableCause } : {}),
+      },
+    });
   }
 
   return {

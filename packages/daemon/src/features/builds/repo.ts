@@ -41,6 +41,7 @@ interface ProjectRow {
   output_hash: string | null;
   output_build_id: string | null;
   preview_pid: number | null;
+  app: string | null;
 }
 
 /** A project as the daemon keeps it. */
@@ -52,6 +53,8 @@ export interface ProjectRecord {
   output: { hash: string; buildId: string } | null;
   /** Process group of its running server-app preview, if any (killed after a crash). */
   previewPid: number | null;
+  /** The app folder chosen for a repository of several apps; null lets BlueprintBot pick. */
+  app: string | null;
 }
 
 /** A project with its newest build (GET /api/projects), read in one query. */
@@ -76,6 +79,7 @@ const toProject = (row: ProjectRow): ProjectRecord => ({
       ? { hash: row.output_hash, buildId: row.output_build_id }
       : null,
   previewPid: row.preview_pid,
+  app: row.app ?? null,
 });
 
 interface LastBuildColumns {
@@ -191,6 +195,7 @@ export function createBuildRepo(store: Store) {
       'UPDATE projects SET output_hash = ?, output_build_id = ? WHERE name = ?',
     ),
     setPreviewPid: db.prepare<[number | null, string]>('UPDATE projects SET preview_pid = ? WHERE name = ?'),
+    setApp: db.prepare<[string | null, string]>('UPDATE projects SET app = ? WHERE name = ?'),
     previewPids: db.prepare<[], { name: string; preview_pid: number }>(
       'SELECT name, preview_pid FROM projects WHERE preview_pid IS NOT NULL',
     ),
@@ -277,6 +282,10 @@ export function createBuildRepo(store: Store) {
     },
     setProjectOutput(name: string, hash: string | null, buildId: string | null): void {
       stmt.setOutput.run(hash, buildId, name);
+    },
+    /** Choose the app a repository of several builds (null: BlueprintBot picks). */
+    setProjectApp(name: string, app: string | null): void {
+      stmt.setApp.run(app, name);
     },
     setPreviewPid(name: string, pid: number | null): void {
       stmt.setPreviewPid.run(pid, name);

@@ -36,7 +36,10 @@ export function registerBuildRoutes(router: Router, deps: { builds: BuildService
   });
 
   defineRoute(router, routes.startBuild, ({ body }) =>
-    builds.startBuild(body.projectName, { noCache: body.noCache ?? false }),
+    builds.startBuild(body.projectName, {
+      noCache: body.noCache ?? false,
+      ...(body.app !== undefined ? { app: body.app } : {}),
+    }),
   );
 
   defineRoute(router, routes.cancelBuild, ({ params }) => builds.cancel(params.id, 'user'));

@@ -74,6 +74,12 @@ export function createBuildService(deps: BuildServiceDeps) {
     return run;
   }
 
+  /** Remember which app of a repository of several the project builds ("" or null: Forge picks). */
+  function chooseApp(projectName: string, app: string | null): void {
+    const dir = app?.replace(/\/+$/, '') || null;
+    repo.setProjectApp(projectName, dir);
+  }
+
   /** Cancel the build this one replaces and wait until its processes are gone, before touching files. */
   async function supersede(run: BuildRun): Promise<void> {
     const previous = replaces.get(run);
@@ -107,9 +113,13 @@ export function createBuildService(deps: BuildServiceDeps) {
 
   return {
     /** Called when an upload starts streaming: the build exists in the store from its first byte. */
-    beginUpload(fileName: string, opts: { noCache: boolean; rapid: boolean }): BuildRun {
+    beginUpload(
+      fileName: string,
+      opts: { noCache: boolean; rapid: boolean; app?: string | null | undefined },
+    ): BuildRun {
       const projectName = projectNameFromFile(fileName);
       const run = begin(projectName, opts.noCache);
+      if (opts.app !== undefined) chooseApp(projectName, opts.app);
       if (opts.rapid)
         deps.broadcast({ type: 'rapid-build-start', projectName, buildId: run.id, stage: 'starting' });
       run.log('ExtractBot', 'info', `Receiving ${fileName} as project "${projectName}".`);
@@ -162,7 +172,7 @@ export function createBuildService(deps: BuildServiceDeps) {
     },
 
     /** "Start Build": build an uploaded project again from its current files. */
-    startBuild(projectName: string, opts: { noCache: boolean }): Build {
+    startBuild(projectName: string, opts: { noCache: boolean; app?: string | null | undefined }): Build {
       if (
         !isValidProjectName(projectName) ||
         !repo.project(projectName) ||
@@ -171,6 +181,7 @@ export function createBuildService(deps: BuildServiceDeps) {
         throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${projectName}".`);
       }
       const run = begin(projectName, opts.noCache);
+      if (opts.app !== undefined) chooseApp(projectName, opts.app);
       void (async () => {
         await supersede(run);
         if (run.signal.aborted) return endBeforeStart(run, null);

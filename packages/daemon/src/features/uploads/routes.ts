@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Response, Router } from 'express';
-import { routes, type UploadResult } from '@forge/shared';
+import { AppDir, routes, type UploadResult } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { BuildService } from '../builds/service.ts';
@@ -19,12 +19,20 @@ export function registerUploadRoutes(
   router.post(routes.upload.path, async (req, res) => {
     const rapid = req.query.rapid === '1' || req.query.rapid === 'true';
     const noCache = req.query.noCache === '1' || req.query.noCache === 'true';
+    const appParam = typeof req.query.app === 'string' ? req.query.app : undefined;
+    if (appParam !== undefined && !AppDir.safeParse(appParam).success) {
+      throw new ForgeError(
+        'VALIDATION_FAILED',
+        `"app" must be a folder inside the project, such as apps/web (got "${appParam}").`,
+      );
+    }
+    const app = appParam;
     let run: BuildRun | null = null;
     try {
       const zip = await receiveZip(req, {
         field: routes.upload.multipart.field,
         tmpDir: deps.layout.tmpDir,
-        onFileStart: (fileName) => (run = deps.builds.beginUpload(fileName, { noCache, rapid })),
+        onFileStart: (fileName) => (run = deps.builds.beginUpload(fileName, { noCache, rapid, app })),
       });
       // From here the build owns the archive (a queued build extracts it later) and removes it.
       const result: UploadResult = await deps.builds.finishUpload(run!, zip.path);

@@ -132,8 +132,15 @@ function stageContext(
         cwd: command.cwd,
         ...(command.env ? { env: command.env } : {}),
         timeoutMs: command.timeoutMs,
-        signal: run.signal,
-        sandbox: env.sandbox,
+        // The build's cancel always stops it; a stage may also stop its own command.
+        signal: command.signal ? AbortSignal.any([run.signal, command.signal]) : run.signal,
+        sandbox:
+          env.sandbox && (command.writable || command.linkedRoot)
+            ? {
+                ...(command.writable ? { writable: command.writable } : {}),
+                ...(command.linkedRoot ? { linkedRoot: command.linkedRoot } : {}),
+              }
+            : env.sandbox,
         onLine: (line) => {
           run.output(bot, line.stream, line.text);
           command.onLine?.(line);

@@ -1,5 +1,6 @@
-import type { Build, ErrorCode, LogLevel, Settings, StepName, StepStatus } from '@forge/shared';
+import type { Build, BuildError, ErrorCode, LogLevel, Settings, StepName, StepStatus } from '@forge/shared';
 import type { RunCommandOptions, RunResult } from '../run/index.ts';
+import type { OutputEvidence } from '../run/first-error.ts';
 
 /** How a step that could not do its job ends the build: a final status and a catalogue code. */
 export interface BuildFailure {
@@ -8,6 +9,8 @@ export interface BuildFailure {
   message: string;
   /** Structured details for an HTTP answer (the archive entry at fault, the config field…). */
   details?: unknown;
+  /** What the failing command printed that explains it: its first error line, where it points, its last lines. */
+  evidence?: Pick<BuildError, 'firstLine' | 'location' | 'tail'>;
 }
 
 /**
@@ -23,6 +26,12 @@ export type StageResult<O> =
 export type StageCommand = Pick<RunCommandOptions, 'argv' | 'cwd' | 'env' | 'timeoutMs'> & {
   /** Also called with each line (the build's log gets every line anyway). */
   onLine?: RunCommandOptions['onLine'];
+  /** Folders the command may write besides its cwd when sandboxed (e.g. Forge's shared install store). */
+  writable?: readonly string[];
+  /** Sandboxed: cwd and the `writable` folders inside this one share one mount, so hard links between them work. */
+  linkedRoot?: string;
+  /** Stops this command early (the stage's own reason, e.g. a test runner waiting for input); the build goes on. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -74,24 +83,36 @@ export const failure = (status: BuildFailure['status'], code: ErrorCode, message
   message,
 });
 
-/** A command's end as a step failure (for install and build), or null when it succeeded. */
+/**
+ * A command's end as a step failure (for install and build), or null when it succeeded. Given the
+ * command's `output` (an OutputEvidence fed its lines), a failure or timeout carries its first error
+ * line, where it points and its last lines, so "npm run build exited with code 1" is never all a
+ * person gets.
+ */
 export function commandFailure(
   result: RunResult,
   command: string,
   code: 'INSTALL_FAILED' | 'BUILD_FAILED',
+  output?: Pick<OutputEvidence, 'evidence'>,
 ): BuildFailure | null {
+  const explained = (f: BuildFailure): BuildFailure => {
+    const evidence = output?.evidence();
+    return evidence && (evidence.firstLine || evidence.tail?.length) ? { ...f, evidence } : f;
+  };
   switch (result.outcome) {
     case 'succeeded':
       return null;
     case 'timed-out':
-      return failure('timed-out', 'STAGE_TIMEOUT', `${command} ran past its time limit and was stopped.`);
+      return explained(
+        failure('timed-out', 'STAGE_TIMEOUT', `${command} ran past its time limit and was stopped.`),
+      );
     case 'cancelled':
       return failure('cancelled', 'CANCELLED', `${command} was cancelled.`);
     case 'failed': {
       const why =
         result.error ??
         (result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`);
-      return failure('failed', code, `${command} ${why}`);
+      return explained(failure('failed', code, `${command} ${why}`));
     }
   }
 }

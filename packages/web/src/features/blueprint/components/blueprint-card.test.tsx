@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Project, Stage } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
@@ -65,5 +65,56 @@ describe('blueprint card', () => {
 
     socket.emit({ type: 'file-content-updated', filePath: 'src/app.ts', content: 'x' });
     await waitFor(() => expect(screen.getByText('1 change · src/app.ts')).toBeDefined());
+  });
+});
+
+describe('blueprint card: repositories of several apps', () => {
+  const apps = [
+    { dir: 'apps/web', name: 'web', framework: 'vite', kind: 'static-build' as const },
+    { dir: 'apps/admin', name: 'admin', framework: 'vite', kind: 'static-build' as const },
+  ];
+
+  it('shows the provisioned package manager, a Node mismatch and builds another app when chosen', async () => {
+    const plan = makeBlueprint({
+      packageManager: 'pnpm',
+      toolchain: {
+        tool: 'pnpm',
+        package: 'pnpm',
+        request: '10.20.0',
+        version: '10.20.0',
+        source: 'packageManager',
+        file: 'package.json',
+      },
+      node: { wanted: '>=22', file: 'package.json', current: '20.20.2', satisfied: false },
+      appDir: 'apps/web',
+      outputDir: 'apps/web/dist',
+      apps,
+    });
+    const daemon = stubDaemon(({ url, method }) => {
+      if (url.pathname === '/api/projects') return json([project]);
+      if (url.pathname === '/api/builds' && method === 'POST') {
+        return json(makeBuild({ id: 'b2', projectName: 'my-app', stages: RUNNING }));
+      }
+      if (url.pathname === '/api/builds') {
+        return json([makeBuild({ id: 'b1', projectName: 'my-app', stages: RUNNING, blueprint: plan })]);
+      }
+      return undefined;
+    });
+    renderPanel(<BlueprintCard />);
+
+    const region = within(await screen.findByRole('region', { name: 'Build plan' }));
+    expect(await region.findByText('pnpm 10.20.0')).toBeDefined();
+    expect(region.getByText('apps/web/dist')).toBeDefined();
+    expect(region.getByRole('note').textContent).toContain('Node >=22');
+    const picker = region.getByLabelText(/App \(2 in this repository\)/);
+    const build = region.getByRole('button', { name: 'Build this app' });
+    expect((build as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(picker, { target: { value: 'apps/admin' } });
+    expect((build as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(build);
+    await waitFor(() => {
+      const posted = daemon.requests.find((r) => r.method === 'POST' && r.path === '/api/builds');
+      expect(posted?.body).toEqual({ projectName: 'my-app', app: 'apps/admin' });
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
-import { plural, TOTAL_BOTS, UI_TEXT, buildStateLabel } from '@forge/shared';
+import { plural, TOTAL_BOTS, UI_TEXT, buildStateLabel, type Blueprint } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -9,6 +9,15 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { TONE_DOT, useBotStatus, type ActivityTone } from '@/components/layout/bot-status.ts';
 import { useLatestBuild } from '@/features/builds/queries.ts';
+import { AppPicker } from './app-picker.tsx';
+
+/** "pnpm 10.20.0": the package manager, with the version Forge provisioned (or asked for) when it did. */
+function packageManagerText(plan: Blueprint): string {
+  if (!plan.packageManager) return 'none';
+  const tool = plan.toolchain;
+  if (!tool) return plan.packageManager;
+  return `${plan.packageManager} ${tool.version ?? tool.request}`;
+}
 
 function Fact({
   icon,
@@ -118,12 +127,29 @@ export function BlueprintCard() {
             <p className="text-muted-foreground">Upload a project to see how the bots will build it.</p>
           ) : build ? (
             plan ? (
-              <dl className="flex flex-col gap-1">
-                <PlanRow label="Framework" value={plan.framework} />
-                <PlanRow label="Package manager" value={plan.packageManager ?? 'none'} />
-                <PlanRow label="Output dir" value={plan.outputDir} />
-                <PlanRow label="Kind" value={plan.kind} />
-              </dl>
+              <>
+                <dl className="flex flex-col gap-1">
+                  <PlanRow label="Framework" value={plan.framework} />
+                  <PlanRow label="Package manager" value={packageManagerText(plan)} />
+                  {plan.appDir !== '.' ? <PlanRow label="App" value={plan.appDir} /> : null}
+                  <PlanRow label="Output dir" value={plan.outputDir} />
+                  <PlanRow label="Kind" value={plan.kind} />
+                </dl>
+                {plan.node?.satisfied === false ? (
+                  <p role="note" className="text-pending">
+                    The project asks for Node {plan.node.wanted} ({plan.node.file}); this machine runs Node{' '}
+                    {plan.node.current}.
+                  </p>
+                ) : null}
+                {project && plan.apps.length > 1 ? (
+                  <AppPicker
+                    key={`${build.id}:${plan.appDir}`}
+                    projectName={project}
+                    apps={plan.apps}
+                    current={plan.appDir}
+                  />
+                ) : null}
+              </>
             ) : (
               <p className="text-muted-foreground">This build has no plan yet.</p>
             )

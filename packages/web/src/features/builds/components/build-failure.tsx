@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { FileText } from 'lucide-react';
+import {
+  formatClock,
+  sanitizeLine,
+  type Build,
+  type BuildError,
+  type BuildLogsResponse,
+} from '@forge/shared';
+import { forgeClient } from '@/lib/api.ts';
+import { routeQueryKey } from '@/lib/query-client.ts';
+import { useEditorActions } from '@/features/editor/use-editor-actions.ts';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog.tsx';
+
+/** Lines asked for per page of the full log (the route's most). */
+const LOG_PAGE_LINES = 10_000;
+
+/** "src/App.tsx:12:5". */
+export const formatLocation = ({ file, line, column }: NonNullable<BuildError['location']>): string =>
+  `${file}:${line}${column ? `:${column}` : ''}`;
+
+/** Every stored line of a build's log, page after page. */
+async function fullLog(id: string): Promise<BuildLogsResponse['entries']> {
+  const entries: BuildLogsResponse['entries'] = [];
+  let after = 0;
+  for (;;) {
+    const page = await forgeClient.request('buildLogs', {
+      params: { id },
+      query: { after, limit: LOG_PAGE_LINES },
+    });
+    entries.push(...page.entries);
+    if (page.entries.length < LOG_PAGE_LINES || page.next <= after) return entries;
+    after = page.next;
+  }
+}
+
+/** "View full log": the build's whole stored log in a dialog, read when it opens. */
+function FullLog({ build }: { build: Build }) {
+  const [open, setOpen] = useState(false);
+  const log = useQuery({
+    queryKey: [...routeQueryKey('buildLogs', { params: { id: build.id } }), 'all'],
+    queryFn: () => fullLog(build.id),
+    enabled: open,
+  });
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Button variant="outline" size="sm" className="h-6 gap-1 px-2 text-xs" onClick={() => setOpen(true)}>
+        <FileText />
+        View full log
+      </Button>
+      <DialogContent className="sm:max-w-4xl">
+        <DialogHeader>
+          <DialogTitle>Log of build {build.id}</DialogTitle>
+          <DialogDescription>
+            {build.projectName}, {build.status}
+            {build.logTruncated ? ` — the daemon kept the first ${build.logCount} lines` : ''}
+          </DialogDescription>
+        </DialogHeader>
+        {log.isPending ? (
+          <p className="text-sm text-muted-foreground">Reading the log…</p>
+        ) : log.isError ? (
+          <p className="text-sm text-error">Could not read the log: {log.error.message}</p>
+        ) : (
+          <pre
+            aria-label="Full build log"
+            tabIndex={0}
+            className="max-h-[60vh] overflow-auto rounded-md bg-muted/60 p-2 font-mono text-[0.7rem] leading-4 whitespace-pre-wrap break-words outline-none focus-visible:ring-2 focus-visible:ring-ring/60"
+          >
+            {log.data
+              .map(
+                (e) =>
+                  `${formatClock(e.timestamp)} ${e.level.toUpperCase().padEnd(7)} ${e.botName} ${sanitizeLine(e.message)}`,
+              )
+              .join('\n')}
+          </pre>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * Why a build failed, as a person reads it: the first error line the tool printed, its file:line
+ * first (a click opens the file in the code area; the editor has no line target, so at its top),
+ * then Forge's one-sentence message, the probable cause, the app's last lines when no line stated
+ * an error, and "View full log". Nothing for a build that did not fail.
+ */
+export function BuildFailure({ build, project }: { build: Build; project: string | null }) {
+  const { openFile } = useEditorActions();
+  const error = build.error;
+  if (!error || build.status === 'succeeded' || build.status === 'cancelled') return null;
+  // Files open in the selected project: a place in another project's build is shown, not linked.
+  const location = error.location;
+  const canOpen = location !== undefined && (project === null || project === build.projectName);
+  return (
+    <div
+      role="group"
+      aria-label="Why the build failed"
+      className="flex flex-col gap-1 rounded-md border border-error/40 bg-error/5 p-2 text-xs"
+    >
+      {error.firstLine ? (
+        <p className="font-mono break-words" aria-label="First error">
+          {location ? (
+            canOpen ? (
+              <button
+                type="button"
+                className="mr-1.5 font-semibold underline decoration-dotted underline-offset-2 hover:text-foreground"
+                title={`Open ${location.file} in the editor`}
+                onClick={() => void openFile(location.file)}
+              >
+                {formatLocation(location)}
+              </button>
+            ) : (
+              <span className="mr-1.5 font-semibold">{formatLocation(location)}</span>
+            )
+          ) : null}
+          <span className="text-error">{error.firstLine}</span>
+        </p>
+      ) : null}
+      <p>
+        {error.message} <span className="text-muted-foreground">[{error.code}]</span>
+      </p>
+      {error.probableCause ? <p className="text-pending">{error.probableCause}</p> : null}
+      {!error.firstLine && error.tail?.length ? (
+        <pre
+          aria-label="Last output"
+          className="max-h-32 overflow-auto rounded bg-muted/60 p-1.5 font-mono text-[0.7rem] leading-4 whitespace-pre-wrap break-words"
+        >
+          {error.tail.map(sanitizeLine).join('\n')}
+        </pre>
+      ) : null}
+      <div>
+        <FullLog build={build} />
+      </div>
+    </div>
+  );
+}
