@@ -1,16 +1,19 @@
-import { createForgeClient, type ForgeClient, type WebSocketLike } from '@forge/shared';
+import { createRequire } from 'node:module';
+import type { WebSocketLike } from '@forge/shared';
+import type * as Ws from 'ws';
 import { resolveGlobals, type GlobalOptions, type ResolvedGlobals } from './context.ts';
-import { runEntryCommand, runForeground } from './daemon/foreground.ts';
 import { daemonEntry, forgePaths, type ForgePaths } from './daemon/paths.ts';
-import { runArgs, startDaemon, type ListenOptions, type StartResult } from './daemon/start.ts';
+import type { ListenOptions, StartResult } from './daemon/start.ts';
 import { probeDaemon, type DaemonProbe } from './daemon/state.ts';
-import { stopDaemon, type StopResult } from './daemon/stop.ts';
+import type { StopResult } from './daemon/stop.ts';
+import { createCliClient, type CliClient } from './http/client.ts';
 import { CliError, EXIT, type Output } from './output.ts';
 import { detectTerminal, type Terminal } from './terminal.ts';
 
 /**
- * Everything a command's `run` needs from the outside world. Built lazily (this module pulls in
- * @forge/shared and zod), so `forge --version` and `--help` never load it.
+ * Everything a command's `run` needs from the outside world. It loads no zod: a read command gets
+ * its answers through the CLI's own client (http/client.ts); /ws loads the shared client and `ws`
+ * when a command asks for a live connection.
  */
 export interface Deps {
   out: Output;
@@ -45,7 +48,7 @@ export interface DaemonControl {
 }
 
 export interface Connection {
-  client: ForgeClient;
+  client: CliClient;
   baseUrl: string;
   token: string | undefined;
 }
@@ -83,10 +86,16 @@ export function createDeps({
 
   const daemon: DaemonControl = {
     probe: () => probeDaemon(paths.stateFile, globals.token),
-    start: (opts) => startDaemon(startContext(), opts),
-    stop: () => stopDaemon(paths, globals.token),
-    runForeground: (opts) => runForeground(daemonEntry(), runArgs(opts), env, cwd),
-    runEntry: (args) => runEntryCommand(daemonEntry(), args, env, cwd),
+    // Loaded when used: they need node:child_process, which a read command does not.
+    start: async (opts) => (await import('./lazy.ts')).startDaemon(startContext(), opts),
+    stop: async () => (await import('./lazy.ts')).stopDaemon(paths, globals.token),
+    runForeground: async (opts) => {
+      const { runForeground, runArgs } = await import('./lazy.ts');
+      return runForeground(daemonEntry(), runArgs(opts), env, cwd);
+    },
+    // Not through lazy.ts: `forge config print` is a read command.
+    runEntry: async (args) =>
+      (await import('./daemon/foreground.ts')).runEntryCommand(daemonEntry(), args, env, cwd),
   };
 
   async function client(
@@ -94,14 +103,16 @@ export function createDeps({
     { live = false }: ConnectOptions,
     token = globals.token,
   ): Promise<Connection> {
-    // Node 20 has no global WebSocket; `ws` implements the same on* API. Its typings differ from
-    // WebSocketLike under strict variance, hence the one cast.
-    const WebSocket = live ? ((await import('ws')).WebSocket as unknown as WebSocketCtor) : undefined;
-    return {
-      client: createForgeClient({ baseUrl, token, ...(WebSocket ? { WebSocket } : {}) }),
-      baseUrl,
-      token,
-    };
+    if (!live) return { client: createCliClient({ baseUrl, token }), baseUrl, token };
+    // /ws is the shared client's (its event schemas). Node 20 has no global WebSocket; `ws`
+    // implements the same on* API. Its typings differ from WebSocketLike under strict variance,
+    // hence the one cast. `ws` is CommonJS: require() loads it without the ES module loader's
+    // scan of each of its files for exports (~9 ms).
+    const { createForgeClient } = await import('@forge/shared');
+    const ws = createRequire(import.meta.url)('ws') as typeof Ws;
+    const WebSocket = ws.WebSocket as unknown as WebSocketCtor;
+    const { subscribe } = createForgeClient({ baseUrl, token, WebSocket });
+    return { client: createCliClient({ baseUrl, token, subscribe }), baseUrl, token };
   }
 
   async function connect(options: ConnectOptions = {}): Promise<Connection> {

@@ -95,6 +95,12 @@ describe('forge upload', () => {
     expect(forge.out.stderr).toMatch(/^ {2}hint +The first error in the build output says why/m);
   });
 
+  it('--app names the app of a repository of several to build', async () => {
+    const forge = start(['upload', zip, '--app', 'apps/admin']);
+    expect((await standIn.nextUpload()).query.get('app')).toBe('apps/admin');
+    expect(await forge.exit()).toBe(0);
+  });
+
   it('--wait still ends when /ws drops and the build-finished event is lost', async () => {
     const forge = start(['upload', zip, '--wait', '--json']);
     await forge.stderrShows(/Extracted/); // the first look at the record has been answered

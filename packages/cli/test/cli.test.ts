@@ -55,8 +55,8 @@ describe('forge --version / --help', () => {
     expect(stdout).toMatch(/^ {2}130 +stopped with Ctrl\+C/m);
   });
 
-  it('keeps --version and --help light: the entry statically loads commander and nothing heavy', () => {
-    // Follow the static imports of the entry chunk; zod, ws, open and Ink must only be behind import().
+  /** The files a chunk loads before it runs (its static imports, followed), their code, the packages. */
+  function staticGraph(chunk: string) {
     const seen = new Set<string>();
     const bare = new Set<string>();
     let code = '';
@@ -71,9 +71,33 @@ describe('forge --version / --help', () => {
         else bare.add(spec);
       }
     };
-    visit(join(REPO, 'packages/cli/dist/forge.js'));
-    expect([...bare].filter((s) => !isBuiltin(s))).toEqual(['commander']);
-    expect(code).not.toContain('ZodError');
+    visit(join(REPO, 'packages/cli/dist', chunk));
+    return { code, packages: [...bare].filter((s) => !isBuiltin(s)) };
+  }
+  /** The chunk the entry imports when it runs `kind` (read: the read path, cli: the program). */
+  const dynamicChunk = (kind: 'read' | 'cli') => {
+    const entry = readFileSync(join(REPO, 'packages/cli/dist/forge.js'), 'utf8');
+    const chunk = new RegExp(`import\\("\\./(${kind}-[\\w-]+\\.js)"\\)`).exec(entry)?.[1];
+    if (!chunk) throw new Error(`dist/forge.js imports no ${kind} chunk`);
+    return chunk;
+  };
+
+  it('keeps --version light: the entry loads no package, and no zod, before it runs', () => {
+    const entry = staticGraph('forge.js');
+    expect(entry.packages).toEqual([]);
+    expect(entry.code).not.toContain('ZodError');
+  });
+
+  it('keeps the read path light: no commander, no zod (the schemas are precomputed), no ws', () => {
+    const read = staticGraph(dynamicChunk('read'));
+    expect(read.packages).toEqual([]);
+    expect(read.code).not.toContain('ZodError');
+    expect(read.code).not.toContain('commander.invalidArgument');
+    // The program: commander, and still no zod before a command asks for it.
+    const program = staticGraph(dynamicChunk('cli'));
+    expect(program.packages).toEqual([]);
+    expect(program.code).toContain('commander.invalidArgument');
+    expect(program.code).not.toContain('ZodError');
   });
 });
 

@@ -73,12 +73,14 @@ describe('toBuildResult for a build that did not succeed', () => {
       code: 'BUILD_FAILED',
       message: 'exit 1',
       hint: expect.stringContaining('forge logs <build>'),
+      logCommand: 'forge logs b1',
     });
     const cancelled = makeBuild({ stages: [['idle', 50]], cancelReason: 'superseded' });
     expect(toBuildResult(cancelled)).toMatchObject({ status: 'cancelled', stage: 'idle' });
     expect(toBuildResult(cancelled).error).toEqual({
       code: 'CANCELLED',
       message: 'The build was cancelled (superseded).',
+      logCommand: 'forge logs b1',
     });
     // Still running when the wait ended: only the wait's error.
     const running = makeBuild({ stages: [['build-start', 10]] });
@@ -88,6 +90,42 @@ describe('toBuildResult for a build that did not succeed', () => {
     for (const result of [toBuildResult(finished), toBuildResult(failed), toBuildResult(cancelled), waited]) {
       expect(CliResult.parse(result)).toEqual(result);
     }
+  });
+});
+
+describe('toBuildResult for a failure that printed its first error line', () => {
+  it('carries the first line, its place as file:line:col, the probable cause and the log command', () => {
+    const failed = makeBuild({
+      id: 'b12',
+      stages: [['build-failed', 50]],
+      error: {
+        code: 'BUILD_FAILED',
+        message: 'npm run build exited with code 1',
+        firstLine: 'app/layout.tsx: `next/font` error: Failed to fetch `Inter` from Google Fonts.',
+        tail: ['Failed to compile.', '', '> Build failed because of webpack errors'],
+        probableCause: 'This was probably caused by the Node version: the project asks for Node 22.',
+      },
+    });
+    const result = toBuildResult(failed);
+    expect(result.error).toEqual({
+      code: 'BUILD_FAILED',
+      message: 'npm run build exited with code 1',
+      firstLine: 'app/layout.tsx: `next/font` error: Failed to fetch `Inter` from Google Fonts.',
+      probableCause: 'This was probably caused by the Node version: the project asks for Node 22.',
+      hint: expect.any(String),
+      logCommand: 'forge logs b12',
+    });
+    const placed = makeBuild({
+      stages: [['build-failed', 50]],
+      error: {
+        code: 'BUILD_FAILED',
+        message: 'exit 2',
+        firstLine: "error TS2322: Type 'number' is not assignable to type 'string'.",
+        location: { file: 'src/app.ts', line: 3, column: 7 },
+      },
+    });
+    expect(toBuildResult(placed).error).toMatchObject({ location: 'src/app.ts:3:7' });
+    expect(CliResult.parse(result)).toEqual(result);
   });
 });
 
@@ -138,6 +176,54 @@ describe('formatBuildSummary', () => {
     expect(lines[0]).toBe('Build failed: site, build b1 in 10ms');
     expect(lines).toContain('  error  npm run build exited with code 1 [BUILD_FAILED]');
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}hint {3}The first error in the build output/));
+    expect(lines).toContain('  log    forge logs b1');
+  });
+
+  it('puts the first error line with its place before the message, then the hint and the log command', () => {
+    const failed = makeBuild({
+      id: 'b3',
+      stages: [['build-failed', 10]],
+      error: {
+        code: 'BUILD_FAILED',
+        message: 'npm run build exited with code 2',
+        firstLine: "error TS2322: Type 'number' is not assignable to type 'string'.",
+        location: { file: 'src/app.ts', line: 3, column: 7 },
+        tail: ['checking 2 files…'],
+      },
+    });
+    const lines = formatBuildSummary(failed, plain);
+    const at = lines.indexOf(
+      "  error  src/app.ts:3:7  error TS2322: Type 'number' is not assignable to type 'string'.",
+    );
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '         npm run build exited with code 2 [BUILD_FAILED]',
+      expect.stringMatching(/^ {2}hint {3}The first error/),
+      '  log    forge logs b3',
+    ]);
+    // The tail is in the log; the first line already says what failed.
+    expect(lines.join('\n')).not.toContain('checking 2 files');
+  });
+
+  it('without a first error line, shows the reason and the last lines of the output, one per line', () => {
+    const tail = Array.from({ length: 20 }, (_, i) => `warming up ${i + 11}`);
+    const failed = makeBuild({
+      id: 'b4',
+      stages: [['build-failed', 10]],
+      error: {
+        code: 'PREVIEW_FAILED',
+        message: 'The app did not listen on a port within 30 s (it was given PORT=41235); it was stopped.',
+        tail,
+      },
+    });
+    const lines = formatBuildSummary(failed, plain);
+    const at = lines.indexOf(
+      '  error   The app did not listen on a port within 30 s (it was given PORT=41235); it was stopped. [PREVIEW_FAILED]',
+    );
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 21)).toEqual(
+      tail.map((line, i) => `  ${i === 0 ? 'output' : '      '}  ${line}`),
+    );
   });
 });
 

@@ -14,22 +14,36 @@ import {
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
+import { failureRows, formatLocation, logCommand } from './failure.ts';
+import { statusTone } from './status-tone.ts';
+
+export { statusTone };
 
 /**
  * The build's own error when it did not succeed: the record's (BUILD_FAILED, STAGE_TIMEOUT,
- * CANCELLED, ARCHIVE_*, …), or one said in its place for a record that carries none, with the
- * catalogue's hint on what to do.
+ * CANCELLED, ARCHIVE_*, …) with the first error line the tool printed and where it points, or one
+ * said in its place for a record that carries none; with the catalogue's hint on what to do and the
+ * command that prints the whole log.
  */
 export function buildError(build: Build): CliResultError | undefined {
   const error = recordError(build);
   if (!error) return undefined;
   const hint = errorHint(error.code);
-  return hint ? { ...error, hint } : error;
+  return { ...error, ...(hint ? { hint } : {}), logCommand: logCommand(build.id) };
 }
 
 function recordError(build: Build): CliResultError | undefined {
   if (build.status === 'succeeded' || !isFinished(build.status)) return undefined;
-  if (build.error) return { code: build.error.code, message: build.error.message };
+  if (build.error) {
+    const { code, message, firstLine, location, probableCause } = build.error;
+    return {
+      code,
+      message,
+      ...(firstLine ? { firstLine } : {}),
+      ...(location ? { location: formatLocation(location) } : {}),
+      ...(probableCause ? { probableCause } : {}),
+    };
+  }
   switch (build.status) {
     case 'cancelled':
       return {
@@ -84,24 +98,6 @@ export function buildExitCode(status: BuildStatus): ExitCode {
   }
 }
 
-export function statusTone(status: string): Tone | undefined {
-  switch (status) {
-    case 'succeeded':
-      return 'good';
-    case 'queued':
-    case 'running':
-      return 'warn';
-    case 'failed':
-    case 'timed-out':
-      return 'bad';
-    case 'cancelled':
-    case 'interrupted':
-      return 'dim';
-    default:
-      return undefined;
-  }
-}
-
 const stageTone = (stage: string): Tone | undefined =>
   stage === 'build-failed' || stage === 'build-timeout'
     ? 'bad'
@@ -126,7 +122,8 @@ type Paint = (tone: Tone | undefined, text: string) => string;
 
 /**
  * The end of `--wait` on stderr: status, time, cache hit, every step with its bot and duration, the
- * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any.
+ * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any (its first
+ * error line with file:line first, then the message, the hint and `forge logs <id>`).
  */
 export function formatBuildSummary(build: Build, paint: Paint): string[] {
   const took = build.durationMs === null ? '' : ` in ${formatDuration(build.durationMs)}`;
@@ -171,11 +168,13 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
   }
   if (build.cancelReason) facts.push(['cancelled', build.cancelReason]);
   if (build.error) {
-    facts.push(['error', `${sanitize(build.error.message)} [${build.error.code}]`]);
+    // The first error line comes first, then what Forge says of it, then where the whole log is.
+    facts.push(...failureRows(build.error));
     const hint = errorHint(build.error.code);
     if (hint) facts.push(['hint', hint]);
-  }
-  if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
+    const cut = build.logTruncated ? ` (stored log truncated at ${build.logCount} lines)` : '';
+    facts.push(['log', `${logCommand(build.id)}${cut}`]);
+  } else if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
   if (build.previewUrl) facts.push(['preview', build.previewUrl]);
   const width = Math.max(0, ...facts.map(([k]) => k.length));
   for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${k === 'error' ? paint('bad', v) : v}`);

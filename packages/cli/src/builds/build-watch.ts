@@ -2,14 +2,14 @@ import { isFinished, type Build, type ClientStore, type ServerMessage } from '@f
 import type { BuildTracker } from './build-tracker.ts';
 import type { LiveFeed } from './live-feed.ts';
 import type { BuildSource } from './source.ts';
+import { LOG_PAGE_SIZE } from './stored-log.ts';
 import { startWatch } from './watch.ts';
 
 /** Polling interval while /ws is down (or never came up). */
 export const POLL_MS = 1_000;
 /** A look at the build record (and the stored log) even while /ws is up: a lost event must not leave us waiting. */
 export const SAFETY_POLL_MS = 10_000;
-/** Stored log entries asked for per request. */
-export const LOG_PAGE_SIZE = 1_000;
+export { LOG_PAGE_SIZE };
 
 export interface WatchBuildOptions {
   source: Pick<BuildSource, 'getBuild' | 'getLogs'>;

@@ -1,4 +1,5 @@
-import { isFinished, type Build, type ForgeClient } from '@forge/shared';
+import { isFinished, type Build } from '@forge/shared';
+import type { CliClient } from '../http/client.ts';
 import { createBuildStore } from './build-tracker.ts';
 import { watchBuild } from './build-watch.ts';
 import { buildSource } from './source.ts';
@@ -12,12 +13,12 @@ const STOP_POLL_MS = 200;
  * POST /api/builds/:id/cancel, then the record once the build has stopped (or as it is after
  * STOP_WAIT_MS). A build that finished meanwhile makes the request fail with BUILD_FINISHED.
  */
-export async function cancelBuild(client: ForgeClient, id: string): Promise<Build> {
+export async function cancelBuild(client: CliClient, id: string): Promise<Build> {
   const build = await client.request('cancelBuild', { params: { id } });
   return isFinished(build.status) ? build : untilStopped(client, build);
 }
 
-async function untilStopped(client: ForgeClient, build: Build): Promise<Build> {
+async function untilStopped(client: CliClient, build: Build): Promise<Build> {
   try {
     return await watchBuild({
       source: buildSource(client),

@@ -1,7 +1,9 @@
-import { formatDuration, formatLocalTime, stageLabel, type Build } from '@forge/shared';
+import type { Build } from '@forge/shared';
+import { formatDuration, formatLocalTime } from '@forge/shared/schema-free';
+import { stageLabel } from '../protocol/facts.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
-import { statusTone } from './build-result.ts';
+import { statusTone } from './status-tone.ts';
 
 /** `forge builds`: one row per build, newest first as the daemon lists them. */
 export function formatBuildsTable(

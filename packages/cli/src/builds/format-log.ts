@@ -1,4 +1,5 @@
-import { formatClock, sanitizeLine, type LogLine } from '@forge/shared';
+import type { LogLine } from '@forge/shared';
+import { formatClock, sanitizeLine } from '@forge/shared/schema-free';
 import { sanitize, type Tone } from '../terminal.ts';
 
 const LEVEL_TONES: Record<string, Tone | undefined> = { error: 'bad', warn: 'warn', success: 'good' };

@@ -1,4 +1,5 @@
-import type { Build, ForgeClient, Project } from '@forge/shared';
+import type { Build, Project } from '@forge/shared';
+import type { CliClient } from '../http/client.ts';
 import { CliError } from '../output.ts';
 
 /** How many recent builds are searched for a running one. */
@@ -11,21 +12,21 @@ export function newestProject(projects: readonly Project[]): Project | undefined
   return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
 }
 
-export async function defaultProjectName(client: ForgeClient): Promise<string> {
+export async function defaultProjectName(client: CliClient): Promise<string> {
   const project = newestProject(await client.request('projects'));
   if (!project) throw new CliError('There are no projects yet.', { hint: NO_BUILDS_HINT });
   return project.name;
 }
 
 /** The newest build (the daemon lists builds newest first). */
-export async function newestBuild(client: ForgeClient): Promise<Build> {
+export async function newestBuild(client: CliClient): Promise<Build> {
   const [build] = await client.request('builds', { query: { limit: 1 } });
   if (!build) throw new CliError('There are no builds yet.', { hint: NO_BUILDS_HINT });
   return build;
 }
 
 /** The newest build that is queued or running. */
-export async function newestRunningBuild(client: ForgeClient): Promise<Build> {
+export async function newestRunningBuild(client: CliClient): Promise<Build> {
   const builds = await client.request('builds', { query: { limit: RUNNING_SEARCH_LIMIT } });
   const running = builds.find((b) => b.status === 'running' || b.status === 'queued');
   if (!running) {
@@ -37,7 +38,7 @@ export async function newestRunningBuild(client: ForgeClient): Promise<Build> {
 }
 
 /** The newest build of one project (for a daemon whose upload answer names no build). */
-export async function newestBuildOfProject(client: ForgeClient, projectName: string): Promise<Build> {
+export async function newestBuildOfProject(client: CliClient, projectName: string): Promise<Build> {
   const [build] = await client.request('builds', { query: { project: projectName, limit: 1 } });
   if (!build) {
     throw new CliError(`Project ${projectName} has no build.`, { hint: 'See `forge daemon logs` for why.' });

@@ -1,10 +1,5 @@
-import type {
-  Build,
-  BuildLogsResponse,
-  ForgeClient,
-  SocketHandlers,
-  SocketSubscription,
-} from '@forge/shared';
+import type { Build, BuildLogsResponse, SocketHandlers, SocketSubscription } from '@forge/shared';
+import type { CliClient } from '../http/client.ts';
 
 /**
  * The few daemon calls that following a build needs. A narrow interface so the wait and follow logic
@@ -19,7 +14,7 @@ export interface BuildSource {
   subscribe(handlers: SocketHandlers): SocketSubscription;
 }
 
-export function buildSource(client: ForgeClient): BuildSource {
+export function buildSource(client: CliClient): BuildSource {
   return {
     getBuild: (id) => client.request('build', { params: { id } }),
     getLogs: (id, page) => client.request('buildLogs', { params: { id }, query: page }),

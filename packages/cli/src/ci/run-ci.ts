@@ -47,7 +47,7 @@ export async function runCi(deps: Deps, opts: CiOptions): Promise<number> {
     const file = await checkZipFile(opts.file, deps.cwd);
 
     let connection: Connection;
-    if (deps.globals.url !== undefined || localDaemonRuns(deps)) {
+    if (deps.globals.url !== undefined || (await localDaemonRuns(deps))) {
       connection = await deps.connect({ live: true });
     } else {
       deps.out.info('No Forge daemon is configured or running: starting a private one for this run.');
@@ -129,8 +129,8 @@ function target(deps: Deps, file: string | undefined): string | undefined {
 }
 
 /** A daemon for FORGE_HOME is running (its state file names a live process); nothing is removed. */
-function localDaemonRuns(deps: Deps): boolean {
-  const state = readStateFile(deps.paths.stateFile);
+async function localDaemonRuns(deps: Deps): Promise<boolean> {
+  const state = await readStateFile(deps.paths.stateFile);
   return state.kind === 'ok' && isPidAlive(state.state.pid);
 }
 

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { paint } from '../terminal.ts';
+import { formatBots } from '../views/bots.ts';
 
 export interface BotsOptions {
   json?: boolean;
@@ -8,8 +10,6 @@ export interface BotsOptions {
 
 /** The 25 bots by category: status, jobs run, failures and what each is doing now. */
 export async function run(deps: Deps, opts: BotsOptions): Promise<number> {
-  const { formatBots } = await import('../views/bots.ts');
-  const { paint } = await import('../terminal.ts');
   const { client } = await deps.connect();
   const bots = await client.request('bots');
   if (opts.json) deps.out.json(bots);

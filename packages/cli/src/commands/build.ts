@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import type { JsonResult } from '../builds/json-result.ts';
+import { JsonResult } from '../builds/json-result.ts';
+import { defaultProjectName } from '../builds/resolve.ts';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT_CODES_HELP } from '../output.ts';
-import { addWaitOptions, checkWaitOptions, type WaitOptions } from '../builds/wait-options.ts';
+import { addWaitOptions, checkWaitOptions, startDeadline, type WaitOptions } from '../builds/wait-options.ts';
 
 export interface BuildOptions extends WaitOptions {
   project?: string;
@@ -11,11 +12,12 @@ export interface BuildOptions extends WaitOptions {
   json?: boolean;
   /** false with --no-cache. */
   cache: boolean;
+  /** --app <dir>: the app of a repository of several to build from now on ("" lets Forge pick). */
+  app?: string;
 }
 
 /** Build an uploaded project again (the dashboard's "Start Build"); with --wait, follow it like upload. */
 export async function run(deps: Deps, opts: BuildOptions): Promise<number> {
-  const { JsonResult } = await import('../builds/json-result.ts');
   // Without --wait, --json prints the build record; with it, the result (also for an error).
   const json = new JsonResult(deps.out, opts.json === true && opts.wait === true, {
     remote: deps.globals.url !== undefined,
@@ -30,9 +32,7 @@ export async function run(deps: Deps, opts: BuildOptions): Promise<number> {
 }
 
 async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<number> {
-  const { openFeed, followAndReport } = await import('../builds/report.ts');
-  const { defaultProjectName } = await import('../builds/resolve.ts');
-  const { startDeadline } = await import('../builds/wait-options.ts');
+  const { openFeed, followAndReport } = await import('../lazy.ts');
   checkWaitOptions(opts, true);
   const connection = await deps.connect({ live: opts.wait === true });
   const projectName = opts.project ?? (await defaultProjectName(connection.client));
@@ -41,7 +41,11 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
   try {
     const deadline = startDeadline(opts);
     const build = await connection.client.request('startBuild', {
-      body: { projectName, ...(opts.cache ? {} : { noCache: true }) },
+      body: {
+        projectName,
+        ...(opts.cache ? {} : { noCache: true }),
+        ...(opts.app !== undefined ? { app: opts.app } : {}),
+      },
     });
     if (!feed) {
       if (opts.json) deps.out.json(build);
@@ -76,7 +80,11 @@ export function register(program: Command, invoke: Invoke): void {
       '--json',
       'print JSON on stdout (the build record; with --wait: the build result, see forge upload --help)',
     )
-    .option('--no-cache', 'build from scratch even if the same source was built before');
+    .option('--no-cache', 'build from scratch even if the same source was built before')
+    .option(
+      '--app <dir>',
+      'in a repository of several apps, the folder of the one to build from now on ("" lets Forge pick)',
+    );
   addWaitOptions(command)
     .addHelpText('after', EXIT_CODES_HELP)
     .action((project: string | undefined, opts: Omit<BuildOptions, 'project'>, command: Command) =>

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { newestRunningBuild } from '../builds/resolve.ts';
 import { CliError } from '../output.ts';
 
 export interface CancelOptions {
@@ -11,8 +12,7 @@ export interface CancelOptions {
 /** Cancel a queued or running build (default: the newest one). A finished build: exit 1. */
 export async function run(deps: Deps, opts: CancelOptions): Promise<number> {
   const { isFinished } = await import('@forge/shared');
-  const { newestRunningBuild } = await import('../builds/resolve.ts');
-  const { cancelBuild, isAlreadyFinished } = await import('../builds/cancel-build.ts');
+  const { cancelBuild, isAlreadyFinished } = await import('../lazy.ts');
   const { client } = await deps.connect();
   const target = opts.buildId
     ? await client.request('build', { params: { id: opts.buildId } })

@@ -17,7 +17,7 @@ export interface CiOptions extends WaitOptions {
 
 /** `forge ci` runs in ci/run-ci.ts (loaded only when the command runs). */
 export async function run(deps: Deps, opts: CiOptions): Promise<number> {
-  const { runCi } = await import('../ci/run-ci.ts');
+  const { runCi } = await import('../lazy.ts');
   return runCi(deps, opts);
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { formatDuration } from '@forge/shared/schema-free';
 import { EXIT } from '../output.ts';
 
 export interface DaemonStatusOptions {
@@ -24,7 +25,6 @@ export type StatusView =
 
 /** Running → exit 0; stopped or not answering → exit 3 (like the daemon being unreachable). */
 export async function run(deps: Deps, opts: DaemonStatusOptions): Promise<number> {
-  const { formatDuration } = await import('@forge/shared');
   const probe = await deps.daemon.probe();
   const home = deps.paths.home;
   let view: StatusView;

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
+import { createProgressLine } from '../transfer/progress.ts';
 
 export interface DownloadOptions {
   project: string;
@@ -19,9 +21,7 @@ export interface DownloadOptions {
 export async function run(deps: Deps, opts: DownloadOptions): Promise<number> {
   const { resolve } = await import('node:path');
   const { formatBytes, projectZipName } = await import('@forge/shared');
-  const { downloadToFile, downloadToStream } = await import('../transfer/download.ts');
-  const { createProgressLine } = await import('../transfer/progress.ts');
-  const { isInterrupted, withInterrupt } = await import('../interrupt.ts');
+  const { downloadToFile, downloadToStream } = await import('../lazy.ts');
 
   const connection = await deps.connect();
   const route = opts.artifact ? 'downloadArtifact' : 'downloadProject';

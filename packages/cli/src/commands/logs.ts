@@ -1,7 +1,15 @@
+import type { Build, LogLine } from '@forge/shared';
 import type { Command } from 'commander';
+import { failureLines } from '../builds/failure.ts';
+import { formatLogLine, logLineJson } from '../builds/format-log.ts';
+import { newestBuild } from '../builds/resolve.ts';
+import { buildSource } from '../builds/source.ts';
+import { printStoredLog } from '../builds/stored-log.ts';
 import type { Invoke } from '../command.ts';
-import type { Deps } from '../deps.ts';
+import type { Connection, Deps } from '../deps.ts';
+import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT, EXIT_CODES_HELP } from '../output.ts';
+import { paint } from '../terminal.ts';
 
 export interface LogsOptions {
   buildId?: string;
@@ -14,50 +22,63 @@ export interface LogsOptions {
  * -f keeps printing new lines until the build finishes, then exits by its status (0 succeeded).
  */
 export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
-  const { buildSource } = await import('../builds/source.ts');
-  const { createBuildStore, trackBuild } = await import('../builds/build-tracker.ts');
-  const { readStoredLog, watchBuild } = await import('../builds/build-watch.ts');
-  const { formatLogLine, logLineJson } = await import('../builds/format-log.ts');
-  const { buildExitCode, statusTone } = await import('../builds/build-result.ts');
-  const { newestBuild } = await import('../builds/resolve.ts');
-  const { openFeed } = await import('../builds/report.ts');
-  const { isInterrupted, withInterrupt } = await import('../interrupt.ts');
-  const { paint } = await import('../terminal.ts');
-
   const connection = await deps.connect({ live: opts.follow === true });
   const { client } = connection;
   const build = opts.buildId
     ? await client.request('build', { params: { id: opts.buildId } })
     : await newestBuild(client);
-  const source = buildSource(client);
   const color = paint(deps.term.stdoutColor);
-  // The lines are printed from the client model: stored ones in seq order, each once, then the
-  // ones the daemon streamed past its per-build cap.
+  const onLine = (line: LogLine) =>
+    deps.out.data(opts.json ? JSON.stringify(logLineJson(build.id, line)) : formatLogLine(line, color));
+  /** After the log, on stderr: why it failed, its first error line first (the log is long). */
+  const explain = (b: Build, heading?: string) => {
+    if (opts.json || !b.error || b.status === 'cancelled' || b.status === 'succeeded') return;
+    if (heading) deps.out.info(heading);
+    for (const line of failureLines(b.error, paint(deps.term.stderrColor), { tail: false }))
+      deps.out.info(line);
+  };
+  if (opts.follow) return follow(deps, connection, build, onLine, explain);
+
+  // The log as stored now: a read command, so it leaves out the client store (and the schemas).
+  deps.out.info(`Log of build ${build.id} (${build.projectName}, ${build.status}):`);
+  await printStoredLog(buildSource(client), build, {
+    onLine,
+    onCapped: () =>
+      deps.out.info('(This log was cut short: the daemon stores a limited number of lines per build.)'),
+  });
+  explain(build, `Build ${build.id} ${build.status}:`);
+  return EXIT.ok;
+}
+
+/** -f: the lines from the client model, stored ones in seq order, then those the daemon only streamed. */
+async function follow(
+  deps: Deps,
+  connection: Connection,
+  build: Build,
+  onLine: (line: LogLine) => void,
+  explain: (b: Build) => void,
+): Promise<number> {
+  const { createBuildStore, trackBuild, watchBuild, buildExitCode, statusTone, openFeed } =
+    await import('../lazy.ts');
+
   const store = createBuildStore();
   store.dispatch({ type: 'build-record', build });
   const tracker = trackBuild(store, build.id, {
-    onLine: (line) =>
-      deps.out.data(opts.json ? JSON.stringify(logLineJson(build.id, line)) : formatLogLine(line, color)),
+    onLine,
     onCapped: () =>
       deps.out.info(
-        opts.follow
-          ? '(The daemon stores a limited number of lines per build; the lines after these are shown as they are streamed.)'
-          : '(This log was cut short: the daemon stores a limited number of lines per build.)',
+        '(The daemon stores a limited number of lines per build; the lines after these are shown as they are streamed.)',
       ),
   });
   deps.out.info(`Log of build ${build.id} (${build.projectName}, ${build.status}):`);
   try {
-    if (!opts.follow) {
-      await readStoredLog(source, store, build.id, tracker);
-      return EXIT.ok;
-    }
     // Greeted before the stored lines are read: lines written from here on reach the store, and
     // lines the daemon streams without storing them (past its per-build cap) are not missed.
     const feed = await openFeed(deps, connection);
     try {
       const final = await withInterrupt((signal) =>
         watchBuild({
-          source,
+          source: buildSource(connection.client),
           feed,
           store,
           buildId: build.id,
@@ -69,6 +90,7 @@ export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
       deps.out.info(
         `Build ${final.id} ${paint(deps.term.stderrColor)(statusTone(final.status), final.status)}.`,
       );
+      explain(final);
       return buildExitCode(final.status);
     } catch (err) {
       if (isInterrupted(err)) return EXIT.interrupted;

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import { isZipName } from '../protocol/facts.ts';
+import { formatBlueprint } from '../views/blueprint.ts';
 
 export interface PlanOptions {
   target: string;
@@ -14,17 +16,15 @@ export interface PlanOptions {
  * an uploaded project by name. Each decision is shown with the file and rule that made it.
  */
 export async function run(deps: Deps, opts: PlanOptions): Promise<number> {
-  const { isZipName } = await import('@forge/shared');
-  const { checkZipFile, zipForm } = await import('../transfer/zip-file.ts');
-  const { formatBlueprint } = await import('../views/blueprint.ts');
-
   // A .zip name, a path or a file here is a file (and must be a ZIP); anything else names a project.
   const isFile = isZipName(opts.target) || /[\\/]/.test(opts.target) || isFileHere(deps.cwd, opts.target);
-  const file = isFile ? await checkZipFile(opts.target, deps.cwd) : undefined;
+  const zip = isFile ? await import('../lazy.ts') : undefined;
+  const file = zip ? await zip.checkZipFile(opts.target, deps.cwd) : undefined;
   const { client } = await deps.connect();
-  const blueprint = file
-    ? await client.request('planArchive', { form: await zipForm(file) })
-    : await client.request('projectBlueprint', { params: { name: opts.target } });
+  const blueprint =
+    zip && file
+      ? await client.request('planArchive', { file: zip.zipUpload(file) })
+      : await client.request('projectBlueprint', { params: { name: opts.target } });
   if (opts.json) deps.out.json(blueprint);
   else for (const line of formatBlueprint(blueprint)) deps.out.data(line);
   return 0;

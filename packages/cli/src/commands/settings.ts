@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { CliError, EXIT } from '../output.ts';
+import { SETTING_KEYS } from '../protocol/facts.ts';
 
 export interface SettingsGetOptions {
   key?: string;
@@ -16,10 +17,9 @@ export interface SettingsSetOptions {
 
 /** All settings (aligned `key  value` lines), or one value; JSON with --json. */
 export async function runGet(deps: Deps, opts: SettingsGetOptions): Promise<number> {
-  const { SETTING_KEYS } = await import('@forge/shared');
   const key = opts.key;
   // Checked before contacting (or starting) the daemon: a typo is a usage error.
-  if (key !== undefined && !(SETTING_KEYS as string[]).includes(key)) {
+  if (key !== undefined && !SETTING_KEYS.includes(key)) {
     throw new CliError(`Unknown setting "${key}". Known settings: ${SETTING_KEYS.join(', ')}.`, {
       exitCode: EXIT.usage,
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
-import type { StatusSnapshot } from '../views/status.ts';
+import { formatStatus, snapshot, type StatusSnapshot } from '../views/status.ts';
 
 export interface StatusOptions {
   json?: boolean;
@@ -10,8 +10,6 @@ export interface StatusOptions {
 
 /** The daemon, the current project's latest build and the fleet; --watch prints again on every change. */
 export async function run(deps: Deps, opts: StatusOptions): Promise<number> {
-  // Loaded here, not at the top: `forge --version` must not pay for the protocol's schemas.
-  const { snapshot, formatStatus } = await import('../views/status.ts');
   const connection = await deps.connect({ live: opts.watch === true });
   const print = (s: StatusSnapshot) => {
     if (opts.json) deps.out.data(JSON.stringify(s));

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
-import type { JsonResult } from '../builds/json-result.ts';
+import { JsonResult } from '../builds/json-result.ts';
+import { newestBuildOfProject } from '../builds/resolve.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT_CODES_HELP } from '../output.ts';
-import { addWaitOptions, checkWaitOptions, type WaitOptions } from '../builds/wait-options.ts';
+import { addWaitOptions, checkWaitOptions, startDeadline, type WaitOptions } from '../builds/wait-options.ts';
 
 export interface UploadOptions extends WaitOptions {
   file: string;
@@ -12,6 +13,8 @@ export interface UploadOptions extends WaitOptions {
   /** false with --no-cache: build from scratch even if the same source was built before. */
   cache: boolean;
   rapid?: boolean;
+  /** --app <dir>: the app of a repository of several to build (remembered for the project). */
+  app?: string;
 }
 
 /**
@@ -20,7 +23,6 @@ export interface UploadOptions extends WaitOptions {
  * With --json, stdout gets exactly one document, also when the upload is refused or fails.
  */
 export async function run(deps: Deps, opts: UploadOptions): Promise<number> {
-  const { JsonResult } = await import('../builds/json-result.ts');
   const json = new JsonResult(deps.out, opts.json === true, {
     remote: deps.globals.url !== undefined,
     file: opts.file,
@@ -34,11 +36,7 @@ export async function run(deps: Deps, opts: UploadOptions): Promise<number> {
 }
 
 async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promise<number> {
-  const { checkZipFile } = await import('../transfer/zip-file.ts');
-  const { sendZip } = await import('../transfer/upload-zip.ts');
-  const { openFeed, followAndReport } = await import('../builds/report.ts');
-  const { newestBuildOfProject } = await import('../builds/resolve.ts');
-  const { startDeadline } = await import('../builds/wait-options.ts');
+  const { checkZipFile, sendZip, openFeed, followAndReport } = await import('../lazy.ts');
   checkWaitOptions(opts, true);
   const file = await checkZipFile(opts.file, deps.cwd);
 
@@ -46,7 +44,12 @@ async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promis
   const feed = opts.wait ? await openFeed(deps, connection) : undefined;
   try {
     const deadline = startDeadline(opts);
-    const result = await sendZip(deps, connection, file, { cache: opts.cache, rapid: opts.rapid, deadline });
+    const result = await sendZip(deps, connection, file, {
+      cache: opts.cache,
+      rapid: opts.rapid,
+      ...(opts.app !== undefined ? { app: opts.app } : {}),
+      deadline,
+    });
     json.context.projectName = result.projectName;
     if (!feed) {
       if (opts.json) deps.out.json(result);
@@ -80,7 +83,11 @@ export function register(program: Command, invoke: Invoke): void {
     .option('-w, --wait', 'follow the build to its end; the exit code says how it ended (see below)')
     .option('--json', 'print JSON on stdout (with --wait: the build result, also for a refusal or an error)')
     .option('--no-cache', 'build from scratch even if the same source was built before')
-    .option('--rapid', 'the "Upload and Rapid Build" of the web UI');
+    .option('--rapid', 'the "Upload and Rapid Build" of the web UI')
+    .option(
+      '--app <dir>',
+      'in a repository of several apps, the folder of the one to build, e.g. apps/admin (kept for the project; "" lets Forge pick)',
+    );
   addWaitOptions(command)
     .addHelpText(
       'after',

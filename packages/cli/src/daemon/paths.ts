@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DAEMON_LOG_FILE, DAEMON_STATE_FILE, LOG_DIR, resolveForgeHome } from '@forge/shared';
+import { DAEMON_LOG_FILE, DAEMON_STATE_FILE, LOG_DIR, resolveForgeHome } from '@forge/shared/schema-free';
 import { CliError } from '../output.ts';
 
 /** Every file of FORGE_HOME the CLI touches. */

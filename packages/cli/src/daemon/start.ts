@@ -112,7 +112,7 @@ async function spawnAndWait(ctx: StartContext, opts: ListenOptions): Promise<Sta
   // Still alive but never became ready: do not leave a half-started daemon behind.
   child.kill('SIGTERM');
   if (!(await waitFor(() => exited !== undefined, { timeoutMs: ABANDON_GRACE_MS }))) child.kill('SIGKILL');
-  if (child.pid !== undefined) removeStateFile(ctx.paths.stateFile, child.pid);
+  if (child.pid !== undefined) await removeStateFile(ctx.paths.stateFile, child.pid);
   throw new CliError(
     `The Forge daemon did not answer within ${START_TIMEOUT_MS / 1000} s${last.status === 'unresponsive' ? ` at ${last.state.url}` : ''}; it was stopped.`,
     { details: startupTail(ctx.paths), hint: 'See `forge daemon logs` for the whole log.' },

@@ -31,7 +31,7 @@ export async function stopDaemon(paths: ForgePaths, token?: string): Promise<Sto
     }
   }
   // A graceful daemon removes its own state file; a killed one cannot.
-  removeStateFile(paths.stateFile, state.pid);
+  await removeStateFile(paths.stateFile, state.pid);
   return { kind: 'stopped', state, forced };
 }
 

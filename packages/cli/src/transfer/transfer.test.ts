@@ -4,14 +4,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createForgeClient, type UploadResult } from '@forge/shared';
+import type { UploadResult } from '@forge/shared';
+import { createCliClient } from '../http/client.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOutput } from '../output.ts';
 import { PLAIN_TERMINAL } from '../terminal.ts';
 import { downloadToFile, downloadToStream } from './download.ts';
 import { createProgressLine } from './progress.ts';
 import { sendZip } from './upload-zip.ts';
-import { checkZipFile, zipForm } from './zip-file.ts';
+import { checkZipFile, zipUpload } from './zip-file.ts';
 
 let dir: string;
 let server: Server;
@@ -61,29 +62,66 @@ describe('checkZipFile', () => {
   });
 });
 
-describe('zipForm', () => {
-  it('sends the file as multipart field "file" with a Content-Length, counting the bytes read', async () => {
-    const bytes = Buffer.alloc(300_000, 7);
-    writeFileSync(join(dir, 'app.zip'), bytes);
-    let received: { length: number; contentLength?: string; body: Buffer } | undefined;
+describe('zipUpload', () => {
+  const answer: UploadResult = {
+    projectName: 'app',
+    builderBots: [],
+    buildResult: { success: true, hasPackageJson: false },
+  };
+  /** Every request the server got: its Content-Length, content type and body. */
+  let received: Array<{ contentLength?: string; contentType?: string; body: Buffer }>;
+  beforeEach(() => {
+    received = [];
     handler = (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks);
-        received = { length: body.length, contentLength: req.headers['content-length'], body };
-        res.end('{}');
+        received.push({
+          contentLength: req.headers['content-length'],
+          contentType: req.headers['content-type'],
+          body,
+        });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(answer));
       });
     };
+  });
+
+  it('sends the file as multipart field "file" with a Content-Length, counting the bytes read', async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    writeFileSync(join(dir, 'app.zip'), bytes);
     let counted = 0;
-    const form = await zipForm(await checkZipFile('app.zip', dir), (n) => (counted += n));
-    await fetch(base, { method: 'POST', body: form });
+    const client = createCliClient({ baseUrl: base });
+    const file = zipUpload(await checkZipFile('app.zip', dir), (n) => (counted += n));
+    expect(await client.request('upload', { file, query: {} })).toEqual(answer);
     expect(counted).toBe(bytes.length);
-    expect(Number(received?.contentLength)).toBe(received?.length);
-    const head = received!.body.subarray(0, 300).toString('latin1');
+    const [upload] = received;
+    expect(Number(upload?.contentLength)).toBe(upload?.body.length);
+    const head = upload!.body.subarray(0, 300).toString('latin1');
     expect(head).toContain('Content-Disposition: form-data; name="file"; filename="app.zip"');
     expect(head).toContain('Content-Type: application/zip');
-    expect(received!.body.includes(bytes)).toBe(true);
+    expect(upload!.body.includes(bytes)).toBe(true);
+  });
+
+  it('writes the body byte for byte as fetch writes the same file from a FormData, but the boundary', async () => {
+    // A name that needs escaping inside the quotes of Content-Disposition.
+    const name = 'my "app"\nv2.zip';
+    writeFileSync(join(dir, name), Buffer.from('PK\u0003\u0004 and some bytes'));
+    const file = await checkZipFile(name, dir);
+    await createCliClient({ baseUrl: base }).request('upload', { file: zipUpload(file), query: {} });
+    const form = new FormData();
+    form.append('file', new File([readFileSync(file.path)], file.name, { type: 'application/zip' }));
+    await fetch(`${base}/api/upload`, { method: 'POST', body: form });
+
+    const withoutBoundary = (r: { contentType?: string; body: Buffer }) => {
+      const boundary = /boundary=(.+)$/.exec(r.contentType ?? '')![1]!;
+      return r.body.toString('latin1').replaceAll(boundary, '<boundary>');
+    };
+    const [ours, theirs] = received;
+    expect(withoutBoundary(ours!)).toBe(withoutBoundary(theirs!));
+    expect(withoutBoundary(ours!)).toContain('filename="my %22app%22%0Av2.zip"');
+    for (const r of [ours!, theirs!]) expect(Number(r.contentLength)).toBe(r.body.length);
   });
 });
 
@@ -99,7 +137,7 @@ describe('sendZip', () => {
     };
     let stderr = '';
     const out = createOutput({ stdout: { write: () => true }, stderr: { write: (c) => (stderr += c) } });
-    const connection = { client: createForgeClient({ baseUrl: base }), baseUrl: base, token: undefined };
+    const connection = { client: createCliClient({ baseUrl: base }), baseUrl: base, token: undefined };
     const result = await sendZip(
       { out, term: PLAIN_TERMINAL },
       connection,

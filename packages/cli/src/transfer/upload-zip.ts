@@ -1,14 +1,17 @@
-import { createForgeClient, formatBytes, type UploadResult } from '@forge/shared';
+import type { UploadResult } from '@forge/shared';
+import { formatBytes } from '@forge/shared/schema-free';
 import type { Deadline } from '../builds/wait-options.ts';
 import type { Connection, Deps } from '../deps.ts';
 import { CliError, EXIT } from '../output.ts';
 import { createProgressLine } from './progress.ts';
-import { zipForm, type ZipFile } from './zip-file.ts';
+import { zipUpload, type ZipFile } from './zip-file.ts';
 
 export interface SendZipOptions {
   /** false with --no-cache. */
   cache: boolean;
   rapid?: boolean;
+  /** The app folder to build in a repository of several ("" lets the daemon pick again). */
+  app?: string;
   /** --timeout: its expiry aborts the upload (exit 4, WAIT_TIMEOUT). */
   deadline?: Deadline;
   /** Aborts the upload (forge ci's Ctrl+C); the request rejects with the signal's reason. */
@@ -29,7 +32,7 @@ export async function sendZip(
   const total = formatBytes(file.size);
   const line = createProgressLine(deps.out, deps.term.stderrLive);
   let sent = 0;
-  const form = await zipForm(file, (bytes) => {
+  const upload = zipUpload(file, (bytes) => {
     sent += bytes;
     const percent = file.size === 0 ? 100 : Math.floor((sent / file.size) * 100);
     line.update(`Uploading ${file.name}  ${formatBytes(sent)} / ${total}  ${percent}%`);
@@ -37,20 +40,17 @@ export async function sendZip(
   if (!deps.term.stderrLive) deps.out.info(`Uploading ${file.name} (${total})…`);
   const signals = [options.deadline?.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-  // The shared client takes no signal per request; a client whose fetch carries it bounds this one.
-  const client = signal
-    ? createForgeClient({
-        baseUrl: connection.baseUrl,
-        token: connection.token,
-        fetch: (input, init) => fetch(input, { ...init, signal }),
-      })
-    : connection.client;
   const started = Date.now();
   let result: UploadResult;
   try {
-    result = await client.request('upload', {
-      form,
-      query: { ...(options.rapid ? { rapid: '1' } : {}), ...(options.cache ? {} : { noCache: '1' }) },
+    result = await connection.client.request('upload', {
+      file: upload,
+      query: {
+        ...(options.rapid ? { rapid: '1' } : {}),
+        ...(options.cache ? {} : { noCache: '1' }),
+        ...(options.app !== undefined ? { app: options.app } : {}),
+      },
+      ...(signal ? { signal } : {}),
     });
   } catch (err) {
     line.clear();

@@ -1,7 +1,8 @@
-import * as fs from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { checkUploadFile } from '@forge/shared';
+import type { UploadFile } from '../http/multipart.ts';
 import { CliError, EXIT } from '../output.ts';
 
 /** A ZIP on disk that passed the checks the daemon would make, so a bad file fails fast. */
@@ -20,7 +21,7 @@ export interface ZipFile {
  */
 export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> {
   const absolute = resolve(cwd, path);
-  let info: fs.Stats;
+  let info: Stats;
   try {
     info = await stat(absolute);
   } catch (err) {
@@ -51,45 +52,13 @@ export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> 
   return { path: absolute, name: basename(absolute), size: info.size };
 }
 
-/**
- * The file as a multipart part whose bytes are counted as they are read for sending. fetch reads a
- * File part through its stream(), and a File that already has its name is kept as it is by
- * FormData, so the override stays in place and Content-Length is still computed from `size`.
- */
-class CountingFile extends File {
-  constructor(
-    parts: Blob[],
-    name: string,
-    private readonly onRead: (bytes: number) => void,
-  ) {
-    super(parts, name, { type: 'application/zip' });
-  }
-
-  override stream(): ReturnType<File['stream']> {
-    const onRead = this.onRead;
-    return super.stream().pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          onRead(chunk.byteLength);
-          controller.enqueue(chunk);
-        },
-      }),
-    ) as ReturnType<File['stream']>;
-  }
-}
-
-/**
- * The upload form: field `file` holding the ZIP. `fs.openAsBlob` (Node ≥ 19.8) gives a Blob backed
- * by the file, so 50 MB are streamed from disk rather than read into memory first.
- */
-export async function zipForm(
-  file: ZipFile,
-  onRead: (bytes: number) => void = () => undefined,
-): Promise<FormData> {
-  const openAsBlob = (fs as { openAsBlob?: (path: string) => Promise<Blob> }).openAsBlob;
-  const blob = openAsBlob ? await openAsBlob(file.path) : new Blob([await readFile(file.path)]);
-  const form = new FormData();
-  // No filename argument: with one, FormData would wrap the part in a new File and lose the counting.
-  form.append('file', new CountingFile([blob], file.name, onRead));
-  return form;
+/** The ZIP as the file of an upload (or plan) request, counting the bytes as they are read for sending. */
+export function zipUpload(file: ZipFile, onRead?: (bytes: number) => void): UploadFile {
+  return {
+    path: file.path,
+    name: file.name,
+    size: file.size,
+    type: 'application/zip',
+    ...(onRead ? { onRead } : {}),
+  };
 }

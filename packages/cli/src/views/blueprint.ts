@@ -1,4 +1,5 @@
-import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
+import type { Blueprint } from '@forge/shared';
+import { formatCommand, formatDuration } from '@forge/shared/schema-free';
 import { sanitize } from '../terminal.ts';
 
 const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatCommand(argv)) : '(none)');

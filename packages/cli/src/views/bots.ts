@@ -1,4 +1,5 @@
-import { BOT_CATEGORIES, type BotInfo } from '@forge/shared';
+import type { BotInfo } from '@forge/shared';
+import { BOT_CATEGORIES } from '../protocol/facts.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
 

@@ -1,12 +1,8 @@
-import {
-  formatDuration,
-  stageLabel,
-  type Build,
-  type BotStatusResponse,
-  type HealthResponse,
-  type Project,
-} from '@forge/shared';
+import type { Build, BotStatusResponse, HealthResponse, Project } from '@forge/shared';
+import { formatDuration } from '@forge/shared/schema-free';
+import { stageLabel } from '../protocol/facts.ts';
 import type { Connection } from '../deps.ts';
+import { failureRows, logCommand } from '../builds/failure.ts';
 
 /** Everything `forge status` shows, in one JSON-able object. */
 export interface StatusSnapshot {
@@ -14,7 +10,7 @@ export interface StatusSnapshot {
   version: string;
   uptimeMs: number;
   project: string | null;
-  build: Pick<Build, 'id' | 'status' | 'stage' | 'durationMs' | 'cacheHit' | 'previewUrl'> | null;
+  build: Pick<Build, 'id' | 'status' | 'stage' | 'durationMs' | 'cacheHit' | 'previewUrl' | 'error'> | null;
   activities: BotStatusResponse['activities'];
 }
 
@@ -39,6 +35,7 @@ export async function snapshot({ client, baseUrl }: Connection): Promise<StatusS
           durationMs: latest.durationMs,
           cacheHit: latest.cacheHit,
           previewUrl: latest.previewUrl,
+          error: latest.error,
         }
       : null,
     activities: bots.activities,
@@ -60,6 +57,11 @@ export function formatStatus(s: StatusSnapshot): string[] {
     lines.push(
       `Project ${s.project}: build ${b.id} ${b.status}, ${stageLabel(b.stage)}${extra.length ? ` (${extra.join(', ')})` : ''}`,
     );
+    // Why it failed, first error line first, and where the whole log is.
+    if (b.error && b.status !== 'cancelled') {
+      for (const [, text] of failureRows(b.error, { tail: false })) lines.push(`  ${text}`);
+      lines.push(`  full log: ${logCommand(b.id)}`);
+    }
   }
   const online = s.activities.reduce((n, a) => n + a.count, 0);
   lines.push(

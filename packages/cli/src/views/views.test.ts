@@ -55,6 +55,11 @@ describe('formatBlueprint', () => {
     outputDir: 'dist',
     env: { NODE_ENV: 'production' },
     timeoutMs: 600_000,
+    toolchain: null,
+    node: null,
+    appDir: '.',
+    installDir: '.',
+    apps: [],
     decisions: [
       { field: 'packageManager', value: 'pnpm', file: 'pnpm-lock.yaml', rule: 'pnpm-lock.yaml present' },
       { field: 'outputDir', value: 'dist', file: null, rule: "Vite's default" },

@@ -1,0 +1,60 @@
+import {
+  BOT_CATEGORIES as SHARED_BOT_CATEGORIES,
+  buildPath,
+  isZipName as sharedIsZipName,
+  routes,
+  SETTING_KEYS as SHARED_SETTING_KEYS,
+  stageLabel as sharedStageLabel,
+  STAGES,
+  withQuery,
+  type RouteName,
+} from '@forge/shared';
+import { describe, expect, it } from 'vitest';
+import { BOT_CATEGORIES, isZipName, SETTING_KEYS, stageLabel } from './facts.ts';
+import { ROUTES } from './protocol.precomputed.ts';
+import { routeUrl } from './route-url.ts';
+
+// The read commands' stand-ins for @forge/shared answer as shared does.
+
+describe('facts', () => {
+  it('stage labels, bot categories and setting keys are shared’s', () => {
+    for (const stage of [...STAGES, 'some-new-stage'])
+      expect(stageLabel(stage)).toBe(sharedStageLabel(stage));
+    expect(BOT_CATEGORIES).toEqual(SHARED_BOT_CATEGORIES);
+    expect(SETTING_KEYS).toEqual(SHARED_SETTING_KEYS);
+  });
+
+  it('isZipName', () => {
+    for (const name of ['a.zip', 'A.ZIP', 'dir/x.Zip', 'a.zip.txt', 'zip', '.zip', 'a.zipx', 'site'])
+      expect(isZipName(name), name).toBe(sharedIsZipName(name));
+  });
+
+  it('every route, with its method and path', () => {
+    expect(Object.keys(ROUTES).sort()).toEqual(Object.keys(routes).sort());
+    for (const [name, route] of Object.entries(routes)) {
+      expect(ROUTES[name as RouteName], name).toMatchObject({ method: route.method, path: route.path });
+    }
+  });
+});
+
+describe('routeUrl builds the URL as the shared client does', () => {
+  it.each([
+    ['health', {}],
+    ['build', { params: { id: 'b1-x' } }],
+    ['buildLogs', { params: { id: 'b 1/?' }, query: { after: 3, limit: undefined } }],
+    ['builds', { query: { project: 'my app&co', limit: 5 } }],
+    ['builds', { query: { project: undefined } }],
+    ['projectBlueprint', { params: { name: 'ünï cødé' } }],
+  ] as const)('%s %j', (name, input) => {
+    const route = routes[name];
+    const i = input as { params?: Record<string, string>; query?: Record<string, unknown> };
+    expect(routeUrl('http://h:1', name, i)).toBe(
+      `http://h:1${withQuery(buildPath(route.path, i.params), i.query)}`,
+    );
+  });
+
+  it('refuses a missing path parameter, as shared does', () => {
+    expect(() => routeUrl('', 'build', {})).toThrow('Missing path parameter "id" for /api/builds/:id');
+    expect(() => buildPath(routes.build.path, {})).toThrow('Missing path parameter "id" for /api/builds/:id');
+  });
+});

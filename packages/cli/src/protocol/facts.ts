@@ -1,0 +1,18 @@
+import { BOT_CATEGORY_ORDER, SETTING_NAMES, STAGE_LABEL_OF } from './protocol.precomputed.ts';
+
+/**
+ * What the read commands need from @forge/shared's schema modules, answering as shared does
+ * (facts.test.ts compares them) without loading zod: the values come precomputed at build time.
+ */
+
+/** As shared's stageLabel: the spec's label of a stage, or the stage itself when unknown. */
+export const stageLabel = (stage: string): string => STAGE_LABEL_OF[stage] ?? stage;
+
+/** As shared's BOT_CATEGORIES: the categories in the order the web UI shows them. */
+export const BOT_CATEGORIES = BOT_CATEGORY_ORDER;
+
+/** As shared's SETTING_KEYS. */
+export const SETTING_KEYS = SETTING_NAMES;
+
+/** As shared's isZipName (upload-check.ts, which loads the error catalogue's schemas). */
+export const isZipName = (name: string): boolean => /\.zip$/i.test(name);

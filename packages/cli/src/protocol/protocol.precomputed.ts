@@ -1,0 +1,60 @@
+/**
+ * Facts of the protocol that the CLI's read commands need, taken from @forge/shared. The bundle gets
+ * the values, computed at build time (scripts/precomputed-plugin.ts), instead of this code: so a
+ * read command knows every route, the JSON Schema of its answer and the labels it prints without
+ * loading zod and the schemas. Run from source (tests), this module computes the same values.
+ * Exports are JSON data only.
+ */
+import {
+  BOT_CATEGORIES,
+  DaemonState,
+  routes,
+  SETTING_KEYS,
+  STAGE_LABELS,
+  type RouteContract,
+  type RouteName,
+} from '@forge/shared';
+import type { JsonSchema } from './json-check.ts';
+
+export interface RouteFacts {
+  method: string;
+  path: string;
+  /** The form field of a multipart upload; null for other routes. */
+  multipart: string | null;
+  /** The route takes a JSON body. */
+  body: boolean;
+  /**
+   * The JSON Schema of the answer as zod's output, `'binary'` for a download, or null when zod
+   * cannot express it (a transform): such an answer is always checked by zod itself.
+   */
+  response: JsonSchema | 'binary' | null;
+}
+
+/** zod's view of a value it produced: what a daemon of this version sends. */
+function outputSchema(schema: Exclude<RouteContract['response'], 'binary'>): JsonSchema | null {
+  try {
+    return schema.toJSONSchema({ io: 'output', unrepresentable: 'throw' }) as JsonSchema;
+  } catch {
+    return null;
+  }
+}
+
+export const ROUTES = Object.fromEntries(
+  Object.entries(routes).map(([name, route]): [string, RouteFacts] => [
+    name,
+    {
+      method: route.method,
+      path: route.path,
+      multipart: 'multipart' in route && route.multipart ? route.multipart.field : null,
+      body: 'body' in route && route.body !== undefined,
+      response: route.response === 'binary' ? 'binary' : outputSchema(route.response),
+    },
+  ]),
+) as Record<RouteName, RouteFacts>;
+
+/** `<FORGE_HOME>/daemon.json`. */
+export const DAEMON_STATE_SCHEMA = outputSchema(DaemonState);
+
+export const STAGE_LABEL_OF: Record<string, string> = { ...STAGE_LABELS };
+export const BOT_CATEGORY_ORDER: readonly string[] = [...BOT_CATEGORIES];
+export const SETTING_NAMES: readonly string[] = [...SETTING_KEYS];

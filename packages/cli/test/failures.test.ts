@@ -1,0 +1,84 @@
+import { CliResult, type CliBuildResult } from '@forge/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFailureProject } from '@forge/testing';
+import { Sandbox, type RunResult } from './helpers.ts';
+
+// A failed build as forge shows it, against the real built daemon (docs/pipeline.md "Previews and
+// failures"): the first error line with its file:line comes first, then the message, then the
+// command that prints the whole log — in --json, in the --wait summary, in forge status and forge logs.
+
+let sandbox: Sandbox;
+let failed: CliBuildResult;
+let human: RunResult;
+beforeAll(async () => {
+  sandbox = await Sandbox.create();
+  const start = await sandbox.run(['daemon', 'start']);
+  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  const json = await sandbox.run([
+    'upload',
+    writeFailureProject(sandbox.cwd, 'type-error'),
+    '--wait',
+    '--json',
+  ]);
+  expect(json.code, json.stderr).toBe(1);
+  const result = CliResult.parse(JSON.parse(json.stdout));
+  if (result.status === 'error' || result.status === 'refused') throw new Error(json.stdout);
+  failed = result;
+  human = await sandbox.run(['upload', writeFailureProject(sandbox.cwd, 'type-error', 'again'), '--wait']);
+});
+afterAll(async () => {
+  await sandbox.dispose();
+});
+
+const FIRST = "error TS2322: Type 'number' is not assignable to type 'string'.";
+
+/** Index of the first line that contains `text`; -1 when none. */
+const lineOf = (lines: string[], text: string) => lines.findIndex((line) => line.includes(text));
+
+describe('a failed build in forge', () => {
+  it('--json: the error has its first line, its place, what to do and the log command', () => {
+    expect(failed).toMatchObject({ status: 'failed', stage: 'build-failed' });
+    expect(failed.error).toEqual({
+      code: 'BUILD_FAILED',
+      message: expect.stringMatching(/exited with code 2$/),
+      firstLine: FIRST,
+      location: 'src/app.ts:3:7',
+      hint: expect.any(String),
+      logCommand: `forge logs ${failed.buildId}`,
+    });
+  });
+
+  it('--wait: the summary puts the first error line before the message, and the log command after', () => {
+    expect(human.code).toBe(1);
+    const lines = human.stderr.split('\n');
+    const first = lineOf(lines, `error  src/app.ts:3:7  ${FIRST}`);
+    expect(first, human.stderr).toBeGreaterThan(0);
+    expect(lines[first + 1]).toMatch(/^ +npm run build exited with code 2 \[BUILD_FAILED\]$/);
+    const log = lineOf(lines, '  log    forge logs ');
+    expect(log).toBeGreaterThan(first + 1);
+  });
+
+  it('forge status says why the latest build failed', async () => {
+    const status = await sandbox.run(['status']);
+    expect(status.code, status.stderr).toBe(0);
+    const lines = status.stdout.split('\n');
+    const first = lineOf(lines, `  src/app.ts:3:7  ${FIRST}`);
+    expect(first, status.stdout).toBeGreaterThan(0);
+    expect(lines[first + 1]).toMatch(/exited with code 2 \[BUILD_FAILED\]$/);
+    expect(lines[first + 2]).toMatch(/^ {2}full log: forge logs \S+$/);
+  });
+
+  it('forge logs ends with why it failed, after the whole log', async () => {
+    const logs = await sandbox.run(['logs', failed.buildId]);
+    expect(logs.code, logs.stderr).toBe(0);
+    // The whole log on stdout, the tool's own lines included.
+    expect(logs.stdout).toContain('checking 2 files…');
+    expect(logs.stdout).toContain(`First error: ${FIRST}`);
+    const lines = logs.stderr.trimEnd().split('\n');
+    expect(lines.slice(-3)).toEqual([
+      `Build ${failed.buildId} failed:`,
+      `  error  src/app.ts:3:7  ${FIRST}`,
+      expect.stringMatching(/^ {9}npm run build exited with code 2 \[BUILD_FAILED\]$/),
+    ]);
+  });
+});

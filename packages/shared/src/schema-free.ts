@@ -1,0 +1,9 @@
+/**
+ * `@forge/shared/schema-free`: the modules of @forge/shared that import no zod (constants,
+ * formatters, data-dir paths). A client that must start fast (the CLI's read commands) imports
+ * these from here: the package root also evaluates every zod schema of the protocol (~30 ms).
+ * Add a module here only if it imports no zod, directly or through another module.
+ */
+export * from './constants.ts';
+export * from './format.ts';
+export * from './paths.ts';
