@@ -52,24 +52,22 @@ function words(text: string): string[] {
   return out;
 }
 
-/** Split at `&&`, `||`, `;`, `|` and `&` outside quotes. */
-function segments(script: string): string[] {
+/** Split a script at `&&`, `||`, `;`, `|` and `&` outside quotes (the shell's command separators). */
+export function scriptSegments(script: string): string[] {
   const out: string[] = [];
   let current = '';
   let quote: string | null = null;
   for (let i = 0; i < script.length; i++) {
     const ch = script[i]!;
     if (quote) {
-      // Quotes stay in the text: words() takes them off.
-      if (ch === '\\' && i + 1 < script.length) {
+      // Quotes stay in the text (the word splitter takes them off); only "…" knows backslash escapes.
+      if (ch === '\\' && quote === '"' && i + 1 < script.length) {
         current += ch + script[++i];
         continue;
       }
       if (ch === quote) quote = null;
       current += ch;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
+    } else if (ch === '"' || ch === "'") {
       quote = ch;
       current += ch;
     } else if (ch === ';' || ch === '|' || ch === '&') {
@@ -193,7 +191,7 @@ export function scriptCommands(
   };
   // After `cd elsewhere`, `npm run x` is another package's script, not one of these.
   let moved = false;
-  for (const segment of segments(script)) {
+  for (const segment of scriptSegments(script)) {
     const w = peel(words(segment));
     const bin = w[0];
     if (bin === undefined) continue;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PackageManager } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { ciTestCommand, matchRunner, runScriptWithArgs, scriptSegments } from './test-command.ts';
+import { scriptSegments } from './script-commands.ts';
+import { ciTestCommand, matchRunner, runScriptWithArgs } from './test-command.ts';
 import { decision, useProjects } from './test-project.ts';
 
 const makeProject = useProjects();

@@ -3,6 +3,7 @@ import { childObject, scanObjects, stringProp } from './config-text.ts';
 import { execBin, runScript, splitCommand, type Argv } from './command-line.ts';
 import type { FrameworkContext } from './framework-context.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
+import { scriptSegments } from './script-commands.ts';
 
 /**
  * The test command, run the way CI runs it (issue 10 §3): a test runner that watches for changes
@@ -152,35 +153,6 @@ export function matchRunner(
     default:
       return null;
   }
-}
-
-/** Split a script at `&&`, `||`, `;`, `|` and `&` outside quotes (the shell's command separators). */
-export function scriptSegments(script: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let quote: string | null = null;
-  for (let i = 0; i < script.length; i++) {
-    const ch = script[i]!;
-    if (quote) {
-      if (ch === '\\' && quote === '"' && i + 1 < script.length) {
-        current += ch + script[++i];
-        continue;
-      }
-      if (ch === quote) quote = null;
-      current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      current += ch;
-    } else if (ch === ';' || ch === '|' || ch === '&') {
-      out.push(current);
-      current = '';
-      if ((ch === '|' || ch === '&') && script[i + 1] === ch) i++;
-    } else {
-      current += ch;
-    }
-  }
-  out.push(current);
-  return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
