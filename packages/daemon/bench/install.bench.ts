@@ -9,7 +9,8 @@
 // fetches pnpm once is reported apart).
 // Run: pnpm bench install   (needs `pnpm build`: it starts the built daemon, dist/main.js)
 // Options: --runs N (default 2). Every run starts from empty caches and an empty FORGE_HOME.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startBenchDaemon } from './bench-daemon.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,30 +90,8 @@ function npmInstall(template: Template, dir: string, cache: string): number {
   return performance.now() - t;
 }
 
-async function startDaemon(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [main, 'run', '--port', '0'], {
-    cwd: scratch,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-  });
-  return {
-    url,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startDaemon = (env: Record<string, string>) =>
+  startBenchDaemon(main, scratch, { ...process.env, ...env });
 
 /** Upload a ZIP, wait for build-finished, return the stored record. */
 async function uploadAndWait(url: string, zip: string): Promise<Build> {

@@ -11,7 +11,8 @@
 // Options: --runs N (default 5), --tmpfs (scratch in /dev/shm), FORGE_BENCH_DIR=<dir>.
 // Every run unpacks into a fresh folder and the daemon's home is fresh: on these disks creating many
 // files soon after deleting many is 10x slower (PERFORMANCE.md).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startBenchDaemon } from './bench-daemon.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,28 +72,7 @@ function forgeUpload(zip: string): { ms: number; result: UploadJson } {
   return { ms, result: JSON.parse(stdout) as UploadJson };
 }
 
-async function startDaemon(): Promise<{ stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [daemonMain, 'run', '--port', '0'], {
-    cwd: scratch,
-    env: forgeEnv,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/running at (\S+)/.test(out)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-  });
-  return {
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startDaemon = () => startBenchDaemon(daemonMain, scratch, forgeEnv);
 
 let seq = 0;
 const fresh = (label: string) => path.join(scratch, 'out', `${label}-${seq++}`);

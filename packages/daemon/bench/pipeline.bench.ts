@@ -4,7 +4,8 @@
 //   3. a 100k-line log flood streamed to 10 WebSocket clients vs the same script writing to /dev/null
 // Run: pnpm bench pipeline   (needs `pnpm build`: it starts the built daemon, dist/main.js)
 // Options: --runs N (default 3). The first run warms npm's cache (not counted) — both sides share it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startBenchDaemon } from './bench-daemon.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,31 +51,7 @@ function timeCommand(cmd: string, argv: string[], cwd: string): number {
   return performance.now() - t;
 }
 
-async function startDaemon(home: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [main, 'run', '--port', '0'], {
-    cwd: scratch,
-    env: { ...process.env, FORGE_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /running at (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startDaemon = (home: string) => startBenchDaemon(main, scratch, { ...process.env, FORGE_HOME: home });
 
 function rssPeakKb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
