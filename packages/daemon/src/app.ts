@@ -48,9 +48,20 @@ import { registerFileRoutes } from './features/files/routes.ts';
 import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
 import { createFlags } from './features/forge/flags.ts';
 import { registerForgeRoutes } from './features/forge/routes.ts';
+import { registerOperationRoutes } from './features/forge/operations-routes.ts';
+import { registerBrainRoutes } from './features/brain/routes.ts';
+import { registerChatRoutes } from './features/chat/routes.ts';
+import { registerMemoryRoutes } from './features/memory/routes.ts';
+import { registerCodegenRoutes } from './features/codegen/routes.ts';
+import { createRepairService, type RepairService } from './features/repairs/service.ts';
+import { registerRepairRoutes } from './features/repairs/routes.ts';
+import { createRepairJournal } from './features/repairs/journal.ts';
+import type { ModelClient } from './assistants/model/types.ts';
+import { createModelClient } from './assistants/model/openai.ts';
 
 export interface AppDeps {
-  config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'>;
+  config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'> &
+    Partial<Pick<DaemonConfig, 'brain'>>;
   logger: Logger;
   store: Store;
   version?: string;
@@ -76,6 +87,18 @@ export interface AppServices {
   layout: HomeLayout;
   files: FilesService;
   autoForge: AutoForge;
+  /** RepairBot: proposed and applied repairs, the journal, undo. */
+  repairs: RepairService;
+  /** The language model the user configured (brain.provider), or null: every assistant works without. */
+  model: ModelClient | null;
+  store: Store;
+  logger: Logger;
+  broadcast: (message: ServerMessage) => void;
+}
+
+/** What a feature that keeps something running (a timer, a model call) hands back to be closed. */
+export interface FeatureHandle {
+  close?(): void | Promise<void>;
 }
 
 export interface ForgeApp {
@@ -129,6 +152,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings.get()) });
   const previews = createPreviewRegistry({ logger });
   const sandbox = deps.sandbox ?? true;
+  const journal = createRepairJournal(deps.store);
   const builds = createBuildService({
     layout,
     repo,
@@ -138,6 +162,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     settings: settings.get,
     broadcast,
     sandbox,
+    journal,
   });
   const autoForge = createAutoForge({
     flags: createFlags(deps.store),
@@ -155,6 +180,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     onChange: autoForge.noteChange,
     starterProject: deps.starterProject ?? true,
   });
+  const repairs = createRepairService({ layout, repo, builds, journal, logger, broadcast });
   const services: AppServices = {
     health: createHealthService({ version, startedAt: now(), now }),
     settings,
@@ -165,6 +191,11 @@ export function createApp(deps: AppDeps): ForgeApp {
     layout,
     files,
     autoForge,
+    repairs,
+    model: createModelClient(deps.config.brain?.provider, logger),
+    store: deps.store,
+    logger,
+    broadcast,
   };
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;
@@ -204,9 +235,17 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
   registerProjectRoutes(api, { repo, layout, previews, logger });
-  registerBotRoutes(api, { fleet, builds, repo });
+  registerBotRoutes(api, { fleet, builds, repo, services });
   registerFileRoutes(api, { files });
   registerForgeRoutes(api, { autoForge });
+  registerRepairRoutes(api, services);
+  const features: FeatureHandle[] = [
+    registerOperationRoutes(api, services, deps),
+    registerBrainRoutes(api, services, deps),
+    registerChatRoutes(api, services, deps),
+    registerMemoryRoutes(api, services, deps),
+    registerCodegenRoutes(api, services, deps),
+  ];
   deps.registerRoutes?.(api, services);
   registerNotImplemented(api);
   app.use(api);
@@ -262,6 +301,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     async close() {
       closing = true;
       autoForge.close();
+      await Promise.all(features.map((f) => f.close?.()));
       await builds.shutdown();
       await Promise.all([hub.close(), vite?.close(), previews.stopAll(), files.close()]);
     },

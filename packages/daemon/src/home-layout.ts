@@ -25,6 +25,8 @@ export interface HomeLayout {
    * node_modules files are hard links into it and a project that shares dependencies installs in a second.
    */
   storeDir: string;
+  /** Files as they were before RepairBot changed them, one folder per repair (for undo). */
+  repairsDir(name: string): string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -38,6 +40,7 @@ export function homeLayout(home: string): HomeLayout {
     tmpDir: path.join(home, 'tmp'),
     toolchainsDir: path.join(home, 'toolchains'),
     storeDir: path.join(home, 'store'),
+    repairsDir: (name) => path.join(home, 'repairs', name),
   };
 }
 

@@ -359,6 +359,30 @@ describe('bots', () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'BOT_NOT_FOUND' });
   });
+
+  it("runs an assistant bot's own job from its card, says where the others work, and shows what each last did", async () => {
+    const app = await startTestApp({ starterProject: false });
+    const press = (botName: string) =>
+      fetch(`${app.url}/api/bots/build`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ botName }),
+      });
+    const health = await press('HealthBot');
+    expect(health.status).toBe(200);
+    expect(await json<{ message: string }>(health)).toMatchObject({ botName: 'HealthBot' });
+    const codegen = await press('CodeGenBot');
+    expect(codegen.status).toBe(409);
+    expect(await json<{ error: string }>(codegen)).toMatchObject({
+      code: 'BOT_HAS_NO_JOB',
+      error: 'CodeGenBot has no build job to run: it works from the Code Generator page (or forge generate).',
+    });
+    const bots = await json<Array<{ name: string; status: string; lastJob: { ok: boolean } | null }>>(
+      fetch(`${app.url}/api/bots`),
+    );
+    expect(bots.find((b) => b.name === 'HealthBot')!.lastJob).toMatchObject({ ok: true });
+    expect(bots.find((b) => b.name === 'AuthBot')!.status).toBe('standby');
+  });
 });
 
 describe('recovery', () => {

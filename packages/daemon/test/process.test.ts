@@ -125,6 +125,7 @@ describe('daemon process: print-config', () => {
       accessToken: '***',
       logLevel: 'info',
       configFile: null,
+      brain: { provider: null, sessionMinutes: 30 },
     });
     const text = spawnDaemon(['print-config'], { home, cwd, env });
     expect(await text.exited).toBe(0);

@@ -102,6 +102,16 @@ export const ERROR_CATALOGUE = {
   },
   BOT_HAS_NO_JOB: { status: 409, message: 'This bot has no build job to run.' },
   NOTHING_TO_FIX: { status: 409, message: 'This bot has no failed job to retry.' },
+  REPAIR_NOT_FOUND: {
+    status: 404,
+    message: 'There is no applied repair with that id in this project.',
+    hint: 'Undo the newest repairs of the project with: forge fix --undo',
+  },
+  INTEGRATION_UNAVAILABLE: {
+    status: 501,
+    message: 'Integrating builds into the platform is not available in this Forge yet.',
+    hint: 'Download the built app meanwhile: forge download <project>',
+  },
   BUILD_NOT_FOUND: {
     status: 404,
     message: 'There is no build with that id.',
@@ -173,6 +183,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'The project folder itself cannot be deleted from the file tree.',
     hint: 'Delete a file or folder inside it.',
+  },
+  MEMORY_CELL_NOT_FOUND: {
+    status: 404,
+    message: 'There is no memory cell with that key.',
+    hint: 'List the memory cells with: forge memory ls',
   },
   // Build outcomes: the `error.code` of a build that did not succeed (in its record, in
   // build-finished and in the CLI's JSON); never the answer of an HTTP route.

@@ -10,6 +10,7 @@ export * from './domain/files.ts';
 export * from './domain/entities.ts';
 export * from './domain/daemon.ts';
 export * from './domain/blueprint.ts';
+export * from './domain/assistants.ts';
 export * from './domain/builds.ts';
 export * from './domain/cli-result.ts';
 export * from './http/routes.ts';

@@ -3,3 +3,4 @@ export * from './fixtures.ts';
 export * from './projects.ts';
 export * from './daemon.ts';
 export * from './stand-in.ts';
+export * from './broken-projects.ts';

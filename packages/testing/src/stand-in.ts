@@ -59,6 +59,16 @@ const FINISH_ERRORS: Record<Exclude<FinishedStatus, 'succeeded'>, BuildError> = 
 };
 
 /**
+ * A route a test adds to the stand-in: it answers and resolves true, or resolves false to let the
+ * next route (and finally the built-in ones) answer.
+ */
+export type StandInRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) => boolean | Promise<boolean>;
+
+/**
  * A stand-in for the daemon speaking the shared protocol over real HTTP and a real /ws, with builds
  * the test moves on step by step: the spawned `forge` is tested against exact, repeatable timelines
  * (an event lost, a socket dropped) that the real daemon cannot be made to produce on demand.
@@ -70,6 +80,8 @@ export class StandIn {
   buildReads = 0;
   /** Answer for the next uploads: a refusal instead of a build. */
   refuseUploads: ErrorCode | undefined;
+  /** Routes a test adds (the assistants' …), tried in order before the built-in ones. */
+  readonly routes: StandInRoute[] = [];
   private readonly sockets = new Set<WebSocket>();
   private uploadWaiters: ((upload: ReceivedUpload) => void)[] = [];
   private uploads: ReceivedUpload[] = [];
@@ -232,6 +244,7 @@ export class StandIn {
     };
     let m: RegExpExecArray | null;
 
+    for (const route of this.routes) if (await route(req, res, url)) return;
     if (path === '/api/health') return json({ ok: true, version: FORGE_VERSION, uptimeMs: 1 });
     if (req.method === 'POST' && path === '/api/upload') {
       const upload = {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HOST, DEFAULT_PORT } from '@forge/shared';
+import { formatConfigView } from '../process/print-config.ts';
 import { ConfigError, loadConfig, toConfigView } from './load-config.ts';
 
 const dirs: string[] = [];
@@ -118,5 +119,97 @@ describe('loadConfig', () => {
     const view = toConfigView(await load(cwd, { FORGE_TOKEN: 'super-secret' }));
     expect(view.accessToken).toBe('***');
     expect(JSON.stringify(view)).not.toContain('super-secret');
+  });
+
+  it('has no brain provider and 30-minute sessions by default', async () => {
+    const config = await load(tempDir());
+    expect(config.brain).toEqual({ provider: null, sessionMinutes: 30 });
+  });
+
+  it('reads brain.provider from the file, each field overridable by FORGE_BRAIN_*', async () => {
+    const cwd = tempDir();
+    fs.writeFileSync(
+      path.join(cwd, '.forgerc.json'),
+      JSON.stringify({
+        brain: {
+          provider: { url: 'http://127.0.0.1:11434/v1/', model: 'llama3.2', apiKey: 'file-key' },
+          sessionMinutes: 90,
+        },
+      }),
+    );
+    expect((await load(cwd)).brain).toEqual({
+      provider: { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'file-key' },
+      sessionMinutes: 90,
+    });
+    const fromEnv = await load(cwd, {
+      FORGE_BRAIN_URL: 'https://models.example/v1',
+      FORGE_BRAIN_MODEL: 'qwen2.5',
+      FORGE_BRAIN_API_KEY: 'env-key',
+    });
+    expect(fromEnv.brain.provider).toEqual({
+      url: 'https://models.example/v1',
+      model: 'qwen2.5',
+      apiKey: 'env-key',
+    });
+  });
+
+  it('configures the provider from the environment alone, the key from apiKeyEnv', async () => {
+    const cwd = tempDir();
+    expect(
+      (await load(cwd, { FORGE_BRAIN_URL: 'http://localhost:8080/v1', FORGE_BRAIN_MODEL: 'm' })).brain
+        .provider,
+    ).toEqual({ url: 'http://localhost:8080/v1', model: 'm', apiKey: null });
+    fs.writeFileSync(
+      path.join(cwd, '.forgerc.json'),
+      JSON.stringify({
+        brain: { provider: { url: 'http://localhost:8080/v1', model: 'm', apiKeyEnv: 'MY_MODEL_KEY' } },
+      }),
+    );
+    expect((await load(cwd, { MY_MODEL_KEY: 'from-named-var' })).brain.provider?.apiKey).toBe(
+      'from-named-var',
+    );
+    await expect(load(cwd)).rejects.toThrow(/apiKeyEnv .* names MY_MODEL_KEY, which is not set/);
+  });
+
+  it('refuses half a provider, a bad URL and an out-of-range session length by name', async () => {
+    const cwd = tempDir();
+    await expect(load(cwd, { FORGE_BRAIN_URL: 'http://localhost:8080/v1' })).rejects.toThrow(
+      /needs both a url and a model; model \(FORGE_BRAIN_MODEL\) is not set/,
+    );
+    await expect(load(cwd, { FORGE_BRAIN_URL: 'ftp://x', FORGE_BRAIN_MODEL: 'm' })).rejects.toThrow(
+      /Invalid FORGE_BRAIN_URL "ftp:\/\/x"/,
+    );
+    const file = path.join(cwd, '.forgerc.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ brain: { provider: { url: 'not a url', model: 'm', key: 'x' }, sessionMinutes: 0 } }),
+    );
+    const error = await load(cwd).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain(file);
+    expect(message).toMatch(/brain\.provider\.url: expected an http or https URL/);
+    expect(message).toMatch(/brain\.provider: .*key/);
+    expect(message).toMatch(/brain\.sessionMinutes: /);
+  });
+
+  it('shows the brain url and model in the printed view, never its key', async () => {
+    const cwd = tempDir();
+    const view = toConfigView(
+      await load(cwd, {
+        FORGE_BRAIN_URL: 'http://127.0.0.1:11434/v1',
+        FORGE_BRAIN_MODEL: 'llama3.2',
+        FORGE_BRAIN_API_KEY: 'sk-very-secret',
+      }),
+    );
+    expect(view.brain).toEqual({
+      provider: { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: '***' },
+      sessionMinutes: 30,
+    });
+    expect(JSON.stringify(view)).not.toContain('sk-very-secret');
+    const text = formatConfigView(view);
+    expect(text).toMatch(/^brain\.model\s+llama3\.2$/m);
+    expect(text).toMatch(/^brain\.apiKey\s+\*\*\*$/m);
+    expect(text).not.toContain('sk-very-secret');
   });
 });

@@ -2,7 +2,15 @@ import path from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import type { z } from 'zod';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveForgeHome, type DaemonConfigView } from '@forge/shared';
-import { ConfigFileSchema, PortSchema, type ConfigFile, type DaemonConfig } from './schema.ts';
+import {
+  ConfigFileSchema,
+  DEFAULT_BRAIN_SESSION_MINUTES,
+  PortSchema,
+  ProviderUrlSchema,
+  type BrainConfig,
+  type ConfigFile,
+  type DaemonConfig,
+} from './schema.ts';
 
 /** A config problem the user must fix; the message names the file (or variable) and the field. */
 export class ConfigError extends Error {
@@ -73,7 +81,49 @@ const nonBlank = (value: string | undefined): string | undefined => {
   return trimmed ? trimmed : undefined;
 };
 
-/** Merge defaults < config file < env (FORGE_HOME, FORGE_PORT, FORGE_HOST, FORGE_TOKEN) < flags. */
+/**
+ * The brain's model: the file's `brain.provider`, each field overridable by FORGE_BRAIN_URL,
+ * FORGE_BRAIN_MODEL and FORGE_BRAIN_API_KEY. The env alone can configure one; half a provider (a URL
+ * without a model) is refused by name rather than silently ignored.
+ */
+function brainConfig(
+  data: ConfigFile,
+  env: Record<string, string | undefined>,
+  file: string | null,
+): BrainConfig {
+  const fromFile = data.brain?.provider;
+  const envUrl = nonBlank(env.FORGE_BRAIN_URL);
+  if (envUrl !== undefined && !ProviderUrlSchema.safeParse(envUrl).success) {
+    throw new ConfigError(
+      `Invalid FORGE_BRAIN_URL "${envUrl}": expected an http or https URL, e.g. http://127.0.0.1:11434/v1.`,
+      'FORGE_BRAIN_URL',
+    );
+  }
+  const url = envUrl ?? fromFile?.url;
+  const model = nonBlank(env.FORGE_BRAIN_MODEL) ?? fromFile?.model;
+  const sessionMinutes = data.brain?.sessionMinutes ?? DEFAULT_BRAIN_SESSION_MINUTES;
+  if (url === undefined && model === undefined) return { provider: null, sessionMinutes };
+  if (url === undefined || model === undefined) {
+    const missing = url === undefined ? 'url (FORGE_BRAIN_URL)' : 'model (FORGE_BRAIN_MODEL)';
+    throw new ConfigError(
+      `The brain's model provider needs both a url and a model; ${missing} is not set.`,
+      file ?? (url === undefined ? 'FORGE_BRAIN_URL' : 'FORGE_BRAIN_MODEL'),
+    );
+  }
+  let apiKey = nonBlank(env.FORGE_BRAIN_API_KEY) ?? fromFile?.apiKey ?? null;
+  if (apiKey === null && fromFile?.apiKeyEnv) {
+    apiKey = nonBlank(env[fromFile.apiKeyEnv]) ?? null;
+    if (apiKey === null) {
+      throw new ConfigError(
+        `brain.provider.apiKeyEnv in ${file ?? 'the Forge config'} names ${fromFile.apiKeyEnv}, which is not set.`,
+        file,
+      );
+    }
+  }
+  return { provider: { url: url.replace(/\/+$/, ''), model, apiKey }, sessionMinutes };
+}
+
+/** Merge defaults < config file < env (FORGE_HOME, FORGE_PORT, FORGE_HOST, FORGE_TOKEN, FORGE_BRAIN_*) < flags. */
 export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> {
   const { file, data } = await readConfigFile(input.cwd, input.homedir);
   const home = path.resolve(
@@ -89,10 +139,11 @@ export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> 
     logLevel: data.logLevel ?? 'info',
     webRoot,
     configFile: file,
+    brain: brainConfig(data, input.env, file),
   };
 }
 
-/** The config as `print-config` shows it: the token is never printed. */
+/** The config as `print-config` shows it: the token and the model's key are never printed. */
 export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
   home: config.home,
   host: config.host,
@@ -101,4 +152,12 @@ export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
   accessToken: config.accessToken === null ? null : '***',
   logLevel: config.logLevel,
   configFile: config.configFile,
+  brain: {
+    provider: config.brain.provider && {
+      url: config.brain.provider.url,
+      model: config.brain.provider.model,
+      apiKey: config.brain.provider.apiKey === null ? null : '***',
+    },
+    sessionMinutes: config.brain.sessionMinutes,
+  },
 });

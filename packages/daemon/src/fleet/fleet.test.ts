@@ -9,16 +9,48 @@ const deferred = () => {
 };
 
 describe('fleet', () => {
-  it('lists the 25 bots, all active before any job', () => {
+  it('lists the 25 bots, active before any job except those that cannot take work yet', () => {
     const fleet = createFleet({ broadcast: () => {}, maxConcurrent: () => 25 });
     expect(fleet.list()).toHaveLength(25);
-    expect(new Set(fleet.list().map((b) => b.status))).toEqual(new Set(['active']));
+    const standby = fleet.list().filter((b) => b.status !== 'active');
+    expect(standby.map((b) => [b.name, b.status])).toEqual([
+      ['ExtensionBot', 'standby'],
+      ['AuthBot', 'standby'],
+    ]);
+    expect(fleet.list().every((b) => b.lastJob === null)).toBe(true);
     expect(fleet.activities().map((a) => [a.type, a.count, a.status])).toEqual([
       ['infrastructure', 6, 'online'],
       ['development', 6, 'online'],
       ['operations', 6, 'online'],
       ['services', 7, 'online'],
     ]);
+  });
+
+  it('records what each bot last did, and runs slot-free jobs beside a full fleet', async () => {
+    const fleet = createFleet({ broadcast: () => {}, maxConcurrent: () => 1 });
+    const gate = deferred();
+    const busy = fleet.run('BuildBot', { label: 'build app' }, () => gate.promise);
+    // The only slot is taken: a chat answer still runs at once.
+    const answer = await fleet.run('ChatBot', { label: 'chat' }, async () => 'pong', {
+      slot: false,
+      summary: (r) => `answered ${r}`,
+    });
+    expect(answer).toBe('pong');
+    expect(fleet.list().find((b) => b.name === 'ChatBot')!.lastJob).toMatchObject({
+      label: 'chat',
+      ok: true,
+      summary: 'answered pong',
+    });
+    await expect(
+      fleet.run('ScanBot', { label: 'scan' }, () => Promise.reject(new Error('disk gone')), { slot: false }),
+    ).rejects.toThrow('disk gone');
+    expect(fleet.list().find((b) => b.name === 'ScanBot')).toMatchObject({
+      status: 'error',
+      lastJob: { label: 'scan', ok: false, summary: 'disk gone' },
+    });
+    gate.resolve();
+    await busy;
+    expect(fleet.activeJobs).toBe(0);
   });
 
   it('never runs more jobs than the limit, and starts waiting jobs in order', async () => {

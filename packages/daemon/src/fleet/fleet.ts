@@ -33,7 +33,15 @@ interface BotState {
   failures: number;
   /** The last job that failed, kept for "Fix" (retry). Cleared by a later success. */
   lastFailure: JobInfo | null;
+  /** What it last did, for its card. */
+  lastJob: BotInfo['lastJob'];
 }
+
+/**
+ * Bots whose work arrives with the platform issue (extensions, the university's accounts): they
+ * cannot take a job yet, so they are shown `standby`, never `active`.
+ */
+export const STANDBY_BOTS: ReadonlySet<string> = new Set(['ExtensionBot', 'AuthBot']);
 
 /**
  * The 25 bots and the scheduler. Every pipeline step is a job run by one named bot; at most
@@ -41,20 +49,29 @@ interface BotState {
  */
 export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
   const bots = new Map<string, BotState>(
-    BOT_ROSTER.map((b) => [b.name, { running: new Map(), jobsRun: 0, failures: 0, lastFailure: null }]),
+    BOT_ROSTER.map((b) => [
+      b.name,
+      { running: new Map(), jobsRun: 0, failures: 0, lastFailure: null, lastJob: null },
+    ]),
   );
   let active = 0;
   let nextJobId = 1;
   const waiting: Array<() => void> = [];
 
-  const statusOf = (state: BotState): string =>
-    state.running.size > 0 ? 'building' : state.lastFailure ? 'error' : 'active';
+  const statusOf = (name: string, state: BotState): string =>
+    state.running.size > 0
+      ? 'building'
+      : state.lastFailure
+        ? 'error'
+        : STANDBY_BOTS.has(name)
+          ? 'standby'
+          : 'active';
   const jobText = (state: BotState): string | null =>
     state.running.size === 0 ? null : [...state.running.values()].map((j) => j.label).join(', ');
 
   const emit = (name: string) => {
     const state = bots.get(name)!;
-    broadcast({ type: 'bot-status', botName: name, status: statusOf(state), job: jobText(state) });
+    broadcast({ type: 'bot-status', botName: name, status: statusOf(name, state), job: jobText(state) });
   };
 
   const acquire = (signal?: AbortSignal): Promise<void> => {
@@ -85,40 +102,62 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
   return {
     /**
      * Run `fn` as a job of `botName` once a slot is free. `failed(result)` decides whether a resolved
-     * result counts as a failure (a build that exits 1 resolves, but the bot failed its job).
+     * result counts as a failure (a build that exits 1 resolves, but the bot failed its job);
+     * `summary(result)` is what its card says it last did. `slot: false` runs at once without a
+     * build slot: the light answers of the assistants (chat, memory, status) never wait behind a
+     * build's steps.
      */
     async run<T>(
       botName: string,
       job: JobInfo,
       fn: () => Promise<T>,
-      opts: { signal?: AbortSignal; failed?: (result: T) => boolean } = {},
+      opts: {
+        signal?: AbortSignal;
+        failed?: (result: T) => boolean;
+        summary?: (result: T) => string | null;
+        slot?: boolean;
+      } = {},
     ): Promise<T> {
       const state = bots.get(botName);
       if (!state) throw new Error(`Unknown bot ${botName}`);
-      await acquire(opts.signal);
+      const slot = opts.slot ?? true;
+      if (slot) await acquire(opts.signal);
       const id = nextJobId++;
       state.running.set(id, job);
       emit(botName);
-      broadcast({
-        type: 'bot-assigned',
-        botName,
-        ...(job.projectName ? { projectName: job.projectName } : {}),
-        ...(job.buildId ? { buildId: job.buildId } : {}),
-      });
+      // The Live Development viewer shows who works on a build; an assistant's answer is not one.
+      if (job.projectName || job.buildId) {
+        broadcast({
+          type: 'bot-assigned',
+          botName,
+          ...(job.projectName ? { projectName: job.projectName } : {}),
+          ...(job.buildId ? { buildId: job.buildId } : {}),
+        });
+      }
       let ok = false;
+      let summary: string | null = null;
       try {
         const result = await fn();
         ok = !(opts.failed?.(result) ?? false);
+        try {
+          summary = opts.summary?.(result) ?? null;
+        } catch {
+          summary = null;
+        }
         return result;
+      } catch (err) {
+        summary = err instanceof Error ? err.message : String(err);
+        throw err;
       } finally {
         state.running.delete(id);
         state.jobsRun++;
+        state.lastJob = { label: job.label, ok, at: new Date().toISOString(), summary };
         if (ok) state.lastFailure = null;
         else {
           state.failures++;
           state.lastFailure = job;
         }
-        release();
+        if (slot) release();
         emit(botName);
       }
     },
@@ -129,10 +168,11 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
           name: b.name,
           category: b.category,
           description: b.description,
-          status: statusOf(state),
+          status: statusOf(b.name, state),
           currentJob: jobText(state),
           jobsRun: state.jobsRun,
           failures: state.failures,
+          lastJob: state.lastJob,
         };
       });
     },
@@ -144,7 +184,7 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
     activities(): BotActivity[] {
       return BOT_CATEGORIES.map((category) => {
         const states = BOT_ROSTER.filter((b) => b.category === category).map((b) =>
-          statusOf(bots.get(b.name)!),
+          statusOf(b.name, bots.get(b.name)!),
         );
         const status = states.includes('error')
           ? 'error'

@@ -10,6 +10,10 @@ export function formatConfigView(view: DaemonConfigView): string {
     ['accessToken', view.accessToken ?? '(not set)'],
     ['logLevel', view.logLevel],
     ['configFile', view.configFile ?? '(none)'],
+    ['brain.url', view.brain.provider?.url ?? '(none: built-in answers only)'],
+    ['brain.model', view.brain.provider?.model ?? '(none)'],
+    ['brain.apiKey', view.brain.provider?.apiKey ?? '(not set)'],
+    ['brain.sessionMinutes', String(view.brain.sessionMinutes)],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');

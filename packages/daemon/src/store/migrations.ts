@@ -154,6 +154,36 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE projects ADD COLUMN app TEXT');
     },
   },
+  {
+    version: 6,
+    name: 'assistants: memory cells and the repair journal',
+    up(db) {
+      // MemoryBot's cells (spec §3: key, value, ts in ms). The repair journal: every repair RepairBot
+      // proposed or made, with the folder under FORGE_HOME/repairs holding the files as they were
+      // before it, so `forge fix --undo` can put them back. files is a JSON array of project paths.
+      db.exec(`
+        CREATE TABLE memory_cells (
+          key TEXT PRIMARY KEY NOT NULL,
+          value TEXT NOT NULL,
+          ts INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE repairs (
+          id TEXT PRIMARY KEY NOT NULL,
+          seq INTEGER NOT NULL UNIQUE,
+          project_name TEXT NOT NULL,
+          build_id TEXT,
+          code TEXT NOT NULL,
+          summary TEXT NOT NULL,
+          files TEXT NOT NULL DEFAULT '[]',
+          diff TEXT NOT NULL DEFAULT '',
+          status TEXT NOT NULL,
+          at TEXT NOT NULL,
+          backup_dir TEXT
+        ) STRICT;
+        CREATE INDEX repairs_by_project ON repairs (project_name, seq DESC);
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

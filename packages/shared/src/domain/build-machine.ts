@@ -58,6 +58,9 @@ export function newBuild(id: string, projectName: string, createdAt: string, noC
     previewUrl: null,
     cancelReason: null,
     error: null,
+    diagnosis: null,
+    repairs: [],
+    lint: null,
     logCount: 0,
     logTruncated: false,
   };

@@ -3,6 +3,7 @@ import { ErrorCodeSchema } from '../errors.ts';
 import { Blueprint } from './blueprint.ts';
 import { LogEntry } from './log.ts';
 import { Stage } from './stage.ts';
+import { Diagnosis, Repair } from './assistants.ts';
 
 export const BUILD_STATUSES = [
   'queued',
@@ -43,6 +44,12 @@ export const STEP_NAMES = [
   'check',
   'optimize',
   'preview',
+  /** LintBot running the project's own lint script after a successful build (never fails it). */
+  'lint',
+  /** ScanBot reading a failed step's output and the project. */
+  'diagnose',
+  /** RepairBot making a repair before the failed step runs again. */
+  'repair',
 ] as const;
 export const StepName = z.enum(STEP_NAMES);
 export type StepName = z.infer<typeof StepName>;
@@ -112,6 +119,18 @@ export const TestReport = z.object({
 });
 export type TestReport = z.infer<typeof TestReport>;
 
+/** LintBot's run of the project's lint script: recorded, never fails the build. */
+export const LintReport = z.object({
+  ran: z.boolean(),
+  passed: z.boolean().nullable(),
+  command: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+  /** Problems the linter counted, when it printed a count. */
+  problems: z.number().int().nonnegative().nullable(),
+  outputTail: z.string(),
+});
+export type LintReport = z.infer<typeof LintReport>;
+
 /** UiBot's check of the output. */
 export const UiCheck = z.object({
   ok: z.boolean(),
@@ -177,6 +196,11 @@ export const Build = z.object({
   previewUrl: z.string().nullable(),
   cancelReason: CancelReason.nullable(),
   error: BuildError.nullable(),
+  /** ScanBot's reading of why it failed (failed and timed-out builds). */
+  diagnosis: Diagnosis.nullable().default(null),
+  /** Repairs RepairBot made during this build, or proposed for it (autoRepair off). */
+  repairs: z.array(Repair).default([]),
+  lint: LintReport.nullable().default(null),
   /** Stored log lines, and whether the per-build cap cut some. */
   logCount: z.number().int().nonnegative(),
   logTruncated: z.boolean(),
@@ -240,5 +264,10 @@ export const BotInfo = z.object({
   currentJob: z.string().nullable(),
   jobsRun: z.number().int().nonnegative(),
   failures: z.number().int().nonnegative(),
+  /** What it last did, for its card ("Scanned app: 3 issues"), when it has done anything. */
+  lastJob: z
+    .object({ label: z.string(), ok: z.boolean(), at: z.string(), summary: z.string().nullable() })
+    .nullable()
+    .default(null),
 });
 export type BotInfo = z.infer<typeof BotInfo>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BuildStatus, StepName } from './builds.ts';
 import { Stage } from './stage.ts';
+import { Diagnosis, Repair } from './assistants.ts';
 
 /**
  * The one JSON document `forge upload|build --wait --json` and `forge ci --json` print on stdout,
@@ -72,6 +73,12 @@ export const CliBuildResult = z.object({
    * (BUILD_FAILED, STAGE_TIMEOUT, CANCELLED, …), or WAIT_TIMEOUT / WAIT_INTERRUPTED.
    */
   error: CliResultError.optional(),
+  /** ScanBot's reading of the failure: code, summary, file/line (relative to the project root), suggestion. */
+  diagnosis: Diagnosis.optional(),
+  /** Repairs RepairBot made during the build (or proposed: `forge fix <buildId>` applies them). */
+  repairs: z
+    .array(Repair.pick({ id: true, code: true, summary: true, files: true, status: true }))
+    .optional(),
   ...ciFiles,
 });
 export type CliBuildResult = z.infer<typeof CliBuildResult>;

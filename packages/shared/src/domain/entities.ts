@@ -142,6 +142,11 @@ export const DaemonConfigView = z.object({
   accessToken: z.string().nullable(),
   logLevel: z.string(),
   configFile: z.string().nullable(),
+  /** The brain's model provider (its key shown only as "***" when set) and session length. */
+  brain: z.object({
+    provider: z.object({ url: z.string(), model: z.string(), apiKey: z.string().nullable() }).nullable(),
+    sessionMinutes: z.number().int(),
+  }),
 });
 export type DaemonConfigView = z.infer<typeof DaemonConfigView>;
 

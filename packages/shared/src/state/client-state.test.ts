@@ -74,6 +74,49 @@ describe('reduceClient: builds', () => {
     expect(state.builds.b1!.build.previewUrl).toBe('http://127.0.0.1:5000/');
   });
 
+  it("keeps ScanBot's diagnosis and RepairBot's repairs from build-finished, and a record behind it does not drop them", () => {
+    const diagnosis = {
+      code: 'IMPORT_CASE_MISMATCH' as const,
+      summary: 'Lib.mjs is lib.mjs',
+      file: 'build.mjs',
+      line: 1,
+    };
+    const repairs = [
+      {
+        id: 'r_1',
+        code: 'FIX_IMPORT_CASE' as const,
+        summary: 'RepairBot changed ./Lib.mjs to ./lib.mjs in build.mjs',
+        files: ['build.mjs'],
+        status: 'proposed' as const,
+        diff: '',
+        at: at(2),
+        buildId: 'b1',
+      },
+    ];
+    let state = fold([stage('b1', 'running', 'build-start')]);
+    state = reduceClient(
+      state,
+      msg(
+        {
+          type: 'build-finished',
+          buildId: 'b1',
+          projectName: 'app',
+          status: 'failed',
+          stage: 'build-failed',
+          diagnosis,
+          repairs,
+        },
+        2,
+      ),
+    );
+    expect(state.builds.b1!.build).toMatchObject({ status: 'failed', diagnosis, repairs });
+    state = reduceClient(state, {
+      type: 'build-record',
+      build: record({ id: 'b1', status: 'running', stage: 'build-start' }),
+    });
+    expect(state.builds.b1!.build).toMatchObject({ status: 'failed', diagnosis, repairs });
+  });
+
   it('shows the preview as soon as it is up, while the build (its tests) still runs', () => {
     let state = fold([stage('b1', 'running', 'build-start'), stage('b1', 'running', 'build-success', 1)]);
     expect(state.builds.b1!.build.previewUrl).toBeNull();
@@ -302,6 +345,7 @@ describe('reduceClient: viewer, console and fleet', () => {
           currentJob: null,
           jobsRun: 0,
           failures: 0,
+          lastJob: null,
         },
       ],
     });

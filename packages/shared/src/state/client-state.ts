@@ -108,7 +108,21 @@ const progress = (b: Build): number => (isFinished(b.status) ? 1_000_000 : 0) + 
 function mergeRecord(known: Build, record: Build): Build {
   if (progress(record) >= progress(known)) return record;
   const { status, stage, stages, endedAt, durationMs, previewUrl, cacheHit, error, cancelReason } = known;
-  return { ...record, status, stage, stages, endedAt, durationMs, previewUrl, cacheHit, error, cancelReason };
+  const { diagnosis, repairs } = known;
+  return {
+    ...record,
+    status,
+    stage,
+    stages,
+    endedAt,
+    durationMs,
+    previewUrl,
+    cacheHit,
+    error,
+    cancelReason,
+    diagnosis,
+    repairs,
+  };
 }
 
 /** Move a build to (status, stage) if the machine allows it from where it is. */
@@ -182,6 +196,8 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
           previewUrl: message.previewUrl ?? moved.previewUrl,
           cacheHit: message.cacheHit ?? moved.cacheHit,
           error: message.error !== undefined ? message.error : moved.error,
+          diagnosis: message.diagnosis !== undefined ? message.diagnosis : moved.diagnosis,
+          repairs: message.repairs ?? moved.repairs,
           cancelReason: message.cancelReason !== undefined ? message.cancelReason : moved.cancelReason,
           endedAt: message.endedAt ?? moved.endedAt ?? at,
           durationMs: message.durationMs !== undefined ? message.durationMs : moved.durationMs,

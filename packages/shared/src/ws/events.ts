@@ -5,6 +5,7 @@ import { FileNode } from '../domain/files.ts';
 import { BuildOutput, ForgeChatRole } from '../domain/entities.ts';
 import { Settings } from '../domain/settings.ts';
 import { BuildError, BuildStatus, CancelReason } from '../domain/builds.ts';
+import { Diagnosis, Repair } from '../domain/assistants.ts';
 
 /** The WebSocket path on the daemon's own host (spec §7). */
 export const WS_PATH = '/ws';
@@ -103,10 +104,17 @@ export const ServerMessage = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('chat'),
-    /** The chat text. */
+    /** The chat text (for a reply still streaming: the whole text so far). */
     chat: z.string(),
     role: ForgeChatRole,
     timestamp: z.string().optional(),
+    /**
+     * Id of the reply: a streamed reply arrives as several messages with the same id, each holding
+     * the text so far; the last has `final: true`. Absent on a one-piece message.
+     */
+    replyId: z.string().optional(),
+    /** False while a streamed reply is still coming. */
+    final: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('bot-status'),
@@ -127,6 +135,10 @@ export const ServerMessage = z.discriminatedUnion('type', [
     cacheHit: z.boolean().optional(),
     /** Why it did not succeed. */
     error: BuildError.nullable().optional(),
+    /** ScanBot's reading of the failure. */
+    diagnosis: Diagnosis.nullable().optional(),
+    /** Repairs made during the build, or proposed for it. */
+    repairs: z.array(Repair).optional(),
     cancelReason: CancelReason.nullable().optional(),
     endedAt: z.string().optional(),
     durationMs: z.number().nonnegative().nullable().optional(),

@@ -7,6 +7,7 @@ import {
   type BuildState,
   type BuildStep,
   type CancelReason,
+  type Diagnosis,
   type FinishedStatus,
   type LogLevel,
   type ServerMessage,
@@ -58,6 +59,8 @@ export interface StepHandle {
 export interface Ending {
   error?: BuildError;
   cancelReason?: CancelReason;
+  /** ScanBot's reading of the failure. */
+  diagnosis?: Diagnosis;
 }
 
 /**
@@ -153,6 +156,7 @@ export class BuildRun {
       b.durationMs = Math.max(0, now.getTime() - Date.parse(b.createdAt));
       if (ending.error) b.error = ending.error;
       if (ending.cancelReason) b.cancelReason = ending.cancelReason;
+      if (ending.diagnosis) b.diagnosis = ending.diagnosis;
       const stepEnd: StepStatus =
         next.status === 'cancelled' ? 'cancelled' : next.status === 'timed-out' ? 'timed-out' : 'failed';
       for (const s of b.steps) {
@@ -181,6 +185,8 @@ export class BuildRun {
         previewUrl: snapshot.previewUrl,
         cacheHit: snapshot.cacheHit,
         error: snapshot.error,
+        diagnosis: snapshot.diagnosis,
+        repairs: snapshot.repairs,
         cancelReason: snapshot.cancelReason,
         endedAt: at,
         durationMs: snapshot.durationMs,

@@ -10,6 +10,7 @@ import { homeLayout } from '../../home-layout.ts';
 import { openStore, STORE_FILE } from '../../store/store.ts';
 import { createPreviewRegistry, type PreviewRegistry } from '../preview/preview-registry.ts';
 import { createBuildRepo } from './repo.ts';
+import { createRepairJournal } from '../repairs/journal.ts';
 import { createBuildService } from './service.ts';
 
 /**
@@ -48,6 +49,7 @@ function engine(
     settings: () => settings,
     broadcast,
     sandbox: false,
+    journal: createRepairJournal(store),
   });
   cleanups.push(async () => {
     await builds.shutdown();
@@ -248,6 +250,30 @@ describe('botOrchestration', () => {
     e.builds.cancel(a.id);
     e.builds.cancel(b.id);
     await Promise.all([e.finished(a.id), e.finished(b.id)]);
+  });
+});
+
+describe('LintBot', () => {
+  it("runs the project's lint script after the build, records what it found, and never fails the build", async () => {
+    const e = engine();
+    const lint = `node -e "console.log('✖ 3 problems (1 error, 2 warnings)');process.exit(1)"`;
+    const { id } = e.start('linted', { 'package.json': pkg({ build: `node -e "${WRITE_DIST}"`, lint }) });
+    const build = await e.finished(id);
+    expect(build.status).toBe('succeeded');
+    expect(build.lint).toMatchObject({ ran: true, passed: false, problems: 3 });
+    expect(build.lint!.outputTail).toContain('3 problems');
+    expect(build.steps.find((s) => s.name === 'lint')).toMatchObject({
+      botName: 'LintBot',
+      status: 'failed',
+    });
+  });
+
+  it('has no job without a lint script', async () => {
+    const e = engine();
+    const { id } = e.start('plain', BUILT);
+    const build = await e.finished(id);
+    expect(build.lint).toBeNull();
+    expect(build.steps.map((s) => s.name)).not.toContain('lint');
   });
 });
 

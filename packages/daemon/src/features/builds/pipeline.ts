@@ -6,8 +6,13 @@ import {
   DEFAULT_BUILDER_BOTS,
   type Blueprint,
   type Build,
+  type Diagnosis,
+  type ErrorCode,
+  type Repair,
+  type RepairCode,
   type ServerMessage,
   type Settings,
+  type StepName,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
@@ -34,6 +39,11 @@ import {
   type StageEnv,
   type StageResult,
 } from '../../pipeline/stages/index.ts';
+import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
+import { lintStage } from '../../pipeline/stages/lint.ts';
+import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
+import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
 import type { BuildRun } from './build-run.ts';
@@ -50,10 +60,19 @@ export interface PipelineDeps {
   sandbox: boolean;
   broadcast: (message: ServerMessage) => void;
   lane: BuildLane;
+  /** RepairBot's journal: repairs made during builds, with the files they changed saved for undo. */
+  journal: RepairJournal;
+}
+
+/** `forge fix`: the repair proposed for an earlier build, made first by the build that applies it. */
+export interface FixRequest {
+  diagnosis: Diagnosis;
+  /** Told once what was made (nothing, when the repair no longer applies). */
+  onApplied(repairs: Repair[]): void;
 }
 
 /** Where a build's source comes from: an upload to extract, or the project's files as they are. */
-export type BuildSource = { kind: 'upload'; zipPath: string } | { kind: 'rebuild' };
+export type BuildSource = { kind: 'upload'; zipPath: string } | { kind: 'rebuild'; fix?: FixRequest };
 
 /** What an upload can answer once it is known: planned, waiting for its turn, or refused. */
 export type PlanOutcome =
@@ -108,7 +127,74 @@ class Stop {
   constructor(
     readonly failure: BuildFailure,
     readonly bot: string,
+    /** The step that failed (ScanBot reads its output), and ScanBot's reading when it was made already. */
+    readonly context: { step?: StepName; diagnosis?: Diagnosis | null } = {},
   ) {}
+}
+
+/** Build outcomes ScanBot diagnoses: a project's own commands or plan failing, not refusals or cancels. */
+const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INSTALL_FAILED',
+  'BUILD_FAILED',
+  'OUTPUT_MISSING',
+  'PREVIEW_FAILED',
+  'STAGE_TIMEOUT',
+  'TOOLCHAIN_UNAVAILABLE',
+  'PROJECT_NOT_BUILDABLE',
+]);
+
+/** Lockfiles an install may rewrite: a repaired install says when it changed one. */
+const LOCKFILES = [
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'bun.lock',
+  'bun.lockb',
+];
+
+/** The lockfile of an install folder and a digest of it, or null when there is none. */
+function lockfileDigest(dir: string): { file: string; digest: string } | null {
+  for (const file of LOCKFILES) {
+    try {
+      const bytes = fs.readFileSync(path.join(dir, file));
+      return { file, digest: crypto.createHash('sha256').update(bytes).digest('hex') };
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+/** The plan with its install run the way a repair asks (no frozen lockfile, legacy peers). */
+function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
+  if (!bp.install || !bp.packageManager) return bp;
+  return {
+    ...bp,
+    install: installArgs(bp.packageManager, mode, bp.install),
+    // Yarn Berry reads immutability from its environment in CI too.
+    env: { ...bp.env, YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' },
+  };
+}
+
+/** Whether the app's package.json has a "lint" script for LintBot to run (no job at all otherwise). */
+function hasLintScript(appDir: string, bp: Blueprint): boolean {
+  if (!bp.hasPackageJson || !bp.packageManager) return false;
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(appDir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, unknown>;
+    };
+    return typeof manifest.scripts?.lint === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** One try of the steps a repair can fix; what failed, when something did. */
+interface FailedAttempt {
+  failure: BuildFailure;
+  bot: string;
+  step: StepName;
 }
 
 /**
@@ -135,13 +221,164 @@ export function createPipeline(deps: PipelineDeps) {
     build: buildStage({ layout }),
     test: testStage({ layout }),
     preview: previewStage({ previews: deps.previews, repo, sandbox: deps.sandbox }),
+    diagnose: diagnoseStage({ layout, repo }),
+    repair: repairStage({ layout, journal: deps.journal }),
+    lint: lintStage({ layout }),
   };
 
   /** Run a stage; a failure stops the build (thrown as Stop, caught once in `run`). */
   async function must<I, O>(run: BuildRun, stage: Stage<I, O>, input: I): Promise<O> {
     const result = await runStage(env, run, stage, input);
-    if (!result.ok) throw new Stop(result.failure, stage.bot);
+    if (!result.ok) throw new Stop(result.failure, stage.bot, { step: stage.step });
     return result.value;
+  }
+
+  /** Add a repair (made or proposed) to the build's record. */
+  function noteRepair(run: BuildRun, repair: Repair): void {
+    run.record({ repairs: [...run.snapshot().repairs, repair] });
+  }
+
+  /** ScanBot's reading of a failure, or null when it could not make one (its step says why). */
+  async function diagnoseFailure(
+    run: BuildRun,
+    failed: { failure: BuildFailure; bot: string; step: StepName | null },
+    bp: Blueprint | null,
+  ): Promise<Diagnosis | null> {
+    const { failure: f } = failed;
+    if (f.status === 'cancelled' || !DIAGNOSED.has(f.code) || run.signal.aborted) return null;
+    const probableCause = probableCauseOf(bp ?? run.snapshot().blueprint, f.code);
+    const result = await runStage(env, run, stages.diagnose, {
+      step: failed.step,
+      bot: failed.bot,
+      status: f.status,
+      error: {
+        code: f.code,
+        message: f.message,
+        ...(f.evidence ?? {}),
+        ...(probableCause ? { probableCause } : {}),
+      },
+      blueprint: bp ?? run.snapshot().blueprint,
+    });
+    return result.ok ? result.value : null;
+  }
+
+  /** RepairBot's repair for a diagnosis: made (apply) or proposed; recorded on the build either way. */
+  async function repairFor(
+    run: BuildRun,
+    diagnosis: Diagnosis,
+    bp: Blueprint,
+    apply: boolean,
+  ): Promise<RepairDone | null> {
+    const result = await runStage(env, run, stages.repair, { diagnosis, blueprint: bp, apply });
+    if (!result.ok) {
+      if (result.failure.status === 'cancelled') throw new Stop(result.failure, 'RepairBot');
+      run.log('RepairBot', 'warn', `The repair could not be made: ${result.failure.message}`);
+      return null;
+    }
+    if (result.value) noteRepair(run, result.value.repair);
+    return result.value;
+  }
+
+  /**
+   * One try of install, build and (a server app) its start. Each step's failure is returned, not
+   * thrown: the caller diagnoses it and may repair and try again.
+   */
+  async function attempt(
+    run: BuildRun,
+    bp: Blueprint,
+    installMode: InstallMode | undefined,
+  ): Promise<FailedAttempt | null> {
+    const projectDir = layout.projectDir(run.projectName);
+    if (bp.install) {
+      const installDir = path.join(projectDir, bp.installDir);
+      const before = installMode ? lockfileDigest(installDir) : null;
+      const r = await runStage(env, run, stages.install, installMode ? withInstallMode(bp, installMode) : bp);
+      if (!r.ok) return { failure: r.failure, bot: stages.install.bot, step: 'install' };
+      const after = installMode ? lockfileDigest(installDir) : null;
+      if (after && after.digest !== before?.digest) {
+        run.log(
+          'RepairBot',
+          'info',
+          `The lockfile ${path.posix.join(bp.installDir === '.' ? '' : bp.installDir, after.file)} changed: it now matches package.json (the original is kept for undo).`,
+        );
+      }
+    }
+    if (bp.build) {
+      const r = await runStage(env, run, stages.build, bp);
+      if (!r.ok) return { failure: r.failure, bot: stages.build.bot, step: 'build' };
+    }
+    if (bp.kind === 'server') {
+      // A server app is "built" once it answers: start it before declaring success.
+      const r = await runStage(env, run, stages.preview, {
+        blueprint: bp,
+        root: path.join(projectDir, bp.appDir),
+      });
+      if (!r.ok) return { failure: r.failure, bot: stages.preview.bot, step: 'preview' };
+    }
+    return null;
+  }
+
+  /**
+   * Install, build and (a server app) start, with ScanBot and RepairBot behind them: a failure is
+   * diagnosed; with autoRepair on, the repair that fits is made and the steps run again — once per
+   * kind of repair; with it off, the repair is proposed and the build fails with its diagnosis.
+   * Returns the plan the build ended with, and whether a repair changed the project.
+   */
+  async function makeWithRepairs(
+    run: BuildRun,
+    plan: Blueprint,
+    source: BuildSource,
+  ): Promise<{ bp: Blueprint; repaired: boolean }> {
+    let bp = plan;
+    let toolBin: string | null = null;
+    if (bp.toolchain) {
+      // Every command from here on runs with the provisioned package manager first on PATH.
+      const tool = await must(run, stages.toolchain, bp);
+      toolBin = tool.binDir;
+      bp = withToolPath(bp, toolBin);
+    }
+    const replan = async (): Promise<Blueprint> => {
+      const next = await must(run, stages.detect, undefined);
+      return toolBin ? withToolPath(next, toolBin) : next;
+    };
+    const tried = new Set<RepairCode>();
+    let installMode: InstallMode | undefined;
+    let repaired = false;
+    if (source.kind === 'rebuild' && source.fix) {
+      const done = await repairFor(run, source.fix.diagnosis, bp, true);
+      source.fix.onApplied(done ? [done.repair] : []);
+      if (done) {
+        tried.add(done.plan.code);
+        installMode = done.plan.install;
+        repaired = true;
+        bp = await replan();
+      }
+    }
+    for (;;) {
+      const failed = await attempt(run, bp, installMode);
+      if (!failed) return { bp, repaired };
+      if (failed.failure.status === 'cancelled') throw new Stop(failed.failure, failed.bot);
+      const diagnosis = await diagnoseFailure(run, failed, bp);
+      const code = diagnosis?.repair;
+      const stop = new Stop(failed.failure, failed.bot, { step: failed.step, diagnosis });
+      if (!diagnosis || !code) throw stop;
+      if (tried.has(code)) {
+        run.log(
+          'RepairBot',
+          'warn',
+          `Already tried ${code} in this build: not repairing the same way twice.`,
+        );
+        throw stop;
+      }
+      const auto = deps.settings().autoRepair;
+      const done = await repairFor(run, diagnosis, bp, auto);
+      if (!auto || !done) throw stop;
+      tried.add(code);
+      repaired = true;
+      installMode = done.plan.install ?? installMode;
+      run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);
+      bp = await replan();
+    }
   }
 
   /** Stop unless the build is still wanted (a cancel between two stages). */
@@ -163,6 +400,10 @@ export function createPipeline(deps: PipelineDeps) {
   ) {
     const jobs: Array<() => Promise<StageResult<unknown>>> = [];
     if (bp.test) jobs.push(() => runStage(env, run, stages.test, bp));
+    // LintBot: the project's own lint script, when it has one (recorded, never failing the build).
+    if (hasLintScript(path.join(layout.projectDir(run.projectName), bp.appDir), bp)) {
+      jobs.push(() => runStage(env, run, stages.lint, bp));
+    }
     if (outputDir) {
       jobs.push(() => runStage(env, run, checkStage, { outputDir }));
       jobs.push(() => runStage(env, run, optimizeStage, { outputDir, ...(skip ? { skip } : {}) }));
@@ -207,6 +448,45 @@ export function createPipeline(deps: PipelineDeps) {
     });
   }
 
+  /**
+   * Repairs the pipeline makes on its own, recorded like RepairBot's so every repair of a build is
+   * in one list: the framework's build command for a project with no build script (BlueprintBot's
+   * plan), and node_modules uploaded from another machine left out (ExtractBot) to be installed here.
+   * Neither changes a project file, so neither has anything to undo.
+   */
+  function noteBuiltInRepairs(run: BuildRun, bp: Blueprint, droppedModules: string[]): void {
+    const at = new Date().toISOString();
+    const note = (code: RepairCode, summary: string, files: string[]) => {
+      if (run.snapshot().repairs.some((r) => r.code === code)) return;
+      run.log('RepairBot', 'info', summary);
+      noteRepair(run, {
+        id: `${run.id}:${code}`,
+        code,
+        summary,
+        files,
+        status: 'applied',
+        diff: '',
+        at,
+        buildId: run.id,
+      });
+    };
+    const frameworkBuild = bp.decisions.find((d) => d.field === 'build' && /^no "build" script/.test(d.rule));
+    if (frameworkBuild && bp.build) {
+      note(
+        'USE_FRAMEWORK_BUILD',
+        `RepairBot used the framework's build command: ${frameworkBuild.value} (package.json has no "build" script)`,
+        [],
+      );
+    }
+    if (droppedModules.length) {
+      note(
+        'DROP_FOREIGN_NODE_MODULES',
+        `RepairBot left out the uploaded ${droppedModules.join(', ')} (installed on another machine, its native parts may not run here): dependencies are installed afresh`,
+        droppedModules,
+      );
+    }
+  }
+
   async function stagesOf(run: BuildRun, source: BuildSource, planned: (o: PlanOutcome) => void) {
     const name = run.projectName;
     const projectDir = layout.projectDir(name);
@@ -221,15 +501,19 @@ export function createPipeline(deps: PipelineDeps) {
       });
     }
     let written: WrittenTree | null = null;
+    let droppedModules: string[] = [];
     if (source.kind === 'upload') {
       run.to({ status: 'running', stage: 'extraction' });
-      written = (await must(run, stages.extract, { zipPath: source.zipPath })).tree;
+      const extracted = await must(run, stages.extract, { zipPath: source.zipPath });
+      written = extracted.tree;
+      droppedModules = extracted.dropped.filter((d) => /(^|\/)node_modules\/?$/i.test(d));
       await dropUpload(source);
       run.to({ status: 'running', stage: 'extraction-complete' });
     }
     const plan = await must(run, stages.detect, undefined);
     planned({ kind: 'planned', blueprint: plan });
     let bp = plan;
+    noteBuiltInRepairs(run, bp, droppedModules);
 
     if (bp.kind === 'unknown') {
       const why =
@@ -237,9 +521,10 @@ export function createPipeline(deps: PipelineDeps) {
       throw new Stop(
         failure('failed', 'PROJECT_NOT_BUILDABLE', `Forge does not know how to build this project: ${why}.`),
         'BlueprintBot',
+        { step: 'detect' },
       );
     }
-    const hash = await sourceHash(projectDir, bp, written);
+    let hash = await sourceHash(projectDir, bp, written);
     run.record({ sourceHash: hash });
     stillWanted(run);
 
@@ -270,17 +555,16 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     run.to({ status: 'running', stage: 'build-start' });
-    if (bp.toolchain) {
-      // Every command from here on runs with the provisioned package manager first on PATH.
-      const tool = await must(run, stages.toolchain, bp);
-      bp = withToolPath(bp, tool.binDir);
+    const made = await makeWithRepairs(run, bp, source);
+    bp = made.bp;
+    if (made.repaired) {
+      // The source changed: the output is stored under the repaired tree's hash, so uploading the
+      // broken archive again builds (and repairs) again instead of serving this output for it.
+      hash = await sourceHash(projectDir, bp);
+      run.record({ sourceHash: hash });
     }
-    if (bp.install) await must(run, stages.install, bp);
-    if (bp.build) await must(run, stages.build, bp);
 
     if (bp.kind === 'server') {
-      // A server app is "built" once it answers: start it before declaring success.
-      await must(run, stages.preview, { blueprint: bp, root: path.join(projectDir, bp.appDir) });
       run.to({ status: 'running', stage: 'build-success' });
       await checks(run, bp, null);
       return complete(run, projectDir, hash);
@@ -295,6 +579,7 @@ export function createPipeline(deps: PipelineDeps) {
           `The build finished but its output folder "${bp.outputDir}" was not created.`,
         ),
         'BuildBot',
+        { step: 'build' },
       );
     }
     // Keep the output outside the source tree: re-uploads replace the source, previews keep serving.
@@ -306,8 +591,20 @@ export function createPipeline(deps: PipelineDeps) {
     return complete(run, outputStore, hash);
   }
 
-  /** End the build for a Stop: cancelled when it was asked to stop, else with the step's failure. */
-  function stop(run: BuildRun, s: Stop): void {
+  /** End the build for a Stop: cancelled when it was asked to stop, else with the step's failure and ScanBot's reading of it. */
+  async function stop(run: BuildRun, s: Stop): Promise<void> {
+    if (run.finished) return;
+    let diagnosis = s.context.diagnosis;
+    if (diagnosis === undefined && !run.signal.aborted && s.failure.status !== 'cancelled') {
+      diagnosis = await diagnoseFailure(
+        run,
+        { failure: s.failure, bot: s.bot, step: s.context.step ?? null },
+        run.snapshot().blueprint,
+      ).catch((err: unknown) => {
+        logger.error({ err, buildId: run.id }, 'ScanBot could not diagnose the failure');
+        return null;
+      });
+    }
     if (run.finished) return;
     if (run.signal.aborted || s.failure.status === 'cancelled') {
       const reason = run.cancelReason ?? 'user';
@@ -332,6 +629,7 @@ export function createPipeline(deps: PipelineDeps) {
         ...evidence,
         ...(probableCause ? { probableCause } : {}),
       },
+      ...(diagnosis ? { diagnosis } : {}),
     });
   }
 
@@ -366,7 +664,7 @@ export function createPipeline(deps: PipelineDeps) {
         // Nothing of a build that ended early is left behind, the archive it came from included.
         await dropUpload(source);
         if (err instanceof Stop) {
-          stop(run, err);
+          await stop(run, err);
           tell({ kind: 'refused', failure: err.failure });
         } else {
           logger.error({ err, buildId: run.id }, 'the build engine failed');

@@ -13,7 +13,18 @@ import type { Store } from '../../store/store.ts';
 /** The JSON part of a build row: the fields of Build the pipeline reads and writes whole. */
 type BuildRecordJson = Pick<
   Build,
-  'blueprint' | 'stages' | 'steps' | 'test' | 'uiCheck' | 'bundle' | 'previewUrl' | 'cancelReason' | 'error'
+  | 'blueprint'
+  | 'stages'
+  | 'steps'
+  | 'test'
+  | 'uiCheck'
+  | 'bundle'
+  | 'previewUrl'
+  | 'cancelReason'
+  | 'error'
+  | 'diagnosis'
+  | 'repairs'
+  | 'lint'
 >;
 
 interface BuildRow {
@@ -110,6 +121,9 @@ const recordOf = (b: Build): BuildRecordJson => ({
   previewUrl: b.previewUrl,
   cancelReason: b.cancelReason,
   error: b.error,
+  diagnosis: b.diagnosis,
+  repairs: b.repairs,
+  lint: b.lint,
 });
 
 /** What a stored record lacks (a record of an older Forge) reads as a new build's value. */

@@ -21,8 +21,9 @@ import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { inspectArchive } from '../uploads/inspect-archive.ts';
 import { createBuildLane } from './build-lane.ts';
 import { BuildRun } from './build-run.ts';
-import { createPipeline, type PlanOutcome } from './pipeline.ts';
+import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
+import type { RepairJournal } from '../repairs/journal.ts';
 
 export interface BuildServiceDeps {
   layout: HomeLayout;
@@ -33,6 +34,8 @@ export interface BuildServiceDeps {
   settings: () => Settings;
   broadcast: (message: ServerMessage) => void;
   sandbox: boolean;
+  /** RepairBot's journal (repairs made during builds). */
+  journal: RepairJournal;
 }
 
 /** How long shutdown waits for cancelled builds to wind down before leaving them to recovery. */
@@ -171,8 +174,14 @@ export function createBuildService(deps: BuildServiceDeps) {
       }
     },
 
-    /** "Start Build": build an uploaded project again from its current files. */
-    startBuild(projectName: string, opts: { noCache: boolean; app?: string | null | undefined }): Build {
+    /**
+     * "Start Build": build an uploaded project again from its current files. `fix`: make the
+     * repair proposed for an earlier build first (`forge fix`, FixIt's apply button).
+     */
+    startBuild(
+      projectName: string,
+      opts: { noCache: boolean; app?: string | null | undefined; fix?: FixRequest },
+    ): Build {
       if (
         !isValidProjectName(projectName) ||
         !repo.project(projectName) ||
@@ -184,8 +193,11 @@ export function createBuildService(deps: BuildServiceDeps) {
       if (opts.app !== undefined) chooseApp(projectName, opts.app);
       void (async () => {
         await supersede(run);
-        if (run.signal.aborted) return endBeforeStart(run, null);
-        await pipeline.run(run, { kind: 'rebuild' });
+        if (run.signal.aborted) {
+          opts.fix?.onApplied([]);
+          return endBeforeStart(run, null);
+        }
+        await pipeline.run(run, { kind: 'rebuild', ...(opts.fix ? { fix: opts.fix } : {}) });
       })();
       return run.snapshot();
     },

@@ -50,8 +50,11 @@ export interface ProjectPaths {
   cwd?: string;
 }
 
-/** Absolute paths → project-relative; anything outside the project is not a place. */
-class PathMap {
+/**
+ * Absolute paths → project-relative; anything outside the project is not a place. Exported for
+ * ScanBot's diagnosis (assistants/diagnose), which places the files the errors name the same way.
+ */
+export class PathMap {
   readonly #roots: string[];
   readonly #cwd: string;
 

@@ -10,3 +10,6 @@ export { testStage, TEST_TIMEOUT_MS, TEST_TAIL_LINES } from './test.ts';
 export { checkStage } from './check.ts';
 export { optimizeStage, type OptimizeInput } from './optimize.ts';
 export { previewStage, type PreviewInput } from './preview.ts';
+export { lintStage, LINT_TIMEOUT_MS } from './lint.ts';
+export { diagnoseStage, type DiagnoseStageInput } from './diagnose.ts';
+export { repairStage, type RepairStageInput, type RepairDone } from './repair.ts';

@@ -63,7 +63,19 @@ export interface StageContext {
 
 /** The fields of a build record a stage may write. */
 export type RecordPatch = Partial<
-  Pick<Build, 'blueprint' | 'sourceHash' | 'cacheHit' | 'test' | 'uiCheck' | 'bundle' | 'previewUrl'>
+  Pick<
+    Build,
+    | 'blueprint'
+    | 'sourceHash'
+    | 'cacheHit'
+    | 'test'
+    | 'uiCheck'
+    | 'bundle'
+    | 'previewUrl'
+    | 'lint'
+    | 'diagnosis'
+    | 'repairs'
+  >
 >;
 
 /** One step of the pipeline: a unit with one signature, run by one named bot. */

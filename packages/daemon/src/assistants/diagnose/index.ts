@@ -1,0 +1,104 @@
+import type { Diagnosis } from '@forge/shared';
+import { syntaxError, typeError, unknown } from './code-rules.ts';
+import { Context, type DiagnoseInput } from './context.ts';
+import { findUnresolved, missingFile, missingPackages } from './imports.ts';
+import {
+  commandMissing,
+  engineRefused,
+  engineWarning,
+  lockfileOutOfSync,
+  missingScript,
+  peerConflict,
+} from './package-manager-rules.ts';
+import {
+  foreignNodeModules,
+  networkAtBuild,
+  outOfMemory,
+  outputMissing,
+  portInUse,
+  timedOut,
+} from './runtime-rules.ts';
+
+/**
+ * ScanBot's diagnosis of a failed build: what is wrong, where, and what to do — read from what the
+ * tools printed (Vite/Rollup/Rolldown, esbuild, tsc, webpack, Next, Node, npm/pnpm/yarn/bun codes)
+ * and confirmed against the project on disk (package.json, node_modules, the file an import meant).
+ * Never guessed from an exit code. No network, no model: a pure reading of the output and the files.
+ *
+ * A failure prints several errors, and the generic ones ("Build failed", "exited with code 1") come
+ * with every specific one. The first rule below that matches decides, so a cause wins over what it
+ * causes:
+ *
+ *  1. TIMEOUT — the step was stopped at its limit: what it printed is cut short.
+ *  2. OUTPUT_MISSING — the build command itself succeeded; only its output folder is wrong.
+ *  3. FOREIGN_NODE_MODULES — native code for another platform also looks like a missing module or a
+ *     syntax error; it explains both.
+ *  4. OUT_OF_MEMORY — a killed process leaves half-printed errors behind.
+ *  5. PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
+ *     (MISSING_PACKAGE instead when it is the bin of a known package the project lacks: `vite`).
+ *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC, PEER_DEPENDENCY_CONFLICT,
+ *     NODE_VERSION_MISMATCH (EBADENGINE, a tool's own Node check), MISSING_SCRIPT.
+ *  7. Imports that did not resolve: MISSING_PACKAGE (every bare import whose package is not installed,
+ *     builtins never), then IMPORT_CASE_MISMATCH / MISSING_FILE for the first relative one. A missing
+ *     package comes first: tools stop at it, and type errors or syntax errors after it are its echoes.
+ *  8. NETWORK_AT_BUILD — a host the build needed (fonts, schemas) could not be reached.
+ *  9. PORT_IN_USE — the server app could not listen.
+ * 10. SYNTAX_ERROR (NODE_VERSION_MISMATCH when Node cannot parse a dependency and the project asks
+ *     for another Node), then TYPE_ERROR: a file that does not parse cannot be type-checked.
+ * 11. NODE_VERSION_MISMATCH when the plan already said this Node is not the one asked for
+ *     (error.probableCause), or the package manager warned of an engine (EBADENGINE as a warning),
+ *     and nothing more specific was found.
+ * 12. UNKNOWN — the first error line and its place, and where to read the whole log.
+ *
+ * Work is bounded: the last 5,000 lines, each cut to 2,000 characters, are read; files are read only
+ * to confirm (package.json, a node_modules entry, the folder of an import).
+ */
+export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
+  const ctx = new Context(input);
+  const rules: ((ctx: Context) => Diagnosis | null | Promise<Diagnosis | null>)[] = [
+    timedOut,
+    outputMissing,
+    foreignNodeModules,
+    outOfMemory,
+    commandMissing,
+    lockfileOutOfSync,
+    peerConflict,
+    engineRefused,
+    missingScript,
+    imports,
+    networkAtBuild,
+    portInUse,
+    syntaxError,
+    typeError,
+    probableCause,
+    engineWarning,
+  ];
+  for (const rule of rules) {
+    const found = await rule(ctx);
+    if (found) return found;
+  }
+  return unknown(ctx);
+}
+
+async function imports(ctx: Context): Promise<Diagnosis | null> {
+  const found = findUnresolved(ctx);
+  if (found.length === 0) return null;
+  return (await missingPackages(ctx, found)) ?? missingFile(ctx, found);
+}
+
+/** The plan said this Node is not the one the project asks for, and nothing more specific was found. */
+function probableCause(ctx: Context): Diagnosis | null {
+  const { error, blueprint } = ctx.input;
+  if (!error.probableCause) return null;
+  const found = ctx.first();
+  const node = blueprint?.node;
+  return {
+    code: 'NODE_VERSION_MISMATCH',
+    summary: error.probableCause,
+    ...(node ? { file: node.file } : {}),
+    suggestion: `Run Forge with a Node that satisfies ${node?.wanted ?? "the project's engines"}, or lower the requirement if the project works on Node ${node?.current ?? process.versions.node}.${found ? ` The first error was: ${found.firstLine}` : ''}`,
+  };
+}
+
+export type { DiagnoseInput } from './context.ts';
+export { packageNameOf, isNodeBuiltin } from './package-name.ts';

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatCommand, formatDuration, type Diagnosis } from '@forge/shared';
+import { listText, placeText, REPAIR_HINT, type Context } from './context.ts';
+import { stripVersion } from './package-name.ts';
+
+/**
+ * Failures of the machine around the code rather than of the code: a step stopped at its time limit,
+ * node_modules built for another platform, memory, the network, a port, an output folder.
+ */
+
+/** Commands that never end by themselves: a watcher or a dev server. */
+const NEVER_ENDS =
+  /(?:^|\s)(?:--watch|-w)(?:\s|=|$)|\b(?:vite|astro|nuxt|gatsby)(?:\s+dev)?\s*$|\b(?:next|vite|astro|nuxt|gatsby|remix)\s+dev\b|\bwebpack(?:-dev-server|\s+serve)\b|\breact-scripts\s+start\b|\bng\s+serve\b|\b(?:nodemon|live-server|http-server|browser-sync)\b|\bserve\s+-/;
+/** A question waiting for an answer (npx, create-* tools, CLIs that ask before they act). */
+const PROMPT =
+  /\?\s*(?:\(y\/n\)|\(Y\/n\)|\(y\/N\)|\[y\/n\]|\[Y\/n\]|\(yes\/no\)|›.*)?\s*$|\bOk to proceed\?|\bPress (?:any key|Enter)\b|Need to install the following packages:/i;
+
+/** TIMEOUT: the step ran past its time limit; says what it may have waited on. */
+export async function timedOut(ctx: Context): Promise<Diagnosis | null> {
+  const { status, error, step, blueprint } = ctx.input;
+  if (status !== 'timed-out' && error.code !== 'STAGE_TIMEOUT') return null;
+  const name = step ?? 'build';
+  const limit = blueprint?.timeoutMs ? ` (${formatDuration(blueprint.timeoutMs)})` : '';
+  const argv =
+    name === 'install'
+      ? blueprint?.install
+      : name === 'preview'
+        ? blueprint?.start
+        : name === 'build'
+          ? blueprint?.build
+          : null;
+  const command = argv ? formatCommand(argv) : undefined;
+  // The script the command runs, when it runs one: "npm run build" → scripts.build.
+  const scriptName =
+    argv && argv.length >= 2 && /^(?:npm|pnpm|yarn|bun)$/.test(argv[0]!) ? argv.at(-1) : undefined;
+  const script = scriptName ? await ctx.script(scriptName) : undefined;
+  const lastLines = ctx.lines.filter((l) => l.trim() !== '').slice(-5);
+  const prompt = lastLines.reverse().find((l) => PROMPT.test(l));
+  let why: string;
+  if (prompt)
+    why = `It was waiting for an answer to a prompt: "${prompt.trim()}". Make the command non-interactive (pass its --yes or CI flag).`;
+  else if ((command && NEVER_ENDS.test(command)) || (script && NEVER_ENDS.test(script))) {
+    why = `It runs in watch or dev-server mode (${script ?? command}), which never ends: the ${name} command must exit when it is done.`;
+  } else if (name === 'install') {
+    why =
+      'An install usually waits on a slow or unreachable registry or a long postinstall script; check the last lines of the log.';
+  } else if (name === 'preview') {
+    why =
+      'The server did not answer in time: check that it listens on process.env.PORT and starts without waiting for input.';
+  } else {
+    why =
+      'Check the last lines of the log for what it was doing; raise the limit with "timeout" in the forge config if the build is just slow.';
+  }
+  return {
+    code: 'TIMEOUT',
+    summary: `The ${name} step${command ? ` (${command})` : ''} ran past its time limit${limit} and was stopped.`,
+    suggestion: why,
+    subjects: [name],
+  };
+}
+
+/** A native package for one platform, as npm's optional-dependency bug leaves it missing. */
+const PLATFORM_PACKAGE =
+  /(@[\w.-]+\/[\w.-]*(?:darwin|linux|win32|freebsd|android|wasm32)[\w.-]*|[\w.-]+[.-](?:darwin|linux|win32|freebsd|android)-(?:x64|arm64|ia32|arm)[\w.-]*)/;
+const FOREIGN: { pattern: RegExp; why: string }[] = [
+  { pattern: /invalid ELF header/, why: 'invalid ELF header' },
+  { pattern: /wrong ELF class/, why: 'wrong ELF class' },
+  { pattern: /is not a valid Win32 application/, why: 'a Windows binary' },
+  {
+    pattern: /mach-o file, but is an incompatible architecture|incompatible architecture \(have/,
+    why: 'built for another architecture',
+  },
+  {
+    pattern: /was compiled against a different Node\.js version|NODE_MODULE_VERSION \d+/,
+    why: 'compiled for another Node.js version',
+  },
+  {
+    pattern: /You installed esbuild for another platform than the one you're currently using/,
+    why: "esbuild's binary is for another platform",
+  },
+  {
+    pattern: /The package "(@esbuild\/[\w-]+)" could not be found, and is needed by esbuild/,
+    why: "esbuild's platform package is missing",
+  },
+  {
+    pattern: /Cannot find native binding|npm has a bug related to optional dependencies/,
+    why: "the platform's native package is missing (npm's optional-dependency bug)",
+  },
+  {
+    pattern: /Could not load the "sharp" module using the [\w-]+ runtime/,
+    why: "sharp's binary is for another platform",
+  },
+];
+
+/** FOREIGN_NODE_MODULES: native code in node_modules that this machine cannot load. */
+export function foreignNodeModules(ctx: Context): Diagnosis | null {
+  for (const line of ctx.lines) {
+    const hit = FOREIGN.find((f) => f.pattern.test(line));
+    const missing = /Cannot find module (?:'([^']{1,300})'|([@\w/.-]{1,300}?)(?:\.\s|\.?$|\s))/.exec(line);
+    const platformPackage = PLATFORM_PACKAGE.exec(missing?.[1] ?? missing?.[2] ?? '')?.[1];
+    if (!hit && !platformPackage) continue;
+    // The package the binary belongs to: ".../node_modules/fast-hash/build/Release/x.node" → fast-hash.
+    const owner = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\/[^'"\s]*\.node\b/.exec(line)?.[1];
+    const named = platformPackage ?? hit?.pattern.exec(line)?.[1] ?? owner;
+    const why = hit?.why ?? "the platform's native package is missing (npm's optional-dependency bug)";
+    return {
+      code: 'FOREIGN_NODE_MODULES',
+      summary: `node_modules holds native code this machine cannot load${named ? ` (${named})` : ''}: ${why}.`,
+      suggestion: `Leave node_modules out of the upload (and a lockfile made on another OS, if installs keep missing platform packages) so the dependencies are installed for this machine. ${REPAIR_HINT}`,
+      ...(named ? { subjects: [stripVersion(named)] } : {}),
+      repair: 'DROP_FOREIGN_NODE_MODULES',
+    };
+  }
+  return null;
+}
+
+const OOM: { pattern: RegExp; what: string }[] = [
+  {
+    pattern: /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed/,
+    what: 'JavaScript heap out of memory',
+  },
+  { pattern: /fatal error: runtime: out of memory/, what: 'a Go tool (esbuild) ran out of memory' },
+  { pattern: /\bENOMEM\b|Cannot allocate memory/, what: 'the system could not allocate memory' },
+  { pattern: /^(?:\S+: (?:line )?\d+:\s+)?\d*\s*Killed\b/, what: 'the process was killed' },
+];
+
+/** OUT_OF_MEMORY: the heap limit, the system's OOM killer (SIGKILL, exit 137). */
+export function outOfMemory(ctx: Context): Diagnosis | null {
+  let what = OOM.map((o) => (ctx.find(o.pattern) !== -1 ? o.what : null)).find(Boolean);
+  if (!what && /\bkilled by SIGKILL\b|\bexited with code 137\b/.test(ctx.input.error.message)) {
+    what = 'killed by SIGKILL, most likely by the system when memory ran out';
+  }
+  if (!what) return null;
+  const step = ctx.input.step ?? 'build';
+  return {
+    code: 'OUT_OF_MEMORY',
+    summary: `The ${step} ran out of memory (${what}).`,
+    suggestion:
+      'Give Node more heap with "env": { "NODE_OPTIONS": "--max-old-space-size=4096" } in the forge config, build fewer things at once (lower maxConcurrentBots), or make the build lighter (source maps off, fewer huge assets).',
+  };
+}
+
+/** Hosts in "getaddrinfo ENOTFOUND host", "connect ECONNREFUSED 1.2.3.4:443", URLs that failed. */
+const NETWORK: RegExp[] = [
+  /getaddrinfo (?:ENOTFOUND|EAI_AGAIN|EAI_FAIL) ([\w.-]+)/,
+  /connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET) ([\w.:[\]-]+)/,
+  /request to (https?:\/\/[^\s,'"]+) failed/,
+  /Failed to fetch the engine file at (https?:\/\/[^\s,'"]+)/,
+  /Failed to load schema from (https?:\/\/[^\s,'"]+)/,
+  /Failed to fetch (?:font\b|`?[\w ]{1,60}`? from Google Fonts)/,
+];
+
+/** NETWORK_AT_BUILD: the build (or install) needed a host this machine could not reach. */
+export function networkAtBuild(ctx: Context): Diagnosis | null {
+  const hosts: string[] = [];
+  let first = -1;
+  ctx.lines.forEach((line, i) => {
+    for (const pattern of NETWORK) {
+      const m = pattern.exec(line);
+      if (!m) continue;
+      if (first === -1) first = i;
+      const host = m[1] ? hostOf(m[1]) : /Google Fonts|font/.test(line) ? 'fonts.googleapis.com' : undefined;
+      if (host && !hosts.includes(host)) hosts.push(host);
+    }
+  });
+  if (first === -1) return null;
+  const fonts = hosts.includes('fonts.googleapis.com') || hosts.includes('fonts.gstatic.com');
+  const found = ctx.first();
+  const place =
+    found?.location && !found.location.file.includes('node_modules/') ? found.location : undefined;
+  const step = ctx.input.step === 'install' ? 'install' : 'build';
+  const local = hosts.filter((h) => /^(?:127\.|localhost\b|\[?::1\]?)/.test(h));
+  return {
+    code: 'NETWORK_AT_BUILD',
+    summary: `The ${step} needed the network and could not reach ${hosts.length ? listText(hosts) : 'a host'}${place ? ` (${placeText(place)})` : ''}.`,
+    ...(place
+      ? { file: place.file, line: place.line, ...(place.column ? { column: place.column } : {}) }
+      : {}),
+    suggestion: local.length
+      ? `A service the ${step} expects on this machine (${listText(local)}: a database or an API) is not running; builds get no such services, so make the ${step} work without it (or mock it when building).`
+      : fonts
+        ? 'Builds run without internet access: self-host the font (an @fontsource package, or next/font/local with the font files in the project) instead of fetching it from Google Fonts.'
+        : step === 'install'
+          ? 'Builds reach only the npm registry: install packages from it rather than from git URLs or other hosts, and check that the registry is reachable.'
+          : 'Builds run without internet access: ship what the build downloads with the project (a schema file, a font, generated clients), or skip the download when offline.',
+    ...(hosts.length ? { subjects: hosts } : {}),
+  };
+}
+
+function hostOf(text: string): string {
+  try {
+    return new URL(text).host;
+  } catch {
+    return text.replace(/[.,:;)]+$/, '');
+  }
+}
+
+/** PORT_IN_USE: the server could not listen ("EADDRINUSE", Vite's "Port 5173 is already in use"). */
+export function portInUse(ctx: Context): Diagnosis | null {
+  for (const line of ctx.lines) {
+    const m =
+      /address already in use (?:\S*?:)?(\d{1,5})\b/.exec(line) ??
+      /\bPort (\d{1,5}) is (?:already )?in use/i.exec(line) ??
+      (/\bEADDRINUSE\b/.test(line) ? (/:(\d{1,5})\b/.exec(line) ?? ['']) : null);
+    if (!m) continue;
+    const port = m[1];
+    return {
+      code: 'PORT_IN_USE',
+      summary: `The app could not listen${port ? ` on port ${port}` : ''}: the port is already in use.`,
+      suggestion: `Make the server listen on process.env.PORT (Forge gives every preview its own free port) instead of a fixed port${port ? `, or stop what holds ${port}` : ''}.`,
+      ...(port ? { subjects: [port] } : {}),
+    };
+  }
+  return null;
+}
+
+/** Folders builds commonly write to, to name where the output went when it is not where expected. */
+const COMMON_OUTPUTS = [
+  'dist',
+  'build',
+  'out',
+  'public',
+  '_site',
+  'www',
+  '.output/public',
+  'storybook-static',
+];
+
+/** OUTPUT_MISSING: the build finished and its output folder is missing or empty. */
+export function outputMissing(ctx: Context): Diagnosis | null {
+  const { error, blueprint } = ctx.input;
+  if (error.code !== 'OUTPUT_MISSING') return null;
+  const outputDir = blueprint?.outputDir ?? 'dist';
+  const absolute = ctx.abs(outputDir);
+  const empty = isDir(absolute) && fs.readdirSync(absolute).length === 0;
+  const elsewhere = COMMON_OUTPUTS.map((d) => path.posix.join(ctx.appDir, d)).find(
+    (d) => d !== outputDir && isDir(ctx.abs(d)) && fs.readdirSync(ctx.abs(d)).length > 0,
+  );
+  const command = blueprint?.build ? formatCommand(blueprint.build) : 'The build';
+  return {
+    code: 'OUTPUT_MISSING',
+    summary: `${command} finished but its output folder "${outputDir}" is ${empty ? 'empty' : 'missing'}.`,
+    suggestion: `${elsewhere ? `Files were written to "${elsewhere}": if that is the site, set "outputDir": "${elsewhere}" in the forge config (forge.config.json). ` : ''}Make the build write to "${outputDir}" (e.g. build.outDir in vite.config), or set "outputDir" in the forge config to the folder it does write.`,
+    subjects: [outputDir],
+  };
+}
+
+function isDir(absolute: string): boolean {
+  try {
+    return fs.statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,19 @@
+import type { Router } from 'express';
+import { routes } from '@forge/shared';
+import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { brainFor } from './brain.ts';
+
+/**
+ * The brain's routes: POST /api/brain/handshake (greeting, code phrase, then answers), GET
+ * /api/brain/status (polled every 5 s), and the user's own greeting and code phrase.
+ */
+export function registerBrainRoutes(router: Router, services: AppServices, deps: AppDeps): FeatureHandle {
+  const brain = brainFor(services, deps);
+
+  defineRoute(router, routes.brainStatus, ({ req }) => brain.status(req));
+  defineRoute(router, routes.brainHandshake, ({ req, res, body }) => brain.handshake(req, res, body.message));
+  defineRoute(router, routes.brainGreeting, ({ body }) => brain.setGreeting(body.greeting));
+  defineRoute(router, routes.brainCode, ({ body }) => brain.setCode(body.code));
+  return { close: () => brain.close() };
+}

@@ -1,0 +1,54 @@
+import type { Router } from 'express';
+import { routes } from '@forge/shared';
+import type { AppServices } from '../../app.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { ForgeError } from '../../http/forge-error.ts';
+import { currentProject } from '../projects/routes.ts';
+
+/**
+ * RepairBot's routes: apply a failed build's proposed repair (FixIt, `forge fix`), the project's
+ * repair journal, undo; and the Forge assistant's "fix modules" and "integrate" (spec §7 texts).
+ */
+export function registerRepairRoutes(router: Router, services: AppServices): void {
+  const { repairs, repo, fleet } = services;
+
+  defineRoute(router, routes.buildFix, ({ params, body }) => repairs.fix(params.id, body.codes));
+  defineRoute(router, routes.projectRepairs, ({ params }) => repairs.list(params.name));
+  defineRoute(router, routes.undoRepair, ({ params, body }) => repairs.undo(params.name, body.id));
+
+  // "fix modules": RepairBot's missing-module repair on the current project, then a rebuild.
+  defineRoute(router, routes.forgeFixModules, async () =>
+    fleet.run(
+      'RepairBot',
+      { label: 'fix modules' },
+      async () => {
+        const project = currentProject(repo);
+        if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
+        const latest = repo.list({ project, limit: 1 })[0];
+        const missing = latest?.diagnosis?.code === 'MISSING_PACKAGE';
+        if (!latest || !missing) {
+          const state = latest
+            ? `its last build (${latest.id}) ${latest.status === 'succeeded' ? 'succeeded' : `failed: ${latest.diagnosis?.summary ?? latest.error?.message ?? latest.status}`}`
+            : 'it has not been built yet';
+          return { text: `No missing modules to repair in ${project}: ${state}.` };
+        }
+        const result = await repairs.fix(latest.id, ['ADD_MISSING_PACKAGES']);
+        return { text: result.message };
+      },
+      { slot: false, summary: (r) => r.text },
+    ),
+  );
+
+  // Integration arrives with extensions and dynamic routes (issue 12): a clear answer until then.
+  defineRoute(router, routes.forgeIntegrateLast, () => {
+    const project = currentProject(repo);
+    const built = project ? repo.project(project)?.output : null;
+    if (!project || !built) {
+      throw new ForgeError('NO_ARTIFACT', 'There is no successful build to integrate yet.');
+    }
+    throw new ForgeError(
+      'INTEGRATION_UNAVAILABLE',
+      `Build ${built.buildId} of ${project} is ready, but integrating builds into the platform is not available in this Forge yet. Download it meanwhile: forge download ${project}`,
+    );
+  });
+}

@@ -1,0 +1,123 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Blueprint, Diagnosis, Repair } from '@forge/shared';
+import type { HomeLayout } from '../../home-layout.ts';
+import type { RepairJournal } from '../../features/repairs/journal.ts';
+import { applyPlan, planRepair, type RepairPlan } from '../../assistants/repair/index.ts';
+import type { Stage } from './types.ts';
+
+/** How long RepairBot's own commands (resolving a version with the package manager) may take. */
+const REPAIR_COMMAND_TIMEOUT_MS = 60_000;
+
+export interface RepairStageInput {
+  diagnosis: Diagnosis;
+  blueprint: Blueprint;
+  /** Make the repair (autoRepair on, or `forge fix`), or only work it out and propose it. */
+  apply: boolean;
+}
+
+/** A repair worked out: made (journaled, files saved for undo) or proposed. */
+export interface RepairDone {
+  repair: Repair;
+  plan: RepairPlan;
+}
+
+const PROPOSED_VERBS: Record<string, string> = {
+  added: 'add',
+  changed: 'change',
+  removed: 'remove',
+  reinstalls: 'reinstall',
+  retries: 'retry',
+  used: 'use',
+  left: 'leave',
+};
+
+/** A plan's summary (worded as done: "RepairBot added x") as a proposal: "RepairBot would add x". */
+export function proposedSummary(summary: string): string {
+  return summary.replace(/^RepairBot (\w+)/, (all, verb: string) =>
+    PROPOSED_VERBS[verb] ? `RepairBot would ${PROPOSED_VERBS[verb]}` : all,
+  );
+}
+
+/** A unique folder for the files one repair changes, kept for `forge fix --undo`. */
+export const newBackupDir = (layout: HomeLayout, projectName: string): string =>
+  path.join(layout.repairsDir(projectName), `${Date.now()}-${crypto.randomBytes(4).toString('hex')}`);
+
+/**
+ * RepairBot: the repair that fits ScanBot's diagnosis, worked out in full (versions resolved with
+ * the project's own package manager, new file contents, the diff). Applied, it saves every file it
+ * changes first and goes into the project's repair journal; proposed, it only goes into the build's
+ * record, for FixIt's apply button and `forge fix`.
+ */
+export function repairStage(deps: {
+  layout: HomeLayout;
+  journal: RepairJournal;
+}): Stage<RepairStageInput, RepairDone | null> {
+  const { layout, journal } = deps;
+  return {
+    step: 'repair',
+    bot: 'RepairBot',
+    label: (projectName, input) => `repair ${projectName} (${input.diagnosis.repair ?? 'none'})`,
+    async run(ctx, { diagnosis, blueprint, apply }) {
+      const projectDir = layout.projectDir(ctx.projectName);
+      const planned = await planRepair(diagnosis, {
+        projectDir,
+        blueprint,
+        signal: ctx.signal,
+        run: (command) =>
+          ctx.run({
+            argv: command.argv,
+            cwd: command.cwd,
+            env: command.env ?? blueprint.env,
+            timeoutMs: command.timeoutMs ?? REPAIR_COMMAND_TIMEOUT_MS,
+            ...(command.onLine
+              ? {
+                  onLine: (line: { stream: 'stdout' | 'stderr'; text: string }) =>
+                    command.onLine!(line.text, line.stream),
+                }
+              : {}),
+          }),
+      });
+      if (!planned.plan) {
+        ctx.log('info', `No safe repair: ${planned.reason}`);
+        return { ok: true, value: null, detail: planned.reason, stepStatus: 'skipped' };
+      }
+      const { plan } = planned;
+      const at = new Date().toISOString();
+      if (!apply) {
+        const repair: Repair = {
+          id: `${ctx.buildId}:${plan.code}`,
+          code: plan.code,
+          summary: proposedSummary(plan.summary),
+          files: plan.files,
+          status: 'proposed',
+          diff: plan.diff,
+          at,
+          buildId: ctx.buildId,
+        };
+        ctx.log(
+          'info',
+          `${proposedSummary(plan.summary)} (autoRepair is off). Apply it in FixIt or with: forge fix ${ctx.buildId}`,
+        );
+        return { ok: true, value: { repair, plan }, detail: `proposed: ${plan.summary}` };
+      }
+      const backupDir = newBackupDir(layout, ctx.projectName);
+      await applyPlan(plan, projectDir, backupDir, { scratchDir: layout.tmpDir });
+      const { repair } = journal.add({
+        projectName: ctx.projectName,
+        backupDir,
+        repair: {
+          code: plan.code,
+          summary: plan.summary,
+          files: plan.files,
+          status: 'applied',
+          diff: plan.diff,
+          at,
+          buildId: ctx.buildId,
+        },
+      });
+      ctx.log('success', plan.summary);
+      return { ok: true, value: { repair, plan }, detail: plan.summary };
+    },
+  };
+}
