@@ -1,18 +1,24 @@
 import { Command, CommanderError } from 'commander';
 import type { Invoke } from './command.ts';
 import { register as registerBots } from './commands/bots.ts';
+import { register as registerBrain } from './commands/brain.ts';
 import { register as registerBuild } from './commands/build.ts';
 import { register as registerBuilds } from './commands/builds.ts';
 import { register as registerCancel } from './commands/cancel.ts';
+import { register as registerChat } from './commands/chat.ts';
 import { register as registerCi } from './commands/ci.ts';
 import { register as registerCompletion } from './commands/completion.ts';
 import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
 import { register as registerDownload } from './commands/download.ts';
+import { register as registerFix } from './commands/fix.ts';
+import { register as registerGenerate } from './commands/generate.ts';
 import { register as registerLogs } from './commands/logs.ts';
+import { register as registerMemory } from './commands/memory.ts';
 import { register as registerOpen } from './commands/open.ts';
 import { register as registerPlan } from './commands/plan.ts';
 import { register as registerPreview } from './commands/preview.ts';
+import { register as registerScan } from './commands/scan.ts';
 import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
 import { register as registerTui } from './commands/tui.ts';
@@ -73,9 +79,16 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['builds', () => registerBuilds(program, invoke)],
     ['logs', () => registerLogs(program, invoke)],
     ['cancel', () => registerCancel(program, invoke)],
+    // The assistants: RepairBot, ScanBot, the chat, the brain and its memory, CodeGenBot.
+    ['fix', () => registerFix(program, invoke)],
+    ['scan', () => registerScan(program, invoke)],
     ['plan', () => registerPlan(program, invoke)],
     ['preview', () => registerPreview(program, invoke)],
     ['download', () => registerDownload(program, invoke)],
+    ['chat', () => registerChat(program, invoke)],
+    ['brain', () => registerBrain(program, invoke)],
+    ['memory', () => registerMemory(program, invoke)],
+    ['generate', () => registerGenerate(program, invoke)],
     ['bots', () => registerBots(program, invoke)],
     ['status', () => registerStatus(program, invoke)],
     ['daemon', () => registerDaemon(program, invoke)],

@@ -74,6 +74,8 @@ export class CliError extends Error {
 export interface Output {
   /** One line of data on stdout. */
   data(line: string): void;
+  /** Data on stdout without a newline (a chat reply printed as it streams in). */
+  text(chunk: string): void;
   /** A value as pretty JSON on stdout. */
   json(value: unknown): void;
   /** One line of progress or information on stderr. */
@@ -92,6 +94,7 @@ export interface Streams {
 export function createOutput(streams: Streams = process): Output {
   return {
     data: (line) => void streams.stdout.write(`${line}\n`),
+    text: (chunk) => void streams.stdout.write(chunk),
     json: (value) => void streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     info: (line) => void streams.stderr.write(`${line}\n`),
     progress: (text) => void streams.stderr.write(text),

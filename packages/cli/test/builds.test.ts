@@ -66,6 +66,7 @@ describe('forge upload', () => {
       durations: { extract: 12, detect: 3 },
       cacheHit: false,
       previewUrl: 'http://127.0.0.1:9/',
+      repairs: [],
     });
     const stages = [...forge.out.stderr.matchAll(/^ +\+\S+ {2}(.+)$/gm)].map((m) => m[1]);
     expect(stages).toEqual([

@@ -43,6 +43,12 @@ describe('forge --version / --help', () => {
       'tui',
       'ci',
       'completion',
+      'fix',
+      'scan',
+      'chat',
+      'brain',
+      'memory',
+      'generate',
     ])
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(stdout).toMatch(/^ {2}0 +success/m);
@@ -102,7 +108,7 @@ describe('forge --version / --help', () => {
 });
 
 describe('every command that follows builds documents the exit codes in its help', () => {
-  it.each([['upload'], ['build'], ['logs'], ['ci']])('forge %s --help', async (command) => {
+  it.each([['upload'], ['build'], ['logs'], ['ci'], ['fix']])('forge %s --help', async (command) => {
     const { code, stdout } = await sandbox.run([command, '--help']);
     expect(code).toBe(0);
     for (const exit of ['0', '1', '2', '3', '4', '5', '6', '130'])

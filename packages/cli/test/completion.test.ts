@@ -24,7 +24,23 @@ afterAll(async () => {
 });
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-const COMMANDS = ['upload', 'ci', 'build', 'builds', 'logs', 'cancel', 'daemon', 'completion', 'tui'];
+const COMMANDS = [
+  'upload',
+  'ci',
+  'build',
+  'builds',
+  'logs',
+  'cancel',
+  'daemon',
+  'completion',
+  'tui',
+  'fix',
+  'scan',
+  'chat',
+  'brain',
+  'memory',
+  'generate',
+];
 
 describe('forge completion', () => {
   it.each([
@@ -60,6 +76,12 @@ _forge; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete('forge', 'upload', '')).toEqual(['app.zip']);
     expect(complete('forge', 'ci', '--junit', 'no')).toEqual(['notes.txt']);
     expect(complete('forge', 'completion', '')).toEqual(['bash', 'fish', 'zsh']);
+    // The assistants' commands: subcommands, choices, options.
+    expect(complete('forge', 'brain', 'set-')).toEqual(['set-code', 'set-greeting']);
+    expect(complete('forge', 'memory', '')).toEqual(['help', 'ls', 'rm', 'set']);
+    expect(complete('forge', 'generate', '')).toEqual(['api', 'component', 'function', 'schema']);
+    expect(complete('forge', 'fix', '--u')).toEqual(['--undo', '--url']);
+    expect(complete('forge', 'generate', 'component', 'x', '-o', 'no')).toEqual(['notes.txt']);
   });
 
   it.skipIf(!has('zsh'))('zsh accepts the script', () => {

@@ -51,11 +51,23 @@ describe('a failed build in forge', () => {
   it('--wait: the summary puts the first error line before the message, and the log command after', () => {
     expect(human.code).toBe(1);
     const lines = human.stderr.split('\n');
-    const first = lineOf(lines, `error  src/app.ts:3:7  ${FIRST}`);
+    const first = lines.findIndex((line) =>
+      new RegExp(`^ {2}error +src/app\\.ts:3:7  ${escape(FIRST)}$`).test(line),
+    );
     expect(first, human.stderr).toBeGreaterThan(0);
     expect(lines[first + 1]).toMatch(/^ +npm run build exited with code 2 \[BUILD_FAILED\]$/);
-    const log = lineOf(lines, '  log    forge logs ');
+    const log = lines.findIndex((line) => /^ {2}log +forge logs /.test(line));
     expect(log).toBeGreaterThan(first + 1);
+  });
+
+  it("ScanBot's diagnosis names the cause and its place, in --json and in the summary", () => {
+    // The project imports ./sum, which is not there: the type error follows from it.
+    expect(failed.diagnosis).toMatchObject({ code: 'MISSING_FILE', file: 'src/app.ts', line: 1, column: 21 });
+    expect(failed.repairs).toEqual([]);
+    const lines = human.stderr.split('\n');
+    const message = lineOf(lines, 'npm run build exited with code 2 [BUILD_FAILED]');
+    expect(lines[message + 1]).toMatch(/^ {2}diagnosis {2}.*\.\/sum.* \[MISSING_FILE\]$/);
+    expect(lines[message + 2]).toBe('  at         src/app.ts:1:21');
   });
 
   it('forge status says why the latest build failed', async () => {
@@ -65,20 +77,29 @@ describe('a failed build in forge', () => {
     const first = lineOf(lines, `  src/app.ts:3:7  ${FIRST}`);
     expect(first, status.stdout).toBeGreaterThan(0);
     expect(lines[first + 1]).toMatch(/exited with code 2 \[BUILD_FAILED\]$/);
-    expect(lines[first + 2]).toMatch(/^ {2}full log: forge logs \S+$/);
+    // Then ScanBot's reading (diagnosis, at, fix), then where the whole log is.
+    const log = lines.findIndex((line) => /^ {2}full log: forge logs \S+$/.test(line));
+    expect(log, status.stdout).toBeGreaterThan(first + 1);
+    for (const line of lines.slice(first + 2, log)) expect(line).toMatch(/^ {2}(diagnosis|at|fix): /);
+    expect(lines[first + 2]).toMatch(/^ {2}diagnosis: .+ \[[A-Z_]+\]$/);
   });
 
-  it('forge logs ends with why it failed, after the whole log', async () => {
+  it('forge logs ends with why it failed, after the whole log, then the diagnosis', async () => {
     const logs = await sandbox.run(['logs', failed.buildId]);
     expect(logs.code, logs.stderr).toBe(0);
     // The whole log on stdout, the tool's own lines included.
     expect(logs.stdout).toContain('checking 2 files…');
     expect(logs.stdout).toContain(`First error: ${FIRST}`);
     const lines = logs.stderr.trimEnd().split('\n');
-    expect(lines.slice(-3)).toEqual([
-      `Build ${failed.buildId} failed:`,
-      `  error  src/app.ts:3:7  ${FIRST}`,
-      expect.stringMatching(/^ {9}npm run build exited with code 2 \[BUILD_FAILED\]$/),
-    ]);
+    const heading = lines.indexOf(`Build ${failed.buildId} failed:`);
+    expect(heading, logs.stderr).toBeGreaterThan(0);
+    expect(lines[heading + 1]).toMatch(new RegExp(`^ {2}error +src/app\\.ts:3:7  ${escape(FIRST)}$`));
+    expect(lines[heading + 2]).toMatch(/^ +npm run build exited with code 2 \[BUILD_FAILED\]$/);
+    expect(lines[heading + 3]).toMatch(/^ {2}diagnosis {2}.+ \[[A-Z_]+\]$/);
+    // Nothing else comes after the diagnosis rows (the last line is one of them).
+    expect(lines.at(-1)).toMatch(/^ {2}(diagnosis|at|fix|repair|repaired) +\S/);
   });
 });
+
+/** `text` as a literal inside a RegExp. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -85,9 +85,9 @@ describe('forge upload end to end', () => {
     expect(code, stderr).toBe(0);
     const result = JSON.parse(stdout) as Record<string, unknown>;
     expect(Object.keys(result).sort()).toEqual(
-      ['buildId', 'cacheHit', 'durations', 'previewUrl', 'projectName', 'stage', 'status'].sort(),
+      ['buildId', 'cacheHit', 'durations', 'previewUrl', 'projectName', 'repairs', 'stage', 'status'].sort(),
     );
-    expect(result).toMatchObject({ projectName: 'site', status: 'succeeded', cacheHit: false });
+    expect(result).toMatchObject({ projectName: 'site', status: 'succeeded', cacheHit: false, repairs: [] });
     expect(result.durations).toMatchObject({ extract: expect.any(Number) });
     expect(stderr).toMatch(/^ +\+\S+ {2}Extracting$/m);
     expect(stderr).toContain(`Build succeeded: site, build ${String(result.buildId)}`);

@@ -58,7 +58,30 @@ describe('toBuildResult (the --json document of --wait)', () => {
       durations: { extract: 120, install: 30, build: 3_000 },
       cacheHit: true,
       previewUrl: 'http://127.0.0.1:5001/',
+      repairs: [],
     });
+  });
+
+  it("carries ScanBot's diagnosis and RepairBot's repairs (id, code, summary, files, status)", () => {
+    const failed = makeBuild({
+      id: 'b8',
+      stages: [['build-failed', 50]],
+      error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' },
+      diagnosis: MISSING,
+      repairs: [PROPOSED],
+    });
+    const result = toBuildResult(failed);
+    expect(result.diagnosis).toEqual(MISSING);
+    expect(result.repairs).toEqual([
+      {
+        id: 'r_1',
+        code: 'ADD_MISSING_PACKAGES',
+        summary: 'add canvas-confetti@^1.9.3 to package.json',
+        files: ['package.json'],
+        status: 'proposed',
+      },
+    ]);
+    expect(CliResult.parse(result)).toEqual(result);
   });
 });
 
@@ -153,6 +176,25 @@ describe('formatStageLine', () => {
   });
 });
 
+const MISSING = {
+  code: 'MISSING_PACKAGE' as const,
+  summary: 'src/main.ts imports canvas-confetti, which package.json does not declare.',
+  file: 'src/main.ts',
+  line: 2,
+  column: 22,
+  suggestion: 'Add it to the dependencies (forge fix applies it).',
+};
+const PROPOSED = {
+  id: 'r_1',
+  code: 'ADD_MISSING_PACKAGES' as const,
+  summary: 'add canvas-confetti@^1.9.3 to package.json',
+  files: ['package.json'],
+  status: 'proposed' as const,
+  diff: '--- a/package.json\n+++ b/package.json\n',
+  at: at(40),
+  buildId: 'b8',
+};
+
 describe('formatBuildSummary', () => {
   it('lists status, steps with bots and times, the bots’ reports and the preview', () => {
     const text = formatBuildSummary(finished, plain).join('\n');
@@ -177,6 +219,43 @@ describe('formatBuildSummary', () => {
     expect(lines).toContain('  error  npm run build exited with code 1 [BUILD_FAILED]');
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}hint {3}The first error in the build output/));
     expect(lines).toContain('  log    forge logs b1');
+  });
+
+  it("after the error: ScanBot's diagnosis, where, what to do, and how to apply the proposed repair", () => {
+    const failed = makeBuild({
+      id: 'b8',
+      stages: [['build-failed', 10]],
+      error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' },
+      diagnosis: MISSING,
+      repairs: [PROPOSED],
+    });
+    const lines = formatBuildSummary(failed, plain);
+    const at = lines.indexOf('  error      npm run build exited with code 1 [BUILD_FAILED]');
+    expect(at, lines.join('\n')).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 6)).toEqual([
+      `  diagnosis  ${MISSING.summary} [MISSING_PACKAGE]`,
+      '  at         src/main.ts:2:22',
+      '  fix        Add it to the dependencies (forge fix applies it).',
+      '  repair     Run forge fix b8 to apply: add canvas-confetti@^1.9.3 to package.json',
+      expect.stringMatching(/^ {2}hint {7}The first error/),
+    ]);
+    expect(formatBuildSummary(failed, colour).join('\n')).toContain(`\u001b[33m${MISSING.summary}`);
+  });
+
+  it('a build that succeeded after RepairBot repaired it says what was changed', () => {
+    const repaired = {
+      ...finished,
+      repairs: [
+        {
+          ...PROPOSED,
+          status: 'applied' as const,
+          summary: 'RepairBot added canvas-confetti@^1.9.3 to package.json',
+        },
+      ],
+    };
+    expect(formatBuildSummary(repaired, plain)).toContain(
+      '  repaired  RepairBot added canvas-confetti@^1.9.3 to package.json',
+    );
   });
 
   it('puts the first error line with its place before the message, then the hint and the log command', () => {

@@ -14,7 +14,7 @@ import {
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
-import { failureRows, formatLocation, logCommand } from './failure.ts';
+import { assistantRows, failureRows, formatLocation, logCommand } from './failure.ts';
 import { statusTone } from './status-tone.ts';
 
 export { statusTone };
@@ -61,7 +61,9 @@ function recordError(build: Build): CliResultError | undefined {
 
 /**
  * The --json document of a followed build (`forge upload|build --wait --json`, `forge ci --json`):
- * exactly one on stdout. `error` is the build's own unless the wait ended first (`waitError`).
+ * exactly one on stdout. `error` is the build's own unless the wait ended first (`waitError`);
+ * `diagnosis` is ScanBot's reading of a failure (when it made one), `repairs` what RepairBot made
+ * during the build or proposes for it (always there, empty when none).
  */
 export function toBuildResult(build: Build, waitError?: CliResultError): CliBuildResult {
   const durations: CliBuildResult['durations'] = {};
@@ -78,6 +80,14 @@ export function toBuildResult(build: Build, waitError?: CliResultError): CliBuil
     cacheHit: build.cacheHit,
     previewUrl: build.previewUrl,
     ...(error ? { error } : {}),
+    ...(build.diagnosis ? { diagnosis: build.diagnosis } : {}),
+    repairs: (build.repairs ?? []).map(({ id, code, summary, files, status }) => ({
+      id,
+      code,
+      summary,
+      files,
+      status,
+    })),
   };
 }
 
@@ -119,6 +129,8 @@ export function formatStageLine(event: StageEvent, build: Pick<Build, 'createdAt
 }
 
 type Paint = (tone: Tone | undefined, text: string) => string;
+
+const FACT_TONE: Record<string, Tone | undefined> = { error: 'bad', diagnosis: 'warn', repaired: 'good' };
 
 /**
  * The end of `--wait` on stderr: status, time, cache hit, every step with its bot and duration, the
@@ -170,13 +182,19 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
   if (build.error) {
     // The first error line comes first, then what Forge says of it, then where the whole log is.
     facts.push(...failureRows(build.error));
+    // ScanBot's reading (the diagnosis, file:line, what to do) and RepairBot's repairs, made or proposed.
+    facts.push(...assistantRows(build));
     const hint = errorHint(build.error.code);
     if (hint) facts.push(['hint', hint]);
     const cut = build.logTruncated ? ` (stored log truncated at ${build.logCount} lines)` : '';
     facts.push(['log', `${logCommand(build.id)}${cut}`]);
-  } else if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
+  } else {
+    // A build that succeeded after RepairBot's repairs says what was changed.
+    facts.push(...assistantRows(build));
+    if (build.logTruncated) facts.push(['log', `truncated at ${build.logCount} lines`]);
+  }
   if (build.previewUrl) facts.push(['preview', build.previewUrl]);
   const width = Math.max(0, ...facts.map(([k]) => k.length));
-  for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${k === 'error' ? paint('bad', v) : v}`);
+  for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${paint(FACT_TONE[k], v)}`);
   return lines;
 }

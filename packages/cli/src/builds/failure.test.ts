@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { paint } from '../terminal.ts';
 import { formatStatus, type StatusSnapshot } from '../views/status.ts';
-import { failureLines, failureRows, firstErrorText } from './failure.ts';
+import {
+  alignRows,
+  assistantRows,
+  diagnosisRows,
+  failureLines,
+  failureRows,
+  firstErrorText,
+  repairRows,
+} from './failure.ts';
+import type { Diagnosis, Repair } from '@forge/shared';
 
 const typeError = {
   code: 'BUILD_FAILED' as const,
@@ -62,6 +71,7 @@ describe('forge status', () => {
       cacheHit: false,
       previewUrl: null,
       error: typeError,
+      diagnosis: null,
     },
     activities: [],
   };
@@ -76,6 +86,17 @@ describe('forge status', () => {
     ]);
   });
 
+  it("adds ScanBot's diagnosis: what, where, what to do", () => {
+    const lines = formatStatus({ ...base, build: { ...base.build!, diagnosis: missingPackage } });
+    const at = lines.findIndex((l) => l.startsWith('Project site: build b9 failed'));
+    expect(lines.slice(at + 3, at + 7)).toEqual([
+      '  diagnosis: src/main.ts imports canvas-confetti, which package.json does not declare. [MISSING_PACKAGE]',
+      '  at: src/main.ts:2:22',
+      '  fix: Add it: RepairBot can (forge fix b9).',
+      '  full log: forge logs b9',
+    ]);
+  });
+
   it('says nothing more of a build that succeeded or was cancelled', () => {
     const ok = formatStatus({ ...base, build: { ...base.build!, status: 'succeeded', error: null } });
     expect(ok.join('\n')).not.toContain('forge logs');
@@ -84,5 +105,82 @@ describe('forge status', () => {
       build: { ...base.build!, status: 'cancelled', error: { code: 'CANCELLED', message: 'cancelled' } },
     });
     expect(cancelled.join('\n')).not.toContain('forge logs');
+  });
+});
+
+const missingPackage: Diagnosis = {
+  code: 'MISSING_PACKAGE',
+  summary: 'src/main.ts imports canvas-confetti, which package.json does not declare.',
+  file: 'src/main.ts',
+  line: 2,
+  column: 22,
+  suggestion: 'Add it: RepairBot can (forge fix b9).',
+  subjects: ['canvas-confetti'],
+  repair: 'ADD_MISSING_PACKAGES',
+};
+
+const repair = (status: Repair['status'], summary: string): Repair => ({
+  id: `r_${status}`,
+  code: 'ADD_MISSING_PACKAGES',
+  summary,
+  files: ['package.json'],
+  status,
+  diff: '',
+  at: '2024-01-01T00:00:00.000Z',
+  buildId: 'b9',
+});
+
+describe('diagnosis and repairs', () => {
+  it('the diagnosis: its summary and code, the project-relative place, the suggestion', () => {
+    expect(diagnosisRows(missingPackage)).toEqual([
+      ['diagnosis', `${missingPackage.summary} [MISSING_PACKAGE]`],
+      ['at', 'src/main.ts:2:22'],
+      ['fix', 'Add it: RepairBot can (forge fix b9).'],
+    ]);
+    // Only what it knows: a file without a line, no suggestion; escape codes never get through.
+    expect(diagnosisRows({ code: 'UNKNOWN', summary: 'x\u001b[2Jy', file: 'vite.config.ts' })).toEqual([
+      ['diagnosis', 'xy [UNKNOWN]'],
+      ['at', 'vite.config.ts'],
+    ]);
+  });
+
+  it('repairs made say what RepairBot did; proposed ones say how to apply them, in one row', () => {
+    expect(
+      repairRows(
+        [
+          repair('applied', 'RepairBot added canvas-confetti@^1.9.3 to package.json'),
+          repair('failed', 'RepairBot could not reinstall'),
+          repair('proposed', 'add zod@^3.23.8 to package.json'),
+          repair('proposed', 'fix the case of ./Components/App'),
+        ],
+        'b9',
+      ),
+    ).toEqual([
+      ['repaired', 'RepairBot added canvas-confetti@^1.9.3 to package.json'],
+      ['repair', 'failed: RepairBot could not reinstall'],
+      [
+        'repair',
+        'Run forge fix b9 to apply: add zod@^3.23.8 to package.json; fix the case of ./Components/App',
+      ],
+    ]);
+    expect(repairRows([], 'b9')).toEqual([]);
+  });
+
+  it('a build without either has no rows; aligned lines colour the diagnosis and the repairs', () => {
+    expect(assistantRows({ id: 'b1', diagnosis: null, repairs: [] })).toEqual([]);
+    const rows = assistantRows({
+      id: 'b9',
+      diagnosis: missingPackage,
+      repairs: [repair('applied', 'RepairBot added canvas-confetti@^1.9.3 to package.json')],
+    });
+    expect(alignRows(rows, paint(false))).toEqual([
+      `  diagnosis  ${missingPackage.summary} [MISSING_PACKAGE]`,
+      '  at         src/main.ts:2:22',
+      '  fix        Add it: RepairBot can (forge fix b9).',
+      '  repaired   RepairBot added canvas-confetti@^1.9.3 to package.json',
+    ]);
+    const colored = alignRows(rows, paint(true));
+    expect(colored[0]).toContain('\u001b[33m');
+    expect(colored[3]).toContain('\u001b[32m');
   });
 });

@@ -1,4 +1,4 @@
-import type { BuildError } from '@forge/shared';
+import type { BuildError, Diagnosis, Repair } from '@forge/shared';
 import { sanitize, type Tone } from '../terminal.ts';
 
 /**
@@ -52,3 +52,72 @@ export function failureLines(
     ([label, text]) => `  ${label.padEnd(width)}  ${label === 'error' ? paint('bad', text) : text}`,
   );
 }
+
+/** "src/App.tsx:12:5" for a diagnosis (or just the file when it names no line). */
+export const diagnosisPlace = (d: Pick<Diagnosis, 'file' | 'line' | 'column'>): string | null =>
+  d.file ? sanitize(`${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}`) : null;
+
+/** The command that applies the repairs proposed for a build. */
+export const fixCommand = (buildId: string): string => `forge fix ${buildId}`;
+
+/**
+ * ScanBot's reading of a failure as [label, text] rows: the diagnosis with its code, where it points
+ * (project-relative file:line:col) and what to do.
+ */
+export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
+  const rows: [string, string][] = [['diagnosis', `${sanitize(diagnosis.summary)} [${diagnosis.code}]`]];
+  const place = diagnosisPlace(diagnosis);
+  if (place) rows.push(['at', place]);
+  if (diagnosis.suggestion) rows.push(['fix', sanitize(diagnosis.suggestion)]);
+  return rows;
+}
+
+/**
+ * RepairBot's repairs of a build as rows: each one made ("RepairBot added …"), one that failed or was
+ * undone, and the proposed ones in one row that says how to apply them (`forge fix <buildId>`).
+ */
+export function repairRows(
+  repairs: readonly Pick<Repair, 'summary' | 'status'>[],
+  buildId: string,
+): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const repair of repairs) {
+    if (repair.status === 'applied') rows.push(['repaired', sanitize(repair.summary)]);
+    else if (repair.status === 'failed') rows.push(['repair', `failed: ${sanitize(repair.summary)}`]);
+    else if (repair.status === 'undone') rows.push(['repair', `undone: ${sanitize(repair.summary)}`]);
+  }
+  const proposed = repairs.filter((r) => r.status === 'proposed').map((r) => sanitize(r.summary));
+  if (proposed.length > 0)
+    rows.push(['repair', `Run ${fixCommand(buildId)} to apply: ${proposed.join('; ')}`]);
+  return rows;
+}
+
+/** Why a build failed and what was or can be repaired: diagnosisRows then repairRows (either may be empty). */
+export function assistantRows(build: {
+  id: string;
+  diagnosis?: Diagnosis | null;
+  repairs?: readonly Repair[];
+}): [string, string][] {
+  return [
+    ...(build.diagnosis ? diagnosisRows(build.diagnosis) : []),
+    ...repairRows(build.repairs ?? [], build.id),
+  ];
+}
+
+/** Rows as aligned lines under `indent`; the error red, the diagnosis yellow, the place bold, repairs green. */
+export function alignRows(
+  rows: readonly [string, string][],
+  paint: (tone: Tone | undefined, text: string) => string,
+  indent = '  ',
+): string[] {
+  if (rows.length === 0) return [];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, text]) => `${indent}${label.padEnd(width)}  ${paint(ROW_TONE[label], text)}`);
+}
+
+const ROW_TONE: Record<string, Tone | undefined> = {
+  error: 'bad',
+  diagnosis: 'warn',
+  at: 'bold',
+  repaired: 'good',
+};

@@ -1,6 +1,6 @@
 import type { Build, LogLine } from '@forge/shared';
 import type { Command } from 'commander';
-import { failureLines } from '../builds/failure.ts';
+import { alignRows, assistantRows, failureRows } from '../builds/failure.ts';
 import { formatLogLine, logLineJson } from '../builds/format-log.ts';
 import { newestBuild } from '../builds/resolve.ts';
 import { buildSource } from '../builds/source.ts';
@@ -30,12 +30,20 @@ export async function run(deps: Deps, opts: LogsOptions): Promise<number> {
   const color = paint(deps.term.stdoutColor);
   const onLine = (line: LogLine) =>
     deps.out.data(opts.json ? JSON.stringify(logLineJson(build.id, line)) : formatLogLine(line, color));
-  /** After the log, on stderr: why it failed, its first error line first (the log is long). */
+  /**
+   * After the log, on stderr: why it failed, its first error line first (the log is long), then
+   * ScanBot's diagnosis (cause, file:line, what to do) and RepairBot's repairs, made or proposed.
+   * A build that succeeded after repairs says what they changed.
+   */
   const explain = (b: Build, heading?: string) => {
-    if (opts.json || !b.error || b.status === 'cancelled' || b.status === 'succeeded') return;
+    if (opts.json || b.status === 'cancelled') return;
+    const rows = [
+      ...(b.error && b.status !== 'succeeded' ? failureRows(b.error, { tail: false }) : []),
+      ...(b.status === 'succeeded' ? assistantRows({ id: b.id, repairs: b.repairs }) : assistantRows(b)),
+    ];
+    if (rows.length === 0) return;
     if (heading) deps.out.info(heading);
-    for (const line of failureLines(b.error, paint(deps.term.stderrColor), { tail: false }))
-      deps.out.info(line);
+    for (const line of alignRows(rows, paint(deps.term.stderrColor))) deps.out.info(line);
   };
   if (opts.follow) return follow(deps, connection, build, onLine, explain);
 

@@ -7,6 +7,7 @@ import type {
   SocketHandlers,
   SocketSubscription,
 } from '@forge/shared';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ROUTES } from '../protocol/protocol.precomputed.ts';
 import { routeUrl } from '../protocol/route-url.ts';
 import { loadShared, safeParse, type SafeParser } from '../protocol/safe-parse.ts';
@@ -23,7 +24,18 @@ import { send, type HttpAnswer, type HttpRequest } from './send.ts';
 
 /** A route's input as the CLI gives it: a multipart route takes the file to send instead of a FormData. */
 export type CliRequestInput<N extends RouteName> = Omit<RequestInput<N>, 'form'> &
-  (RouteInput<N> extends { form: FormData } ? { file: UploadFile } : { file?: never });
+  (RouteInput<N> extends { form: FormData } ? { file: UploadFile } : { file?: never }) &
+  HeaderExchange;
+
+/**
+ * Headers beyond the client's own, and the answer's headers: the brain's session lives in an
+ * HttpOnly cookie (`forge_brain`) that the CLI keeps between runs and sends back (commands/brain.ts).
+ */
+export interface HeaderExchange {
+  headers?: Record<string, string>;
+  /** Called with the headers of a successful answer, before its body is checked. */
+  onHeaders?: (headers: IncomingHttpHeaders) => void;
+}
 
 export interface CliClient {
   readonly baseUrl: string;
@@ -56,11 +68,11 @@ export function createCliClient(options: CliClientOptions): CliClient {
     input?: CliRequestInput<N>,
   ): Promise<RouteResponse<N>> {
     const route = ROUTES[name];
-    const i = (input ?? {}) as { body?: unknown; file?: UploadFile; signal?: AbortSignal };
+    const i = (input ?? {}) as { body?: unknown; file?: UploadFile; signal?: AbortSignal } & HeaderExchange;
     const req: HttpRequest = {
       url: url(name, input as never),
       method: route.method,
-      headers: { accept: 'application/json' },
+      headers: { ...i.headers, accept: 'application/json' },
       ...(i.signal ? { signal: i.signal } : {}),
     };
     if (options.token) req.headers.authorization = `Bearer ${options.token}`;
@@ -86,6 +98,7 @@ export function createCliClient(options: CliClientOptions): CliClient {
       const { ForgeHttpError } = await loadShared();
       throw new ForgeHttpError(res.status, res.statusText, res.body.toString('utf8'));
     }
+    i.onHeaders?.(res.headers);
     if (route.response === 'binary') return new Uint8Array(res.body) as RouteResponse<N>;
     const text = res.body.toString('utf8');
     let json: unknown;

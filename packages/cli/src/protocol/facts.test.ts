@@ -1,5 +1,6 @@
 import {
   BOT_CATEGORIES as SHARED_BOT_CATEGORIES,
+  CODE_KINDS as SHARED_CODE_KINDS,
   buildPath,
   isZipName as sharedIsZipName,
   routes,
@@ -10,7 +11,7 @@ import {
   type RouteName,
 } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { BOT_CATEGORIES, isZipName, SETTING_KEYS, stageLabel } from './facts.ts';
+import { BOT_CATEGORIES, CODE_KINDS, isZipName, SETTING_KEYS, stageLabel } from './facts.ts';
 import { ROUTES } from './protocol.precomputed.ts';
 import { routeUrl } from './route-url.ts';
 
@@ -22,6 +23,7 @@ describe('facts', () => {
       expect(stageLabel(stage)).toBe(sharedStageLabel(stage));
     expect(BOT_CATEGORIES).toEqual(SHARED_BOT_CATEGORIES);
     expect(SETTING_KEYS).toEqual(SHARED_SETTING_KEYS);
+    expect(CODE_KINDS).toEqual(SHARED_CODE_KINDS);
   });
 
   it('isZipName', () => {

@@ -1,4 +1,9 @@
-import { BOT_CATEGORY_ORDER, SETTING_NAMES, STAGE_LABEL_OF } from './protocol.precomputed.ts';
+import {
+  BOT_CATEGORY_ORDER,
+  CODE_KIND_NAMES,
+  SETTING_NAMES,
+  STAGE_LABEL_OF,
+} from './protocol.precomputed.ts';
 
 /**
  * What the read commands need from @forge/shared's schema modules, answering as shared does
@@ -13,6 +18,9 @@ export const BOT_CATEGORIES = BOT_CATEGORY_ORDER;
 
 /** As shared's SETTING_KEYS. */
 export const SETTING_KEYS = SETTING_NAMES;
+
+/** As shared's CODE_KINDS: what `forge generate` writes (component, api, function, schema). */
+export const CODE_KINDS = CODE_KIND_NAMES;
 
 /** As shared's isZipName (upload-check.ts, which loads the error catalogue's schemas). */
 export const isZipName = (name: string): boolean => /\.zip$/i.test(name);

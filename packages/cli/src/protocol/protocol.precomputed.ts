@@ -7,6 +7,7 @@
  */
 import {
   BOT_CATEGORIES,
+  CODE_KINDS,
   DaemonState,
   routes,
   SETTING_KEYS,
@@ -58,3 +59,4 @@ export const DAEMON_STATE_SCHEMA = outputSchema(DaemonState);
 export const STAGE_LABEL_OF: Record<string, string> = { ...STAGE_LABELS };
 export const BOT_CATEGORY_ORDER: readonly string[] = [...BOT_CATEGORIES];
 export const SETTING_NAMES: readonly string[] = [...SETTING_KEYS];
+export const CODE_KIND_NAMES: readonly string[] = [...CODE_KINDS];

@@ -2,7 +2,7 @@ import type { Build, BotStatusResponse, HealthResponse, Project } from '@forge/s
 import { formatDuration } from '@forge/shared/schema-free';
 import { stageLabel } from '../protocol/facts.ts';
 import type { Connection } from '../deps.ts';
-import { failureRows, logCommand } from '../builds/failure.ts';
+import { diagnosisRows, failureRows, logCommand } from '../builds/failure.ts';
 
 /** Everything `forge status` shows, in one JSON-able object. */
 export interface StatusSnapshot {
@@ -10,7 +10,10 @@ export interface StatusSnapshot {
   version: string;
   uptimeMs: number;
   project: string | null;
-  build: Pick<Build, 'id' | 'status' | 'stage' | 'durationMs' | 'cacheHit' | 'previewUrl' | 'error'> | null;
+  build: Pick<
+    Build,
+    'id' | 'status' | 'stage' | 'durationMs' | 'cacheHit' | 'previewUrl' | 'error' | 'diagnosis'
+  > | null;
   activities: BotStatusResponse['activities'];
 }
 
@@ -36,6 +39,7 @@ export async function snapshot({ client, baseUrl }: Connection): Promise<StatusS
           cacheHit: latest.cacheHit,
           previewUrl: latest.previewUrl,
           error: latest.error,
+          diagnosis: latest.diagnosis ?? null,
         }
       : null,
     activities: bots.activities,
@@ -60,6 +64,9 @@ export function formatStatus(s: StatusSnapshot): string[] {
     // Why it failed, first error line first, and where the whole log is.
     if (b.error && b.status !== 'cancelled') {
       for (const [, text] of failureRows(b.error, { tail: false })) lines.push(`  ${text}`);
+      // ScanBot's reading: the cause, where, and what to do.
+      if (b.diagnosis)
+        for (const [label, text] of diagnosisRows(b.diagnosis)) lines.push(`  ${label}: ${text}`);
       lines.push(`  full log: ${logCommand(b.id)}`);
     }
   }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { paint } from '../terminal.ts';
 import { formatBlueprint } from './blueprint.ts';
 import { formatBots } from './bots.ts';
+import { formatDiff, formatRepair } from './repairs.ts';
+import { formatMemory } from '../commands/memory.ts';
 
 const plain = paint(false);
 
@@ -13,6 +15,7 @@ describe('formatBots', () => {
     currentJob: b.name === 'BuildBot' ? 'build shop#3' : null,
     jobsRun: b.name === 'BuildBot' ? 12 : 0,
     failures: b.name === 'TestBot' ? 2 : 0,
+    lastJob: null,
   }));
 
   it('groups the 25 bots by category, in the fleet’s order, with counts', () => {
@@ -96,5 +99,56 @@ describe('formatBlueprint', () => {
     expect(lines[2]).toBe('  framework        vite');
     expect(lines[5]).toBe(`  build            node 'build script.js' 'it'\\''s'`);
     expect(lines).not.toContain('Decisions');
+  });
+});
+
+describe('formatRepair / formatDiff', () => {
+  const repair = {
+    id: 'r_7',
+    code: 'FIX_IMPORT_CASE' as const,
+    summary: 'RepairBot changed ./components/header to ./components/Header in src/App.tsx',
+    files: ['src/App.tsx'],
+    status: 'applied' as const,
+    diff: '--- a/src/App.tsx\n+++ b/src/App.tsx\n@@ -1 +1 @@\n-import Header from "./components/header";\n+import Header from "./components/Header";\n',
+    at: '2024-01-01T00:00:00.000Z',
+    buildId: 'b3',
+  };
+
+  it('says what RepairBot did, its code, id and status, the files, then the diff', () => {
+    expect(formatRepair(repair, paint(false))).toEqual([
+      'RepairBot changed ./components/header to ./components/Header in src/App.tsx  [FIX_IMPORT_CASE, r_7] applied',
+      '  files: src/App.tsx',
+      '  --- a/src/App.tsx',
+      '  +++ b/src/App.tsx',
+      '  @@ -1 +1 @@',
+      '  -import Header from "./components/header";',
+      '  +import Header from "./components/Header";',
+    ]);
+  });
+
+  it('colours added lines green, removed red, hunks dim, file headers bold; an empty diff is no lines', () => {
+    const lines = formatDiff(repair.diff, paint(true));
+    expect(lines[0]).toBe('\u001b[1m--- a/src/App.tsx\u001b[22m');
+    expect(lines[2]).toBe('\u001b[2m@@ -1 +1 @@\u001b[22m');
+    expect(lines[3]).toBe('\u001b[31m-import Header from "./components/header";\u001b[39m');
+    expect(lines[4]).toBe('\u001b[32m+import Header from "./components/Header";\u001b[39m');
+    expect(formatDiff('', paint(true))).toEqual([]);
+    // A project's file cannot slip escape codes through its diff.
+    expect(formatDiff('+x\u001b[2Jy', paint(false))).toEqual(['+xy']);
+  });
+});
+
+describe('formatMemory', () => {
+  it('newest change first, the value last (it may be long); control characters made harmless', () => {
+    const lines = formatMemory(
+      [
+        { key: 'old', value: 'one', ts: Date.UTC(2024, 0, 1) },
+        { key: 'new', value: 'two\nlines', ts: Date.UTC(2024, 5, 1) },
+      ],
+      false,
+    );
+    expect(lines[0]).toMatch(/^KEY +UPDATED +VALUE$/);
+    expect(lines[1]).toMatch(/^new {2}2024-0[56]-\d\d \d\d:\d\d {2}two lines$/);
+    expect(lines[2]).toMatch(/^old {2}20(23|24)-\d\d-\d\d \d\d:\d\d {2}one$/);
   });
 });

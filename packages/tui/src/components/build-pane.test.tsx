@@ -418,6 +418,99 @@ describe('build pane', () => {
     await app.shows('checking 2 files…');
   });
 
+  it("shows ScanBot's diagnosis (file:line, what is wrong, what to do) and the repairs of a failed build", async () => {
+    const failed = makeBuild({
+      id: 'b5-0000c5',
+      error: {
+        code: 'BUILD_FAILED',
+        message: 'npm run build exited with code 1',
+        firstLine: '[vite]: Rollup failed to resolve import "canvas-confetti" from "src/main.ts".',
+      },
+      diagnosis: {
+        code: 'MISSING_PACKAGE',
+        summary: 'src/main.ts imports canvas-confetti, which package.json does not declare.',
+        file: 'src/main.ts',
+        line: 2,
+        column: 22,
+        suggestion: 'Add canvas-confetti to the dependencies.',
+        subjects: ['canvas-confetti'],
+        repair: 'ADD_MISSING_PACKAGES',
+      },
+      repairs: [
+        {
+          id: 'r_1',
+          code: 'ADD_MISSING_PACKAGES',
+          summary: 'add canvas-confetti@^1.9.3 to package.json',
+          files: ['package.json'],
+          status: 'proposed',
+          diff: '',
+          at: at(500),
+          buildId: 'b5-0000c5',
+        },
+      ],
+      stages: [
+        ['build-start', 0],
+        ['build-failed', 500],
+      ],
+      logCount: 1,
+    });
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [fakeProject(failed)],
+        build: () => failed,
+        buildLogs: () => storedLogs(['> vite build'], failed.id),
+      },
+    });
+    const app = renderApp({ fake, size: { columns: 200, rows: 30 } });
+    await app.connect();
+    await app.shows(
+      'ScanBot src/main.ts:2:22 src/main.ts imports canvas-confetti, which package.json does not declare. [MISSING_PACKAGE]',
+    );
+    const lines = app.frame().split('\n');
+    const first = lines.findIndex((l) => l.includes('✗ [vite]: Rollup failed to resolve import'));
+    const diagnosis = lines.findIndex((l) => l.includes('ScanBot src/main.ts:2:22'));
+    // Under the error and its message: the diagnosis, what to do, then the repair proposed.
+    expect(diagnosis).toBe(first + 2);
+    expect(lines[diagnosis + 1]).toContain('→ Add canvas-confetti to the dependencies.');
+    expect(lines[diagnosis + 2]).toContain(
+      `Proposed: add canvas-confetti@^1.9.3 to package.json · forge fix ${failed.id} applies it`,
+    );
+    // The output still fits under them.
+    await app.shows('> vite build');
+  });
+
+  it('a build that succeeded after RepairBot repaired it says what was changed', async () => {
+    const repaired: Build = {
+      ...finished,
+      // What ScanBot said of the first attempt: no longer shown once the build succeeded.
+      diagnosis: { code: 'MISSING_PACKAGE', summary: 'src/main.ts imports canvas-confetti.' },
+      repairs: [
+        {
+          id: 'r_2',
+          code: 'ADD_MISSING_PACKAGES',
+          summary: 'RepairBot added canvas-confetti@^1.9.3 to package.json',
+          files: ['package.json'],
+          status: 'applied',
+          diff: '',
+          at: at(100),
+          buildId: finished.id,
+        },
+      ],
+    };
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [fakeProject(repaired)],
+        build: () => repaired,
+        buildLogs: () => storedLogs([]),
+      },
+    });
+    const app = renderApp({ fake, size: { columns: 200, rows: 30 } });
+    await app.connect();
+    await app.shows('✓ RepairBot added canvas-confetti@^1.9.3 to package.json');
+    expect(app.frame()).toContain('Preview http://127.0.0.1:40123/');
+    expect(app.frame()).not.toContain('[MISSING_PACKAGE]');
+  });
+
   it('tells what to do when there is no build yet', async () => {
     const app = renderApp();
     await app.connect();

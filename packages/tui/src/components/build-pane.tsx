@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import {
   buildStatusLevel,
@@ -6,6 +7,7 @@ import {
   isFinished,
   type Build,
   type BuildError,
+  type Diagnosis,
   type LogLevel,
 } from '@forge/shared';
 import { useBuild } from '../hooks/use-build.tsx';
@@ -27,12 +29,29 @@ import { Pane, ScrolledHint } from './pane.tsx';
  */
 const isNarrow = (width: number) => paneInnerColumns(width) < 70;
 
-/** A failure takes two info lines: the first error line, then the message and where the full log is. */
-const infoRows = (build: Build | null | undefined): number => (failureOf(build) ? 2 : 1);
+/**
+ * A failure takes two info lines (the first error line, then the message and where the full log
+ * is), ScanBot's diagnosis one more (and one for its suggestion), RepairBot's repairs one.
+ */
+const infoRows = (build: Build | null | undefined): number =>
+  (failureOf(build) ? 2 : 1) + diagnosisRowCount(diagnosisOf(build)) + (repairsOf(build).length > 0 ? 1 : 0);
 
 /** The build's error when it failed (a cancel says so on one line of its own), else null. */
 const failureOf = (build: Build | null | undefined): BuildError | null =>
   build?.error && build.status !== 'cancelled' && !build.previewUrl ? build.error : null;
+
+/** ScanBot's reading of a build that ended without succeeding (not a cancel), else null. */
+const diagnosisOf = (build: Build | null | undefined): Diagnosis | null =>
+  build?.diagnosis && isFinished(build.status) && build.status !== 'succeeded' && build.status !== 'cancelled'
+    ? build.diagnosis
+    : null;
+
+const diagnosisRowCount = (diagnosis: Diagnosis | null): number =>
+  diagnosis ? (diagnosis.suggestion ? 2 : 1) : 0;
+
+/** The repairs made during the build or proposed for it (a build may succeed thanks to them). */
+const repairsOf = (build: Build | null | undefined): NonNullable<Build['repairs']> =>
+  build && isFinished(build.status) ? (build.repairs ?? []) : [];
 
 /** Rows for the output: the pane's inner rows less the info line(s) (and the stage line when narrow). */
 export const buildListRows = (height: number, width: number, build?: Build | null): number =>
@@ -181,6 +200,81 @@ function InfoLine({ build }: { build: Build }) {
 }
 
 /**
+ * ScanBot's diagnosis of a failed build: the file:line it points at (project-relative) and what is
+ * wrong, then on its own line what to do.
+ */
+function DiagnosisLines({ diagnosis }: { diagnosis: Diagnosis }) {
+  const place = diagnosis.file
+    ? `${diagnosis.file}${diagnosis.line ? `:${diagnosis.line}${diagnosis.column ? `:${diagnosis.column}` : ''}` : ''}`
+    : null;
+  return (
+    <>
+      <Text wrap="truncate-end">
+        <Text color="yellow">ScanBot </Text>
+        {place ? <Text bold>{place} </Text> : ''}
+        {diagnosis.summary} <Text dimColor>[{diagnosis.code}]</Text>
+      </Text>
+      {diagnosis.suggestion && (
+        <Text dimColor wrap="truncate-end">
+          → {diagnosis.suggestion}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/**
+ * RepairBot's repairs on one line: those made ("RepairBot added …"), in green; those proposed, with
+ * the command that applies them; a failed one in red.
+ */
+function RepairLine({ build }: { build: Build }) {
+  const repairs = repairsOf(build);
+  const made = repairs.filter((r) => r.status === 'applied').map((r) => r.summary);
+  const proposed = repairs.filter((r) => r.status === 'proposed').map((r) => r.summary);
+  const failed = repairs.filter((r) => r.status === 'failed').map((r) => r.summary);
+  const parts: ReactNode[] = [];
+  if (made.length > 0)
+    parts.push(
+      <Text key="made" color="green">
+        ✓ {made.join('; ')}
+      </Text>,
+    );
+  if (failed.length > 0)
+    parts.push(
+      <Text key="failed" color="red">
+        ✗ {failed.join('; ')}
+      </Text>,
+    );
+  if (proposed.length > 0) {
+    parts.push(
+      <Text key="proposed">
+        <Text color="yellow">Proposed: </Text>
+        {proposed.join('; ')}{' '}
+        <Text dimColor>
+          · forge fix {build.id} applies {proposed.length > 1 ? 'them' : 'it'}
+        </Text>
+      </Text>,
+    );
+  }
+  if (parts.length === 0)
+    parts.push(
+      <Text key="undone" dimColor>
+        Repairs undone.
+      </Text>,
+    );
+  return (
+    <Text wrap="truncate-end">
+      {parts.map((part, i) => (
+        <Text key={i}>
+          {i > 0 ? '  ' : ''}
+          {part}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+/**
  * The followed build: its project, id, status and time, cache hit, preview URL; on the left the
  * stage timeline with durations and the steps (bot jobs) under their stage, on the right the live
  * output, newest at the bottom, cut to the pane (↑/↓ scroll back when focused).
@@ -245,7 +339,11 @@ export function BuildPane({
   return (
     <Pane title={title} right={right} focused={focused} width={width} height={height}>
       {build ? (
-        <InfoLine build={build} />
+        <>
+          <InfoLine build={build} />
+          {diagnosisOf(build) && <DiagnosisLines diagnosis={diagnosisOf(build)!} />}
+          {repairsOf(build).length > 0 && <RepairLine build={build} />}
+        </>
       ) : (
         <Text color={error ? 'red' : undefined} dimColor={!error} wrap="truncate-end">
           {error ?? 'Reading the build…'}

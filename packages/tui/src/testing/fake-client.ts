@@ -40,6 +40,7 @@ export function fakeBots(patch: Record<string, Partial<BotInfo>> = {}): BotInfo[
     currentJob: null,
     jobsRun: 0,
     failures: 0,
+    lastJob: null,
     ...patch[b.name],
   }));
 }
