@@ -54,18 +54,10 @@ describe('forge upload refuses a bad file before contacting (or starting) the da
 
 describe('forge upload end to end', () => {
   let sandbox: Sandbox;
-  /** Whether this daemon build has the upload pipeline yet (503 NOT_IMPLEMENTED until it does). */
-  let daemonHasUpload = false;
-  let probeAnswer = '';
-
   beforeAll(async () => {
     sandbox = await Sandbox.create();
     const start = await sandbox.run(['daemon', 'start']);
     if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
-    const url = start.stdout.trim();
-    const res = await fetch(`${url}/api/upload`, { method: 'POST', body: new FormData() });
-    probeAnswer = `${res.status} ${await res.text()}`;
-    daemonHasUpload = !(res.status === 503 && probeAnswer.includes('NOT_IMPLEMENTED'));
   });
   afterAll(async () => {
     await sandbox.dispose();
@@ -77,8 +69,7 @@ describe('forge upload end to end', () => {
     'style.css': 'h1 { color: rebeccapurple; }\n',
   };
 
-  it('upload site.zip --wait --json builds a static site to a preview that serves it', async (ctx) => {
-    if (!daemonHasUpload) ctx.skip(`the daemon does not implement uploads yet (${probeAnswer})`);
+  it('upload site.zip --wait --json builds a static site to a preview that serves it', async () => {
     writeFileSync(join(sandbox.cwd, 'site.zip'), makeZip(site));
 
     const { code, stdout, stderr } = await sandbox.run(['upload', 'site.zip', '--wait', '--json']);
@@ -109,8 +100,7 @@ describe('forge upload end to end', () => {
     expect((await sandbox.run(['preview', 'site'])).stdout.trim()).toBe(previewUrl);
   });
 
-  it('re-uploading a project that has a build step is a cache hit', async (ctx) => {
-    if (!daemonHasUpload) ctx.skip(`the daemon does not implement uploads yet (${probeAnswer})`);
+  it('re-uploading a project that has a build step is a cache hit', async () => {
     writeFileSync(
       join(sandbox.cwd, 'app.zip'),
       makeZip({
@@ -132,8 +122,7 @@ describe('forge upload end to end', () => {
     expect(await (await fetch(result.previewUrl)).text()).toContain('built');
   });
 
-  it('download writes the source and the build output as ZIPs', async (ctx) => {
-    if (!daemonHasUpload) ctx.skip(`the daemon does not implement uploads yet (${probeAnswer})`);
+  it('download writes the source and the build output as ZIPs', async () => {
     if (!existsSync(join(sandbox.cwd, 'site.zip'))) {
       writeFileSync(join(sandbox.cwd, 'site.zip'), makeZip(site));
       expect((await sandbox.run(['upload', 'site.zip', '--wait'])).code).toBe(0);
