@@ -2,14 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { ForgeHttpError, ForgeProtocolError, ForgeUnreachableError, type ForgeClient } from '@forge/shared';
 import { COMMAND_CALLS, HELP_TEXT, routeCommand, runAssistantCommand } from './commands.ts';
 
-const unavailable =
-  'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.';
-const http503 = () =>
-  new ForgeHttpError(
-    503,
-    'Service Unavailable',
-    JSON.stringify({ error: unavailable, code: 'NOT_IMPLEMENTED' }),
-  );
+const broken = 'Something went wrong inside Forge.';
+const http500 = () =>
+  new ForgeHttpError(500, 'Internal Server Error', JSON.stringify({ error: broken, code: 'INTERNAL' }));
 
 const clientThat = (request: (route: string) => Promise<unknown>) =>
   ({ request: vi.fn(request) }) as unknown as Pick<ForgeClient, 'request'> & {
@@ -74,15 +69,15 @@ describe('runAssistantCommand', () => {
 
   it('shows the spec §8 failure text of each command when the daemon refuses', async () => {
     const client = clientThat(async () => {
-      throw http503();
+      throw http500();
     });
     const reply = async (input: string) => (await runAssistantCommand(client, input)).reply;
-    expect(await reply('integrate')).toBe(`Integration failed - ${unavailable}`);
+    expect(await reply('integrate')).toBe(`Integration failed - ${broken}`);
     expect(await reply('blueprint')).toBe('Blueprint generation failed.');
     expect(await reply('workflow')).toBe('Workflow generation failed.');
     expect(await reply('list issues')).toBe('Issue scan failed.');
     expect(await reply('status')).toBe('Status check failed.');
-    expect(await reply('fix modules')).toBe(`Module fix failed - ${unavailable}`);
+    expect(await reply('fix modules')).toBe(`Module fix failed - ${broken}`);
   });
 
   it('says "Error processing command." when the daemon cannot be reached', async () => {

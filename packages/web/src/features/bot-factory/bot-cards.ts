@@ -14,6 +14,8 @@ export interface BotCard {
   currentJob: string | null;
   jobsRun: number | null;
   failures: number | null;
+  /** What it last did (label, whether it went well, when, and its one-line result); null if nothing yet. */
+  lastJob: BotInfo['lastJob'];
 }
 
 /**
@@ -34,6 +36,7 @@ export function botCards(live: readonly BotInfo[] | undefined): BotCard[] {
       currentJob: info?.currentJob ?? null,
       jobsRun: info?.jobsRun ?? null,
       failures: info?.failures ?? null,
+      lastJob: info?.lastJob ?? null,
     };
   });
   for (const info of byName.values()) cards.push({ ...info });
@@ -53,7 +56,10 @@ export function categoryCounts(cards: readonly BotCard[]): Record<CategoryFilter
 export const filterCards = (cards: readonly BotCard[], filter: CategoryFilter): BotCard[] =>
   filter === 'all' ? [...cards] : cards.filter((c) => c.category === filter);
 
-/** Status colour (spec §3): active green, building yellow, error red, anything else neutral. */
+/**
+ * Status colour (spec §3): active green, building yellow, error red, anything else neutral — idle,
+ * and `standby` (a bot that cannot take work yet, e.g. AuthBot before the platform issue).
+ */
 export type StatusTone = 'online' | 'pending' | 'error' | 'outline';
 export function statusTone(status: string | null): StatusTone {
   switch (status) {
@@ -66,4 +72,30 @@ export function statusTone(status: string | null): StatusTone {
     default:
       return 'outline';
   }
+}
+
+/** What a status means, for the badge's tooltip (the statuses the daemon gives; others say nothing). */
+export const STATUS_HINTS: Readonly<Record<string, string>> = {
+  active: 'Ready: it takes work when there is some.',
+  building: 'Working on a job now.',
+  error: 'Its last job failed.',
+  idle: 'Nothing to do right now.',
+  standby: 'Cannot take work yet: what it serves is not part of this Forge yet.',
+};
+
+const UNITS: ReadonlyArray<[limit: number, size: number, unit: string]> = [
+  [60, 1, 's'],
+  [60 * 60, 60, 'min'],
+  [24 * 60 * 60, 60 * 60, 'h'],
+  [Infinity, 24 * 60 * 60, 'd'],
+];
+
+/** "just now", "45 s ago", "3 min ago", "2 h ago", "4 d ago" — how long ago `iso` was at `now`. */
+export function formatAgo(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const seconds = Math.max(0, Math.floor((now - at) / 1000));
+  if (seconds < 5) return 'just now';
+  const [, size, unit] = UNITS.find(([limit]) => seconds < limit)!;
+  return `${Math.floor(seconds / size)} ${unit} ago`;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ForgeHttpError, UI_TEXT, type ForgeChatItem } from '@forge/shared';
+import { ForgeHttpError, UI_TEXT, type ForgeChatItem, type ServerMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
@@ -12,6 +12,9 @@ export interface ChatLine extends ForgeChatItem {
   delivery?: 'sending' | 'sent' | { failed: string };
   /** User lines only: the daemon has broadcast this line back (so it is not shown twice). */
   echoed?: boolean;
+  /** A streamed reply: its id, and whether more of it is still coming. */
+  replyId?: string;
+  streaming?: boolean;
 }
 
 /** How long after sending a line the daemon's echo of it is still matched to it. */
@@ -39,7 +42,10 @@ function readStored(): ChatLine[] {
       ? (parsed as ChatLine[]).map((l) =>
           l.delivery === 'sending'
             ? { ...l, delivery: { failed: 'Left the page before Forge answered.' } }
-            : l,
+            : l.streaming
+              ? // Whether more of it comes is not known now; a later, longer piece still updates it.
+                { ...l, streaming: false }
+              : l,
         )
       : [];
   } catch {
@@ -51,6 +57,52 @@ const keepLast = (lines: ChatLine[]) => (lines.length > CHAT_KEEP ? lines.slice(
 
 let counter = 0;
 const nextId = () => `chat-${Date.now().toString(36)}-${++counter}`;
+
+/** What a /ws `chat` message carries. */
+type ChatMessage = Extract<ServerMessage, { type: 'chat' }>;
+
+/**
+ * The chat after one /ws `chat` message. A streamed reply arrives as several messages with the same
+ * replyId, each with the whole text so far: the line of that reply is updated in place (keeping its
+ * place and first time), not added again. The user's own line echoed back is matched to it (see
+ * useForgeChat). Pure, for the Console and anything else that shows the chat.
+ */
+export function mergeChatMessage(
+  lines: ChatLine[],
+  message: ChatMessage,
+  now: number,
+  newId: () => string = nextId,
+): ChatLine[] {
+  const timestamp = message.timestamp ?? new Date(now).toISOString();
+  if (message.replyId !== undefined) {
+    const index = lines.findIndex((l) => l.replyId === message.replyId);
+    if (index >= 0) {
+      const line = lines[index]!;
+      // Once it ended (or the page was left meanwhile) only a longer text is news: a piece arriving
+      // late never shortens a reply.
+      if (!line.streaming && message.chat.length <= line.message.length) return lines;
+      const next: ChatLine = { ...line, message: message.chat, streaming: message.final !== true };
+      return lines.map((l, i) => (i === index ? next : l));
+    }
+  }
+  if (message.role === 'user') {
+    const own = lines.findIndex(
+      (l) =>
+        l.role === 'user' &&
+        l.delivery !== undefined &&
+        !l.echoed &&
+        l.message === message.chat &&
+        now - Date.parse(l.timestamp) < ECHO_WINDOW_MS,
+    );
+    if (own >= 0) return lines.map((l, i) => (i === own ? { ...l, delivery: 'sent', echoed: true } : l));
+  }
+  const line: ChatLine = { id: newId(), role: message.role, message: message.chat, timestamp };
+  if (message.replyId !== undefined) {
+    line.replyId = message.replyId;
+    line.streaming = message.final !== true;
+  }
+  return keepLast([...lines, line]);
+}
 
 const reasonOf = (error: unknown): string =>
   error instanceof ForgeHttpError
@@ -81,23 +133,7 @@ export function useForgeChat() {
 
   useSocketMessages((message) => {
     if (message.type !== 'chat') return;
-    const timestamp = message.timestamp ?? new Date().toISOString();
-    setLines((current) => {
-      if (message.role === 'user') {
-        const own = current.findIndex(
-          (l) =>
-            l.role === 'user' &&
-            l.delivery !== undefined &&
-            !l.echoed &&
-            l.message === message.chat &&
-            Date.now() - Date.parse(l.timestamp) < ECHO_WINDOW_MS,
-        );
-        if (own >= 0) {
-          return current.map((l, i) => (i === own ? { ...l, delivery: 'sent', echoed: true } : l));
-        }
-      }
-      return keepLast([...current, { id: nextId(), role: message.role, message: message.chat, timestamp }]);
-    });
+    setLines((current) => mergeChatMessage(current, message, Date.now()));
   });
 
   const send = useMutation({

@@ -1,4 +1,5 @@
 import { createContext, lazy, type ComponentType } from 'react';
+import type { EditorReveal } from './editor-state.ts';
 
 /** What the code area asks of the editor it shows; Monaco in the app, a stand-in in tests. */
 export interface CodeEditorHandle {
@@ -22,6 +23,8 @@ export interface CodeEditorProps {
   handleRef: (handle: CodeEditorHandle | null) => void;
   /** Model paths of every open tab; the editor may free what it holds for any other. */
   openModelPaths?: readonly string[];
+  /** A line to scroll to and put the cursor on, once per id (a build error's file:line). */
+  reveal?: EditorReveal;
 }
 
 /** The longest Monaco waits for an idle moment before it loads anyway. */

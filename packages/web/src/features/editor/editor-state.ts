@@ -15,6 +15,15 @@ export interface EditorTab {
   savedContent: string;
   /** Content of a save still in flight, so its echo from the file watcher is not taken for a change. */
   savingContent?: string;
+  /** A place to show (a build error's file:line): the editor moves its cursor there once per `id`. */
+  reveal?: EditorReveal;
+}
+
+/** A line (and column) the editor should scroll to and put the cursor on; a new `id` asks again. */
+export interface EditorReveal {
+  id: string;
+  line: number;
+  column?: number;
 }
 
 /** The tabs of one project; switching projects keeps each project's tabs and unsaved edits. */
@@ -87,6 +96,10 @@ const mapTab = (ws: Workspace, id: string, change: (tab: EditorTab) => EditorTab
   ...ws,
   tabs: ws.tabs.map((t) => (t.id === id ? change(t) : t)),
 });
+
+/** Select the tab and ask the editor to show `reveal` in it. */
+export const revealInTab = (ws: Workspace, id: string, reveal: EditorReveal): Workspace =>
+  ws.tabs.some((t) => t.id === id) ? { ...mapTab(ws, id, (t) => ({ ...t, reveal })), activeId: id } : ws;
 
 export const editTab = (ws: Workspace, id: string, content: string): Workspace =>
   mapTab(ws, id, (t) => (t.content === content ? t : { ...t, content }));

@@ -13,6 +13,7 @@ import {
   markSaved,
   markSaving,
   openTab,
+  revealInTab,
   tabForFile,
   type EditorTab,
 } from './editor-state.ts';
@@ -29,16 +30,24 @@ export function useEditorActions() {
   const { project, key } = useFileProject();
   const { toast } = useToast();
 
+  /** Open `path` (or select its tab); with `at`, the editor then shows that line with the cursor on it. */
   const openFile = useCallback(
-    async (path: string): Promise<boolean> => {
+    async (path: string, at?: { line: number; column?: number }): Promise<boolean> => {
+      const show = (tabId: string) => {
+        if (at) store.update(key, (ws) => revealInTab(ws, tabId, { id: store.nextId(), ...at }));
+      };
       const open = store.workspace(key).tabs.find((t) => t.path === path);
       if (open) {
         store.update(key, (ws) => ({ ...ws, activeId: open.id }));
+        show(open.id);
         return true;
       }
       try {
         const content = await fetchFileContent(path, project);
-        store.update(key, (ws) => openTab(ws, tabForFile(store.nextId(), path, content)));
+        const tab = tabForFile(store.nextId(), path, content);
+        store.update(key, (ws) => openTab(ws, tab));
+        // Opened meanwhile by another click: the tab that holds the path gets the place.
+        show(store.workspace(key).tabs.find((t) => t.path === path)?.id ?? tab.id);
         return true;
       } catch (error) {
         toast({ title: UI_TEXT.fileLoadError, description: failureReason(error), variant: 'destructive' });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
+import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { HELP_TEXT } from '../commands.ts';
 import { ForgeAssistant } from './forge-assistant.tsx';
 
@@ -49,8 +49,20 @@ describe('Forge assistant (spec §2.7)', () => {
     expect(daemon.requests.filter((r) => r.path.startsWith('/api/forge'))).toHaveLength(1);
   });
 
-  it('shows the failure text when the endpoint is not built yet (503)', async () => {
-    stubDaemon(({ url }) => (url.pathname.startsWith('/api/forge/') ? notImplemented() : undefined));
+  it('shows the spec §8 failure text of the command when the daemon refuses', async () => {
+    stubDaemon(({ url }) => {
+      if (url.pathname === '/api/forge/blueprint')
+        return json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500);
+      if (url.pathname === '/api/forge/integrate-last')
+        return json(
+          {
+            error: 'Integrating builds into the platform is not available in this Forge yet.',
+            code: 'INTEGRATION_UNAVAILABLE',
+          },
+          501,
+        );
+      return undefined;
+    });
     const { socket } = renderPanel(<ForgeAssistant open onOpenChange={() => {}} />);
     socket.setStatus('connected');
 
@@ -58,8 +70,20 @@ describe('Forge assistant (spec §2.7)', () => {
     await waitFor(() => expect(conversation().at(-1)).toBe('Blueprint generation failed.'));
     say('integrate');
     await waitFor(() =>
-      expect(conversation().at(-1)).toMatch(/^Integration failed - Bot orchestration service unavailable/),
+      expect(conversation().at(-1)).toBe(
+        'Integration failed - Integrating builds into the platform is not available in this Forge yet.',
+      ),
     );
+  });
+
+  it('shows the real answer of each operation, several lines as they are', async () => {
+    const scan =
+      'Scanned site: 2 issues\n• build.mjs:2 imports ./Lib.mjs; the file is lib.mjs\n• package.json has no lint script';
+    stubDaemon(({ url }) => (url.pathname === '/api/forge/issues' ? json({ text: scan }) : undefined));
+    const { socket } = renderPanel(<ForgeAssistant open onOpenChange={() => {}} />);
+    socket.setStatus('connected');
+    say('scan');
+    await waitFor(() => expect(conversation().at(-1)).toBe(scan));
   });
 
   it('does not send empty input and answers other text locally with the commands', async () => {

@@ -1,13 +1,40 @@
-import { Hammer, Wrench } from 'lucide-react';
+import { CircleCheck, CircleX, Hammer, Wrench } from 'lucide-react';
+import { formatLocalTime } from '@forge/shared';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { statusTone, type BotCard as BotCardModel } from '../bot-cards.ts';
+import { formatAgo, STATUS_HINTS, statusTone, type BotCard as BotCardModel } from '../bot-cards.ts';
 import { useBotAction } from '../queries.ts';
 
-/** One bot: live status, what it does, its current job and record, and its two actions. */
-export function BotCard({ bot, loading }: { bot: BotCardModel; loading: boolean }) {
+/** What the bot last did: its result (or the job's label), whether it went well, and how long ago. */
+function LastJob({ lastJob, now }: { lastJob: NonNullable<BotCardModel['lastJob']>; now: number }) {
+  const Icon = lastJob.ok ? CircleCheck : CircleX;
+  return (
+    <p className="flex items-start gap-1.5 text-xs" aria-label="Last job">
+      <Icon
+        aria-label={lastJob.ok ? 'Succeeded' : 'Failed'}
+        className={`mt-px size-3.5 shrink-0 ${lastJob.ok ? 'text-online' : 'text-error'}`}
+      />
+      <span className="min-w-0 break-words">
+        <span className="text-foreground">{lastJob.summary ?? lastJob.label}</span>{' '}
+        <time
+          dateTime={lastJob.at}
+          title={formatLocalTime(lastJob.at)}
+          className="whitespace-nowrap text-muted-foreground"
+        >
+          · {formatAgo(lastJob.at, now)}
+        </time>
+      </span>
+    </p>
+  );
+}
+
+/**
+ * One bot: live status, what it does, what it last did, its current job and record, and its two
+ * actions. `now` moves the "3 min ago" along.
+ */
+export function BotCard({ bot, loading, now }: { bot: BotCardModel; loading: boolean; now: number }) {
   const build = useBotAction('build', bot.name);
   const fix = useBotAction('fix', bot.name);
   const busy = build.isPending || fix.isPending;
@@ -19,7 +46,7 @@ export function BotCard({ bot, loading }: { bot: BotCardModel; loading: boolean 
           <span className="text-xs text-muted-foreground capitalize">{bot.category}</span>
         </div>
         {bot.status !== null ? (
-          <Badge variant={statusTone(bot.status)} data-testid="bot-status">
+          <Badge variant={statusTone(bot.status)} data-testid="bot-status" title={STATUS_HINTS[bot.status]}>
             {bot.status}
           </Badge>
         ) : loading ? (
@@ -32,6 +59,13 @@ export function BotCard({ bot, loading }: { bot: BotCardModel; loading: boolean 
       </CardHeader>
       <CardContent className="flex flex-col gap-2 pt-2 pb-3 text-sm">
         <p className="text-muted-foreground">{bot.description}</p>
+        {bot.lastJob ? (
+          <LastJob lastJob={bot.lastJob} now={now} />
+        ) : bot.status !== null ? (
+          <p className="text-xs text-muted-foreground" aria-label="Last job">
+            No job yet.
+          </p>
+        ) : null}
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
           <dt className="text-muted-foreground">Current job</dt>
           <dd className="truncate font-mono" title={bot.currentJob ?? undefined}>

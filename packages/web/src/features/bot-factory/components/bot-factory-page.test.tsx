@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BOT_ROSTER, UI_TEXT, type BotInfo } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
-import { notImplemented, stubDaemon, type RouteHandler } from '@/test/render-panel.tsx';
-import { botCards, categoryCounts, filterCards } from '../bot-cards.ts';
+import { stubDaemon, type RouteHandler } from '@/test/render-panel.tsx';
+import { botCards, categoryCounts, filterCards, formatAgo } from '../bot-cards.ts';
 // Loaded up front: the route imports the screen lazily, and a cold transform under load can outlast
 // a findBy timeout.
 import './bot-factory-page.tsx';
@@ -20,6 +20,7 @@ const liveBots = (overrides: Partial<Record<string, Partial<BotInfo>>> = {}): Bo
     currentJob: null,
     jobsRun: 0,
     failures: 0,
+    lastJob: null,
     ...overrides[b.name],
   }));
 
@@ -53,7 +54,56 @@ describe('bot factory cards (pure)', () => {
   });
 });
 
+describe('formatAgo', () => {
+  const now = Date.parse('2026-01-02T03:04:05.000Z');
+  const ago = (ms: number) => formatAgo(new Date(now - ms).toISOString(), now);
+  it('says how long ago, in the largest whole unit', () => {
+    expect(ago(2_000)).toBe('just now');
+    expect(ago(-5_000)).toBe('just now');
+    expect(ago(45_000)).toBe('45 s ago');
+    expect(ago(3 * 60_000 + 59_000)).toBe('3 min ago');
+    expect(ago(2 * 3_600_000)).toBe('2 h ago');
+    expect(ago(4 * 86_400_000)).toBe('4 d ago');
+    expect(formatAgo('not a date', now)).toBe('not a date');
+  });
+});
+
 describe('bot factory screen', () => {
+  it('says on each card what the bot last did and when, and shows standby as neutral', async () => {
+    const at = new Date(Date.now() - 3 * 60_000).toISOString();
+    daemon(
+      undefined,
+      liveBots({
+        ScanBot: {
+          lastJob: {
+            label: 'diagnose site#b9',
+            ok: true,
+            at,
+            summary: 'Import case mismatch in build.mjs:2',
+          },
+        },
+        RepairBot: { lastJob: { label: 'repair site#b9', ok: false, at, summary: null } },
+        AuthBot: { status: 'standby' },
+      }),
+    );
+    renderApp('/bot-factory');
+    await screen.findByRole('list', { name: 'Bots' });
+
+    const scan = await within(card('ScanBot')).findByLabelText('Last job');
+    expect(scan.textContent).toBe('Import case mismatch in build.mjs:2 · 3 min ago');
+    expect(within(scan).getByLabelText('Succeeded')).toBeDefined();
+    // Without a summary, the job's label.
+    const repair = within(card('RepairBot')).getByLabelText('Last job');
+    expect(repair.textContent).toBe('repair site#b9 · 3 min ago');
+    expect(within(repair).getByLabelText('Failed')).toBeDefined();
+    expect(within(card('UiBot')).getByLabelText('Last job').textContent).toBe('No job yet.');
+
+    const standby = within(card('AuthBot')).getByTestId('bot-status');
+    expect(standby.textContent).toBe('standby');
+    expect(standby.className).not.toMatch(/text-(online|pending|error)/);
+    expect(standby.getAttribute('title')).toMatch(/^Cannot take work yet/);
+  });
+
   it('shows a card per bot with its live status, and filters by category with counts', async () => {
     daemon(undefined, liveBots({ BuildBot: { status: 'building', currentJob: 'build app#b7', jobsRun: 3 } }));
     renderApp('/bot-factory');
@@ -120,8 +170,12 @@ describe('bot factory screen', () => {
     expect(notices().getByText('RepairBot has no failed job to retry.')).toBeDefined();
   });
 
-  it('says "Failed to trigger build for {bot}." when the route is not built', async () => {
-    daemon((req) => (req.method === 'POST' ? notImplemented() : undefined));
+  it('says "Failed to trigger build for {bot}." when the bot has no build job', async () => {
+    daemon((req) =>
+      req.method === 'POST'
+        ? json({ error: 'This bot has no build job to run.', code: 'BOT_HAS_NO_JOB' }, 409)
+        : undefined,
+    );
     renderApp('/bot-factory');
     await screen.findByRole('list', { name: 'Bots' });
     await within(card('UiBot')).findByText('active');
@@ -129,10 +183,15 @@ describe('bot factory screen', () => {
     fireEvent.click(within(card('UiBot')).getByRole('button', { name: 'Build' }));
 
     expect(await notices().findByText('Failed to trigger build for UiBot.')).toBeDefined();
+    expect(notices().getByText('This bot has no build job to run.')).toBeDefined();
   });
 
   it('says "Failed to load bot status." when the list fails, and still offers every card', async () => {
-    stubDaemon((req) => (req.url.pathname === '/api/bots' ? notImplemented() : undefined));
+    stubDaemon((req) =>
+      req.url.pathname === '/api/bots'
+        ? json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500)
+        : undefined,
+    );
     renderApp('/bot-factory');
     await screen.findByRole('list', { name: 'Bots' });
 

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { RotateCw } from 'lucide-react';
 import { TOTAL_BOTS, UI_TEXT } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
@@ -53,8 +53,21 @@ function CategoryFilterBar({
   );
 }
 
+/** How often "3 min ago" on the cards moves on. */
+const CLOCK_TICK_MS = 15_000;
+
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 export function BotFactoryPage() {
   const bots = useBots();
+  const now = useNow();
   const [filter, setFilter] = useState<CategoryFilter>('all');
   const cards = useMemo(() => botCards(bots.data), [bots.data]);
   const counts = useMemo(() => categoryCounts(cards), [cards]);
@@ -83,7 +96,7 @@ export function BotFactoryPage() {
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Bots" role="list">
         {shown.map((bot) => (
-          <BotCard key={bot.name} bot={bot} loading={bots.isPending} />
+          <BotCard key={bot.name} bot={bot} loading={bots.isPending} now={now} />
         ))}
       </div>
     </PageFrame>

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { BrainReply, BrainStatus } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
+import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { BRAIN_HINT, BRAIN_NOTES, BrainChat } from './brain-chat.tsx';
 
 const box = () => screen.getByRole('textbox', { name: 'Message to the brain' }) as HTMLTextAreaElement;
@@ -14,13 +14,15 @@ const type = (text: string) => fireEvent.change(box(), { target: { value: text }
 const handshakes = (requests: { method: string; path: string }[]) =>
   requests.filter((r) => r.method === 'POST' && r.path === '/api/brain/handshake');
 
+const GUEST: BrainStatus = { authenticated: false, sessionTimeRemaining: 0, memoryCellCount: 0 };
+/** The daemon's answer when something broke inside it. */
+const internalError = () => json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500);
+
 function brain(options: { status?: BrainStatus; reply?: () => Response | Promise<Response> } = {}) {
   return stubDaemon(({ method, url }) => {
-    if (method === 'GET' && url.pathname === '/api/brain/status') {
-      return options.status ? json(options.status) : notImplemented();
-    }
+    if (method === 'GET' && url.pathname === '/api/brain/status') return json(options.status ?? GUEST);
     if (method === 'POST' && url.pathname === '/api/brain/handshake') {
-      return options.reply ? options.reply() : notImplemented();
+      return options.reply ? options.reply() : internalError();
     }
     return undefined;
   });
@@ -74,13 +76,48 @@ describe('Brain chat (spec §2.7)', () => {
     expect(box().disabled).toBe(false);
   });
 
-  it('says "Connection error. Please try again." when the brain answers 503, never a made-up reply', async () => {
-    brain();
+  it('says "Connection error. Please try again." when the call fails, never a made-up reply', async () => {
+    const failures = [internalError, () => Promise.reject(new TypeError('Failed to fetch'))];
+    brain({ reply: () => failures.shift()!() });
     renderPanel(<BrainChat />);
     type('hello');
     fireEvent.keyDown(box(), { key: 'Enter' });
     await waitFor(() => expect(conversation()).toEqual(['hello', 'Connection error. Please try again.']));
+    // The daemon could not be reached at all: the same calm line.
+    type('again');
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    await waitFor(() =>
+      expect(conversation().slice(2)).toEqual(['again', 'Connection error. Please try again.']),
+    );
     expect(screen.getByLabelText('Session').textContent).toBe('Guest');
+  });
+
+  it("shows a model's reply streaming in over /ws in place of Thinking..., then the answer", async () => {
+    let answer!: (res: Response) => void;
+    brain({ reply: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const { socket } = renderPanel(<BrainChat />);
+    // Not waiting for anything: a streamed piece of someone else's question is not this chat's.
+    socket.emit({ type: 'chat', chat: 'Unrelated', role: 'brain', replyId: 'rp_0' });
+    type('what failed?');
+    fireEvent.keyDown(box(), { key: 'Enter' });
+    expect(await screen.findByText('Thinking...')).toBeDefined();
+
+    socket.emit({ type: 'chat', chat: 'The last build', role: 'brain', replyId: 'rp_1', final: false });
+    expect(conversation()).toEqual(['what failed?', 'The last build']);
+    expect(screen.queryByText('Thinking...')).toBeNull();
+    socket.emit({
+      type: 'chat',
+      chat: 'The last build failed at build.mjs:2.',
+      role: 'brain',
+      replyId: 'rp_1',
+    });
+    expect(conversation()).toEqual(['what failed?', 'The last build failed at build.mjs:2.']);
+
+    answer(
+      json({ reply: 'The last build failed at build.mjs:2.', authenticated: false, sessionExpired: false }),
+    );
+    await waitFor(() => expect(box().disabled).toBe(false));
+    expect(conversation()).toEqual(['what failed?', 'The last build failed at build.mjs:2.']);
   });
 
   it('becomes Authenticated on a reply that says so, and Guest again when the session expires', async () => {

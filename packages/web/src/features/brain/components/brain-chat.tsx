@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Brain, Send } from 'lucide-react';
 import { UI_TEXT, formatSessionTime, type BrainChatMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
+import { useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -45,7 +46,8 @@ function useNow(active: boolean): number {
  * The brain chat (spec §2.7, §4): a handshake conversation. Guest becomes Authenticated when a
  * reply says so and returns to Guest when one says the session expired; the polled status also sets
  * the flag — whichever answered last wins. While authenticated it shows the session time left
- * (counting down between polls) and the memory cell count.
+ * (counting down between polls) and the memory cell count. With a language model configured the
+ * reply streams in over /ws while the handshake waits, growing in place until the answer arrives.
  */
 export function BrainChat({ className }: { className?: string }) {
   const queryClient = useQueryClient();
@@ -54,6 +56,10 @@ export function BrainChat({ className }: { className?: string }) {
   const [input, setInput] = useState('');
   const [waiting, setWaiting] = useState(false);
   const [fromReply, setFromReply] = useState<{ authenticated: boolean; at: number } | null>(null);
+  // A model's reply streams over /ws (`chat`, role brain, one replyId, the whole text so far) while
+  // the handshake call waits for its end: shown growing in place of "Thinking...".
+  const [stream, setStream] = useState<{ replyId: string; text: string } | null>(null);
+  const waitingRef = useRef(false);
   const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
@@ -66,10 +72,21 @@ export function BrainChat({ className }: { className?: string }) {
     ? Math.max(0, status.data.sessionTimeRemaining - (now - status.dataUpdatedAt))
     : null;
 
+  useSocketMessages((message) => {
+    if (message.type !== 'chat' || message.role !== 'brain' || !message.replyId || !waitingRef.current)
+      return;
+    const { replyId, chat } = message;
+    setStream((current) =>
+      current === null || (current.replyId === replyId && chat.length >= current.text.length)
+        ? { replyId, text: chat }
+        : current,
+    );
+  });
+
   useLayoutEffect(() => {
     const list = listRef.current;
     if (list) list.scrollTop = list.scrollHeight;
-  }, [messages, waiting]);
+  }, [messages, waiting, stream]);
 
   const send = async () => {
     const text = input.trim();
@@ -77,6 +94,8 @@ export function BrainChat({ className }: { className?: string }) {
     setInput('');
     setMessages((m) => [...m, note('user', text)]);
     setWaiting(true);
+    waitingRef.current = true;
+    setStream(null);
     try {
       const reply = await forgeClient.request('brainHandshake', { body: { message: text } });
       const notes: BrainChatMessage[] = [
@@ -93,9 +112,12 @@ export function BrainChat({ className }: { className?: string }) {
       setFromReply({ authenticated: reply.authenticated && !reply.sessionExpired, at: Date.now() });
       void queryClient.invalidateQueries({ queryKey: brainStatusQueryKey });
     } catch {
-      // Spec §8: one calm line whatever went wrong (the brain is not built yet and answers 503).
+      // Spec §8: one calm line whatever went wrong (the daemon refused, or could not be reached).
       setMessages((m) => [...m, note('system', UI_TEXT.brainConnectionError)]);
     } finally {
+      // The reply (or the failure) replaces whatever streamed meanwhile.
+      waitingRef.current = false;
+      setStream(null);
       setWaiting(false);
       requestAnimationFrame(() => inputRef.current?.focus());
     }
@@ -161,7 +183,15 @@ export function BrainChat({ className }: { className?: string }) {
             </li>
           ))
         )}
-        {waiting ? (
+        {waiting && stream ? (
+          <li
+            data-type="brain"
+            aria-busy="true"
+            className="max-w-[85%] self-start rounded-lg bg-muted px-2.5 py-1.5 whitespace-pre-wrap break-words"
+          >
+            {stream.text}
+          </li>
+        ) : waiting ? (
           <li className="self-start text-xs text-muted-foreground" aria-live="polite">
             Thinking...
           </li>

@@ -72,6 +72,8 @@ describe('a failed build in the Live Development viewer', () => {
 
     fireEvent.click(within(failure).getByRole('button', { name: 'src/app.ts:3:7' }));
     await waitFor(() => expect(activeTab(store.workspace('site'))?.path).toBe('src/app.ts'));
+    // At the line and column of the error.
+    expect(activeTab(store.workspace('site'))?.reveal).toMatchObject({ line: 3, column: 7 });
     expect(
       daemon.requests.some(
         (r) => r.url.pathname === '/api/files/content' && r.url.searchParams.get('path') === 'src/app.ts',
@@ -107,6 +109,51 @@ describe('a failed build in the Live Development viewer', () => {
     expect(within(failure).getByText(/did not listen on a port within 30 s/)).toBeDefined();
     expect(within(failure).getByLabelText('Last output').textContent?.split('\n')).toEqual(tail);
     expect(within(failure).queryByLabelText('First error')).toBeNull();
+  });
+
+  it("shows ScanBot's diagnosis first, its file:line opening the editor there, and RepairBot's proposal", async () => {
+    const { store } = renderFailed({
+      ...typeError,
+      error: { ...typeError.error!, probableCause: 'A type does not match.' },
+      diagnosis: {
+        code: 'TYPE_ERROR',
+        summary: "src/app.ts:3: Type 'number' is not assignable to type 'string'.",
+        file: 'src/app.ts',
+        line: 3,
+        suggestion: 'Give total the type number, or convert the sum to a string.',
+      },
+      repairs: [
+        {
+          id: 'r_7',
+          code: 'ADD_MISSING_PACKAGES',
+          summary: 'RepairBot would add canvas-confetti@^1.9.3 to package.json',
+          files: ['package.json'],
+          status: 'proposed',
+          diff: '--- a/package.json\n+++ b/package.json\n@@ -1 +1 @@\n-{}\n+{"dependencies":{"canvas-confetti":"^1.9.3"}}\n',
+          at: '2026-01-02T03:04:06.000Z',
+          buildId: 'b9',
+        },
+      ],
+    });
+    const failure = await screen.findByRole('group', { name: 'Why the build failed' });
+    const diagnosis = within(failure).getByRole('group', { name: 'Diagnosis' });
+    const text = failure.textContent ?? '';
+    // The diagnosis comes before the tool's own line, and replaces the generic probable cause.
+    expect(text.indexOf('Type error')).toBeLessThan(text.indexOf('error TS2322'));
+    expect(within(diagnosis).getByLabelText('Suggestion').textContent).toMatch(/^Give total the type number/);
+    expect(within(failure).queryByText('A type does not match.')).toBeNull();
+
+    const proposed = within(failure).getByRole('region', { name: 'Proposed repairs' });
+    expect(
+      within(proposed).getByText('RepairBot would add canvas-confetti@^1.9.3 to package.json'),
+    ).toBeDefined();
+    expect(within(proposed).getByRole('button', { name: 'Apply fix' })).toBeDefined();
+    // The diff is one click away here (FixIt shows it open).
+    expect(within(proposed).getByText('Show the change')).toBeDefined();
+
+    fireEvent.click(within(diagnosis).getByRole('button', { name: 'src/app.ts:3' }));
+    await waitFor(() => expect(activeTab(store.workspace('site'))?.reveal).toMatchObject({ line: 3 }));
+    expect(activeTab(store.workspace('site'))?.path).toBe('src/app.ts');
   });
 
   it('says nothing of a build that succeeded', async () => {

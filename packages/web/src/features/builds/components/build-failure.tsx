@@ -1,16 +1,10 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
-import {
-  formatClock,
-  sanitizeLine,
-  type Build,
-  type BuildError,
-  type BuildLogsResponse,
-} from '@forge/shared';
+import { formatClock, sanitizeLine, type Build, type BuildLogsResponse } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
-import { useEditorActions } from '@/features/editor/use-editor-actions.ts';
+import { RepairList } from '@/features/fixit/components/repair-list.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
@@ -19,13 +13,10 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
+import { BuildDiagnosis, PlaceLink } from './build-diagnosis.tsx';
 
 /** Lines asked for per page of the full log (the route's most). */
 const LOG_PAGE_LINES = 10_000;
-
-/** "src/App.tsx:12:5". */
-export const formatLocation = ({ file, line, column }: NonNullable<BuildError['location']>): string =>
-  `${file}:${line}${column ? `:${column}` : ''}`;
 
 /** Every stored line of a build's log, page after page. */
 async function fullLog(id: string): Promise<BuildLogsResponse['entries']> {
@@ -88,47 +79,38 @@ function FullLog({ build }: { build: Build }) {
 }
 
 /**
- * Why a build failed, as a person reads it: the first error line the tool printed, its file:line
- * first (a click opens the file in the code area; the editor has no line target, so at its top),
- * then Forge's one-sentence message, the probable cause, the app's last lines when no line stated
- * an error, and "View full log". Nothing for a build that did not fail.
+ * Why a build failed, as a person reads it (the Build Failed state): ScanBot's diagnosis first — what
+ * is wrong, where (a click opens the file in the code area at that line) and what to do — then the
+ * first error line the tool printed with its file:line, Forge's one-sentence message, the probable
+ * cause when there is no diagnosis, the app's last lines when no line stated an error, RepairBot's
+ * repairs (Apply fix / Undo) and "View full log". Nothing for a build that did not fail.
  */
 export function BuildFailure({ build, project }: { build: Build; project: string | null }) {
-  const { openFile } = useEditorActions();
   const error = build.error;
   if (!error || build.status === 'succeeded' || build.status === 'cancelled') return null;
   // Files open in the selected project: a place in another project's build is shown, not linked.
   const location = error.location;
-  const canOpen = location !== undefined && (project === null || project === build.projectName);
+  const canOpen = project === null || project === build.projectName;
+  const diagnosis = build.diagnosis;
   return (
     <div
       role="group"
       aria-label="Why the build failed"
       className="flex flex-col gap-1 rounded-md border border-error/40 bg-error/5 p-2 text-xs"
     >
+      {diagnosis ? (
+        <BuildDiagnosis diagnosis={diagnosis} canOpen={canOpen} className="border-b border-error/20 pb-1.5" />
+      ) : null}
       {error.firstLine ? (
         <p className="font-mono break-words" aria-label="First error">
-          {location ? (
-            canOpen ? (
-              <button
-                type="button"
-                className="mr-1.5 font-semibold underline decoration-dotted underline-offset-2 hover:text-foreground"
-                title={`Open ${location.file} in the editor`}
-                onClick={() => void openFile(location.file)}
-              >
-                {formatLocation(location)}
-              </button>
-            ) : (
-              <span className="mr-1.5 font-semibold">{formatLocation(location)}</span>
-            )
-          ) : null}
+          {location ? <PlaceLink place={location} canOpen={canOpen} className="mr-1.5" /> : null}
           <span className="text-error">{error.firstLine}</span>
         </p>
       ) : null}
       <p>
         {error.message} <span className="text-muted-foreground">[{error.code}]</span>
       </p>
-      {error.probableCause ? <p className="text-pending">{error.probableCause}</p> : null}
+      {error.probableCause && !diagnosis ? <p className="text-pending">{error.probableCause}</p> : null}
       {!error.firstLine && error.tail?.length ? (
         <pre
           aria-label="Last output"
@@ -137,6 +119,7 @@ export function BuildFailure({ build, project }: { build: Build; project: string
           {error.tail.map(sanitizeLine).join('\n')}
         </pre>
       ) : null}
+      <RepairList build={build} diffOpen={false} className="mt-1" />
       <div>
         <FullLog build={build} />
       </div>

@@ -9,6 +9,9 @@ import { EmptyState, Mono } from '@/components/layout/page.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { CHAT_COMMANDS, type ChatLine } from '../forge-chat.ts';
 
+/** Distance from the bottom (px) within which the chat keeps following what arrives. */
+const FOLLOW_SLACK_PX = 24;
+
 const ROLE_LABEL: Record<ChatLine['role'], string> = { user: 'You', forge: 'Forge', brain: 'Brain' };
 
 function ChatBubble({ line }: { line: ChatLine }) {
@@ -19,8 +22,10 @@ function ChatBubble({ line }: { line: ChatLine }) {
       <span className="text-[0.7rem] text-muted-foreground">
         {ROLE_LABEL[line.role]} · <time dateTime={line.timestamp}>{formatClock(line.timestamp)}</time>
         {line.delivery === 'sending' ? ' · sending…' : null}
+        {line.streaming ? ' · writing…' : null}
       </span>
       <p
+        aria-busy={line.streaming || undefined}
         className={cn(
           'max-w-[85%] rounded-lg border px-3 py-1.5 text-sm break-words whitespace-pre-wrap',
           mine ? 'bg-secondary' : 'bg-card',
@@ -36,7 +41,10 @@ function ChatBubble({ line }: { line: ChatLine }) {
   );
 }
 
-/** The Console's Chat tab: the Forge chat (spec §3, §7). Needs the live connection (spec §5). */
+/**
+ * The Console's Chat tab: the Forge chat (spec §3, §7). Needs the live connection (spec §5). A
+ * streamed reply is one bubble whose text grows in place until it is final.
+ */
 export function ChatPanel({
   lines,
   sending,
@@ -51,15 +59,20 @@ export function ChatPanel({
   const input = useRef<HTMLInputElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
 
+  // Follow new lines, and a streamed reply growing in place, while the view is at the bottom.
+  const following = useRef(true);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [lines.length]);
+    if (el && following.current) el.scrollTop = el.scrollHeight;
+  }, [lines]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!connected || sending) return;
-    if (onSend(draft)) setDraft('');
+    if (onSend(draft)) {
+      setDraft('');
+      following.current = true;
+    }
   };
 
   return (
@@ -76,6 +89,10 @@ export function ChatPanel({
           aria-label="Forge chat"
           tabIndex={0}
           className="min-h-64 flex-1 overflow-auto rounded-md border p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring/60"
+          onScroll={(event) => {
+            const el = event.currentTarget;
+            following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK_PX;
+          }}
         >
           <ol className="flex flex-col gap-3">
             {lines.map((line) => (

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
-import { notImplemented, stubDaemon } from '@/test/render-panel.tsx';
+import { stubDaemon } from '@/test/render-panel.tsx';
 // Loaded up front: the route imports the screen lazily, and a cold transform under load can outlast
 // a findBy timeout.
 import './console-page.tsx';
@@ -107,6 +107,52 @@ describe('console: Forge chat', () => {
     expect(within(chat).getAllByText('status')).toHaveLength(1);
   });
 
+  it('shows a streamed reply as one message, updated in place by its replyId until it is final', async () => {
+    stubDaemon((req) =>
+      req.method === 'POST' && req.url.pathname === '/api/chat' ? json({ ok: true }) : undefined,
+    );
+    const { socket } = renderApp('/console');
+    await screen.findByRole('tab', { name: /Chat/ });
+    socket.setStatus('connected');
+    openTab(/Chat/);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), {
+      target: { value: 'brain: what failed?' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const chat = await screen.findByRole('log', { name: 'Forge chat' });
+    const bubbles = () =>
+      [...chat.querySelectorAll('li')].map((li) => [li.dataset.role, li.querySelector('p')?.textContent]);
+
+    const piece = (text: string, final = false) =>
+      socket.emit({
+        type: 'chat',
+        chat: text,
+        role: 'brain',
+        replyId: 'rp_1',
+        final,
+        timestamp: '2026-01-02T03:04:05.000Z',
+      });
+    piece('The last build');
+    piece('The last build of site failed:');
+    expect(bubbles()).toEqual([
+      ['user', 'brain: what failed?'],
+      ['brain', 'The last build of site failed:'],
+    ]);
+    expect(chat.querySelector('li[data-role="brain"] p')?.getAttribute('aria-busy')).toBe('true');
+    expect(within(chat).getByText(/writing…/)).toBeDefined();
+
+    // Another reply meanwhile is a message of its own.
+    socket.emit({ type: 'chat', chat: 'Build started for site.', role: 'forge' });
+    piece('The last build of site failed: build.mjs imports ./Lib.mjs, the file is lib.mjs.', true);
+    expect(bubbles()).toEqual([
+      ['user', 'brain: what failed?'],
+      ['brain', 'The last build of site failed: build.mjs imports ./Lib.mjs, the file is lib.mjs.'],
+      ['forge', 'Build started for site.'],
+    ]);
+    expect(chat.querySelector('li[data-role="brain"] p')?.hasAttribute('aria-busy')).toBe(false);
+    expect(within(chat).queryByText(/writing…/)).toBeNull();
+  });
+
   it('does not send blank text', async () => {
     const { requests } = stubDaemon(() => undefined);
     const { socket } = renderApp('/console');
@@ -123,7 +169,9 @@ describe('console: Forge chat', () => {
 
   it('says "Chat Error - Failed to send message to Forge" when the daemon refuses', async () => {
     stubDaemon((req) =>
-      req.method === 'POST' && req.url.pathname === '/api/chat' ? notImplemented() : undefined,
+      req.method === 'POST' && req.url.pathname === '/api/chat'
+        ? json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500)
+        : undefined,
     );
     const { socket } = renderApp('/console');
     await screen.findByRole('tab', { name: /Chat/ });
@@ -135,6 +183,6 @@ describe('console: Forge chat', () => {
 
     expect(await notices().findByText(UI_TEXT.forgeChatErrorTitle)).toBeDefined();
     expect(notices().getByText(UI_TEXT.forgeChatErrorBody)).toBeDefined();
-    expect(await screen.findByText(/^Not sent: 503: Bot orchestration service unavailable/)).toBeDefined();
+    expect(await screen.findByText('Not sent: 500: Something went wrong inside Forge.')).toBeDefined();
   });
 });

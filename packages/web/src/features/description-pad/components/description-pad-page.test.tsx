@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
-import { notImplemented, stubDaemon } from '@/test/render-panel.tsx';
+import { stubDaemon } from '@/test/render-panel.tsx';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 // Loaded up front: the route imports the screen lazily, and a cold transform under load can outlast
 // a findBy timeout.
@@ -12,6 +12,8 @@ import './description-pad-page.tsx';
 const notices = () => within(screen.getByRole('region', { name: 'Notifications (F8)' }));
 const button = (name: string) => screen.getByRole('button', { name });
 const textArea = () => screen.getByLabelText('Description') as HTMLTextAreaElement;
+/** The daemon's answer when something broke inside it. */
+const internalError = () => json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500);
 
 async function open() {
   const app = renderApp('/description-pad');
@@ -74,18 +76,19 @@ describe('description pad', () => {
   });
 
   it('says "Request failed" when the brain call fails', async () => {
-    stubDaemon((req) => (req.method === 'POST' ? notImplemented() : undefined));
+    stubDaemon((req) => (req.method === 'POST' ? internalError() : undefined));
     await open();
     fireEvent.change(textArea(), { target: { value: 'Add dark mode' } });
 
     fireEvent.click(button('Send to Brain'));
 
     expect(await notices().findByText(UI_TEXT.requestFailed)).toBeDefined();
+    expect(notices().getByText('Something went wrong inside Forge.')).toBeDefined();
     expect(notices().queryByText(UI_TEXT.forgeRequestFailed)).toBeNull();
   });
 
   it('says "Forge request failed" when the Forge call fails', async () => {
-    const { requests } = stubDaemon((req) => (req.method === 'POST' ? notImplemented() : undefined));
+    const { requests } = stubDaemon((req) => (req.method === 'POST' ? internalError() : undefined));
     await open();
     fireEvent.change(textArea(), { target: { value: 'build: a todo app' } });
 
@@ -109,6 +112,37 @@ describe('description pad', () => {
     socket.emit({ type: 'chat', chat: 'All 25 bots active.', role: 'forge' });
 
     expect(await screen.findByText('All 25 bots active.')).toBeDefined();
+  });
+
+  it('shows a streamed Forge reply as one reply growing in place', async () => {
+    stubDaemon((req) =>
+      req.method === 'POST' && req.url.pathname === '/api/chat' ? json({ ok: true }) : undefined,
+    );
+    const { socket } = await open();
+    fireEvent.change(textArea(), { target: { value: 'brain: what is a blueprint?' } });
+    fireEvent.click(button('Send to Forge'));
+    await screen.findByText('Waiting for Forge to answer…');
+
+    socket.emit({ type: 'chat', chat: 'A blueprint', role: 'brain', replyId: 'rp_1', final: false });
+    socket.emit({
+      type: 'chat',
+      chat: 'A blueprint is the plan',
+      role: 'brain',
+      replyId: 'rp_1',
+      final: false,
+    });
+    socket.emit({
+      type: 'chat',
+      chat: 'A blueprint is the plan of a build.',
+      role: 'brain',
+      replyId: 'rp_1',
+      final: true,
+    });
+
+    const replies = screen.getByLabelText('Forge replies');
+    expect(within(replies).getByText('A blueprint is the plan of a build.')).toBeDefined();
+    expect(within(replies).queryByText('A blueprint')).toBeNull();
+    expect(within(replies).getAllByText('brain')).toHaveLength(1);
   });
 
   it('Clear empties the text area', async () => {

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
-import { ForgeHttpError, UI_TEXT, type ForgeChatItem } from '@forge/shared';
+import { ForgeHttpError, UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
@@ -13,6 +13,7 @@ import { useToast } from '@/components/ui/use-toast.tsx';
 import { PageFrame } from '@/components/layout/page.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
+import { mergeChatMessage, type ChatLine } from '@/features/console/forge-chat.ts';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 
 const reasonOf = (error: unknown): string =>
@@ -25,7 +26,7 @@ const reasonOf = (error: unknown): string =>
 /** What came back for the last description sent. */
 type PadResponse =
   | { to: 'brain'; reply: string; note: string | null }
-  | { to: 'forge'; replies: ForgeChatItem[] }
+  | { to: 'forge'; replies: ChatLine[] }
   | { to: 'brain' | 'forge'; failed: string; reason: string };
 
 function ReplyCard({ response }: { response: PadResponse }) {
@@ -66,12 +67,14 @@ function ReplyCard({ response }: { response: PadResponse }) {
         {response.replies.length === 0 ? (
           <p className="text-muted-foreground">Waiting for Forge to answer…</p>
         ) : (
-          response.replies.map((item, i) => (
-            <div key={i} className="flex flex-col gap-0.5">
+          response.replies.map((item) => (
+            <div key={item.id} className="flex flex-col gap-0.5">
               <Badge variant="outline" className="capitalize">
                 {item.role}
               </Badge>
-              <p className="whitespace-pre-wrap">{item.message}</p>
+              <p className="whitespace-pre-wrap" aria-busy={item.streaming || undefined}>
+                {item.message}
+              </p>
             </div>
           ))
         )}
@@ -114,22 +117,13 @@ export function DescriptionPadPage() {
     },
   });
 
-  // Forge answers over the socket (spec §7); collect what arrives after a send from this pad.
+  // Forge answers over the socket (spec §7); collect what arrives after a send from this pad. A
+  // streamed reply (one replyId, the whole text so far each time) is one reply growing in place.
   useSocketMessages((message) => {
     if (message.type !== 'chat' || message.role === 'user') return;
     setResponse((current) =>
       current && current.to === 'forge' && 'replies' in current
-        ? {
-            ...current,
-            replies: [
-              ...current.replies,
-              {
-                role: message.role,
-                message: message.chat,
-                timestamp: message.timestamp ?? new Date().toISOString(),
-              },
-            ],
-          }
+        ? { ...current, replies: mergeChatMessage(current.replies, message, Date.now()) }
         : current,
     );
   });

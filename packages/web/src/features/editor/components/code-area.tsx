@@ -122,6 +122,7 @@ export function CodeArea() {
           onSave={() => void saveTab(active.id)}
           onFormatted={reportFormat}
           openModelPaths={openModelPaths}
+          reveal={active.reveal}
           handleRef={(handle) => {
             editorHandle.current = handle;
           }}

@@ -42,6 +42,18 @@ async function formatDocument(editor: StandaloneEditor): Promise<boolean> {
   return true;
 }
 
+function showPlace(editor: StandaloneEditor, reveal: CodeEditorProps['reveal'], revealed: Set<string>): void {
+  if (!reveal || revealed.has(reveal.id) || !editor.getModel()) return;
+  revealed.add(reveal.id);
+  // Monaco clamps a line or column past the end of the file.
+  const position = { lineNumber: reveal.line, column: reveal.column ?? 1 };
+  editor.setPosition(position);
+  editor.revealPositionInCenter(position);
+  // The place was asked for from elsewhere on the page (FixIt): bring the editor itself into view.
+  editor.getDomNode()?.scrollIntoView({ block: 'center' });
+  editor.focus();
+}
+
 /** The code area's editor: Monaco from the local package, one model per open tab. */
 export function MonacoCodeEditor({
   modelPath,
@@ -53,6 +65,7 @@ export function MonacoCodeEditor({
   onFormatted,
   handleRef,
   openModelPaths,
+  reveal,
 }: CodeEditorProps) {
   const theme = useEditorTheme();
   // A new options object on every keystroke would make Monaco re-apply them all each time.
@@ -75,7 +88,21 @@ export function MonacoCodeEditor({
     }
   }, [openModelPaths]);
 
+  // A place asked for (a build error's file:line): cursor on it, scrolled to the middle, once per
+  // id. Runs after the editor switched to this tab's model (a child's effects run first); an editor
+  // still loading shows it from onMount.
+  const editorRef = useRef<StandaloneEditor | null>(null);
+  const latestReveal = useRef(reveal);
+  // Ids already shown: coming back to a tab later leaves its cursor where the user put it.
+  const revealed = useRef(new Set<string>());
+  useEffect(() => {
+    latestReveal.current = reveal;
+    if (editorRef.current) showPlace(editorRef.current, reveal, revealed.current);
+  }, [reveal]);
+
   const onMount: OnMount = (editor) => {
+    editorRef.current = editor;
+    showPlace(editor, latestReveal.current, revealed.current);
     // Inside the editor Monaco sees the keys first; binding them here also stops the browser's own
     // Save dialog (Monaco prevents the default of every key it handles).
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave());

@@ -15,6 +15,7 @@ import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { downloadLogs } from '../log-export.ts';
+import { FixItReport } from './fixit-report.tsx';
 
 const FILTER_LABELS: Record<LogFilter, string> = {
   all: 'All',
@@ -37,7 +38,8 @@ const FOLLOW_SLACK_PX = 24;
 /**
  * The repair console (spec §2.5): every log line of the app, live, filterable by level, clearable,
  * exportable as a dated .txt. The list follows new lines while it is scrolled to the bottom and
- * stays put while the user reads further up.
+ * stays put while the user reads further up. Above it, when the selected project's last build failed
+ * or was repaired: ScanBot's diagnosis and RepairBot's repairs (FixItReport).
  */
 export function FixItConsole({ className }: { className?: string }) {
   const { entries, clear } = useLogEntries();
@@ -112,6 +114,7 @@ export function FixItConsole({ className }: { className?: string }) {
           </Button>
         </div>
       </div>
+      <FixItReport />
       <div role="group" aria-label="Filter by level" className="flex flex-wrap gap-0.5 border-b px-2 py-1">
         {LOG_FILTERS.map((f) => (
           <Button

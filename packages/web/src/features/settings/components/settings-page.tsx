@@ -17,7 +17,8 @@ const TOGGLES: readonly { key: BooleanSettingKey; label: string; description: st
   {
     key: 'autoRepair',
     label: 'Auto-repair',
-    description: 'Let RepairBot retry failed jobs and restore missing modules without asking.',
+    description:
+      'When a build fails, RepairBot makes the safe repairs (missing packages, import case, lockfile…) and builds again. Off: FixIt proposes them for you to apply.',
   },
   {
     key: 'debugMode',

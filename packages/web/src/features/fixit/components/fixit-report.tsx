@@ -1,0 +1,34 @@
+import { buildStateLabel } from '@forge/shared';
+import { useProject } from '@/lib/project-context.tsx';
+import { useLatestBuild } from '@/features/builds/queries.ts';
+import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx';
+import { RepairList } from './repair-list.tsx';
+
+/**
+ * The FixIt side of the selected project's last build: ScanBot's diagnosis when it failed, and
+ * RepairBot's repairs — proposed ones with their diff and "Apply fix", applied ones with "Undo".
+ * Nothing while there is nothing to repair, so the log keeps the panel to itself.
+ */
+export function FixItReport() {
+  const { project } = useProject();
+  const { view } = useLatestBuild(project);
+  const build = view?.build;
+  if (!build) return null;
+  const failed = build.status === 'failed' || build.status === 'timed-out';
+  const diagnosis = failed ? build.diagnosis : null;
+  if (!diagnosis && build.repairs.length === 0) return null;
+  return (
+    <section
+      aria-label="Diagnosis and repairs"
+      className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto border-b px-3 py-2"
+    >
+      <p className="text-[0.7rem] text-muted-foreground">
+        Build <span className="font-mono">{build.id}</span> of{' '}
+        <span className="font-medium text-foreground">{build.projectName}</span> ·{' '}
+        {buildStateLabel(build.status, build.stage)}
+      </p>
+      {diagnosis ? <BuildDiagnosis diagnosis={diagnosis} canOpen /> : null}
+      <RepairList build={build} />
+    </section>
+  );
+}
