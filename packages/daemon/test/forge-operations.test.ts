@@ -41,8 +41,9 @@ describe('Forge operations', () => {
     const status = await text(app, 'status');
     expect(status).toContain('Current project: none yet');
     expect(status).toMatch(/^Daemon: Forge \d+\.\d+\.\d+, up /m);
+    // Busy while it answers: ForgeBot, which took the command, and HealthBot, which checks.
     expect(status).toMatch(
-      /^Fleet: 25 bots: \d+ active, 1 busy, 0 in error, 2 standby; jobs: 0 running, 0 waiting for a slot\.$/m,
+      /^Fleet: 25 bots: \d+ active, 2 busy, 0 in error, 2 standby; jobs: 0 running, 0 waiting for a slot\.$/m,
     );
     expect(status).toContain('Builds: 0 running, 0 queued.');
     expect(status).toMatch(/^Disk: [\d.]+ [GM]B free of [\d.]+ [GM]B \(\d+%\) where FORGE_HOME is/m);
@@ -99,6 +100,9 @@ describe('Forge operations', () => {
       summary: expect.stringMatching(/^scanned zero: \d+ issues \(\d+ errors?\)$/),
     });
     expect(cards.get('HealthBot')!.lastJob).toMatchObject({ ok: true, summary: 'status: all checks passed' });
+    // ForgeBot took each command and handed it on; its card says the last one it answered.
+    expect(cards.get('ForgeBot')!.lastJob).toMatchObject({ ok: true, summary: 'answered "status"' });
+    expect(cards.get('ForgeBot')!.jobsRun).toBe(4);
 
     // The same scan as JSON, by project name.
     const scan = await fetch(`${app.url}/api/projects/zero/scan`);

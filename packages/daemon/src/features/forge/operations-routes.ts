@@ -22,10 +22,17 @@ export function registerOperationRoutes(router: Router, services: AppServices, d
   bindOperations(services, { sandbox: deps.sandbox ?? true, healthBot });
   healthBot.start();
 
-  defineRoute(router, routes.forgeBlueprint, async () => ({ text: await forgeBlueprintText(services) }));
-  defineRoute(router, routes.forgeWorkflow, async () => ({ text: await forgeWorkflowText(services) }));
-  defineRoute(router, routes.forgeIssues, async () => ({ text: await forgeIssuesText(services) }));
-  defineRoute(router, routes.forgeStatus, async () => ({ text: await forgeStatusText(services) }));
+  // ForgeBot takes the Forge assistant's command and hands it to the bot that knows the answer.
+  const viaForgeBot = (command: string, answer: (s: AppServices) => Promise<string>) => async () => ({
+    text: await services.fleet.run('ForgeBot', { label: `assistant: ${command}` }, () => answer(services), {
+      slot: false,
+      summary: () => `answered "${command}"`,
+    }),
+  });
+  defineRoute(router, routes.forgeBlueprint, viaForgeBot('blueprint', forgeBlueprintText));
+  defineRoute(router, routes.forgeWorkflow, viaForgeBot('workflow', forgeWorkflowText));
+  defineRoute(router, routes.forgeIssues, viaForgeBot('list issues', forgeIssuesText));
+  defineRoute(router, routes.forgeStatus, viaForgeBot('status', forgeStatusText));
   defineRoute(router, routes.projectScan, ({ params }) => scanProjectNamed(services, params.name));
 
   return { close: () => healthBot.stop() };
