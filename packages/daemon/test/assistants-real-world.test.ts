@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import {
   type BrokenKind,
   type BrokenProject,
 } from '@forge/testing';
-import { cleanup, tempDir, type TestApp } from './helpers.ts';
+import { cleanup, tempDir, userPackageCaches, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
 
@@ -100,17 +99,10 @@ function start(project: BrokenProject | Promise<BrokenProject>): Promise<Build> 
 
 beforeAll(async () => {
   const forgeHome = tempDir('forge-assistants-home-');
-  const home = os.homedir();
   daemon = spawnDaemon(['run', '--port', '0'], {
     home: forgeHome,
     cwd: tempDir('forge-assistants-cwd-'),
-    // The daemon's HOME is a scratch folder: installs use this user's package caches, as a
-    // developer's own daemon would.
-    env: {
-      npm_config_cache: process.env.npm_config_cache ?? path.join(home, '.npm'),
-      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(home, '.cache'),
-      XDG_DATA_HOME: process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'),
-    },
+    env: userPackageCaches(),
   });
   app = { url: await daemon.url } as TestApp;
   live = await watch(app);

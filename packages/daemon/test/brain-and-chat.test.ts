@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotInfo, Build, BrainReply, BrainStatus, MemoryCell, ServerMessage } from '@forge/shared';
 import { startFakeModelServer } from '../src/assistants/model/openai-server.fixture.ts';
+import { makeBlueprint } from '@forge/testing';
 import { CHAT_HELP } from '../src/features/chat/commands.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 import { cleanup, onCleanup, startTestApp, type TestApp, type TestAppOptions } from './helpers.ts';
@@ -103,25 +104,7 @@ function seedFailedProject(app: TestApp): Build {
     stage: 'build-failed',
     endedAt: at,
     durationMs: 1_200,
-    blueprint: {
-      kind: 'static-build',
-      framework: 'vite',
-      hasPackageJson: true,
-      packageManager: 'npm',
-      install: ['npm', 'ci'],
-      build: ['npm', 'run', 'build'],
-      test: null,
-      start: null,
-      outputDir: 'dist',
-      env: {},
-      timeoutMs: 600_000,
-      toolchain: null,
-      node: null,
-      appDir: '.',
-      installDir: '.',
-      apps: [],
-      decisions: [],
-    },
+    blueprint: makeBlueprint(),
     error: { code: 'BUILD_FAILED', message: 'npm run build exited with code 1' },
     diagnosis: {
       code: 'MISSING_PACKAGE',

@@ -207,3 +207,16 @@ export function upgradeStatus(
 export function onCleanup(fn: () => Promise<void> | void): void {
   cleanups.push(fn);
 }
+
+/**
+ * Environment for a spawned daemon whose HOME is a scratch folder: installs use this user's package
+ * caches (warm npm cache, pnpm store, Yarn cache), as a developer's own daemon would.
+ */
+export function userPackageCaches(): Record<string, string> {
+  const home = os.homedir();
+  return {
+    npm_config_cache: process.env.npm_config_cache ?? path.join(home, '.npm'),
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(home, '.cache'),
+    XDG_DATA_HOME: process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'),
+  };
+}

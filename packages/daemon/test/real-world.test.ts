@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +9,7 @@ import {
   type UploadResult,
 } from '@forge/shared';
 import type { ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, type TestApp } from './helpers.ts';
+import { cleanup, tempDir, userPackageCaches, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
 import {
@@ -82,17 +81,10 @@ const built = (name: ProjectName): Promise<Build> => builds[name];
 
 beforeAll(async () => {
   forgeHome = tempDir('forge-real-world-home-');
-  const home = os.homedir();
   daemon = spawnDaemon(['run', '--port', '0'], {
     home: forgeHome,
     cwd: tempDir('forge-real-world-cwd-'),
-    // The daemon's HOME is a scratch folder: point installs at this user's package caches (warm
-    // npm cache, pnpm store, Yarn cache), as a developer's own daemon would use them.
-    env: {
-      npm_config_cache: process.env.npm_config_cache ?? path.join(home, '.npm'),
-      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(home, '.cache'),
-      XDG_DATA_HOME: process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'),
-    },
+    env: userPackageCaches(),
   });
   app = { url: await daemon.url } as TestApp;
   const live = await watch(app);

@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  BuildLogsResponse,
-  FixResult,
-  Repair,
-  UndoRepairResult,
-  UploadResult,
-} from '@forge/shared';
+import type { BuildLogsResponse, FixResult, Repair, UndoRepairResult, UploadResult } from '@forge/shared';
 import AdmZip from 'adm-zip';
 import { cleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';

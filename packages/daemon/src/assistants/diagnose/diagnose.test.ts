@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Blueprint, Diagnosis, type BuildError, type StepName } from '@forge/shared';
+import { Diagnosis, type Blueprint, type BuildError, type StepName } from '@forge/shared';
+import { makeBlueprint } from '@forge/testing';
 import { OutputEvidence } from '../../pipeline/run/first-error.ts';
 import { makeTempDir } from '../../pipeline/run/test-support.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from './fixtures/cases.ts';
@@ -44,23 +45,7 @@ async function firstErrorOutput(fixture: string): Promise<string[]> {
   return text.split(FIRST_ERROR_DIR).join(dir).split('\n');
 }
 
-function plan(overrides: Partial<Blueprint> = {}): Blueprint {
-  return Blueprint.parse({
-    kind: 'static-build',
-    framework: 'vite',
-    hasPackageJson: true,
-    packageManager: 'npm',
-    install: ['npm', 'ci'],
-    build: ['npm', 'run', 'build'],
-    test: null,
-    start: null,
-    outputDir: 'dist',
-    env: {},
-    timeoutMs: 600_000,
-    decisions: [],
-    ...overrides,
-  });
-}
+const plan = makeBlueprint;
 
 interface Run {
   lines: string[];
