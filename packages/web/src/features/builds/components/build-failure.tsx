@@ -4,7 +4,7 @@ import { FileText } from 'lucide-react';
 import { formatClock, sanitizeLine, type Build, type BuildLogsResponse } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
-import { RepairList } from '@/features/fixit/components/repair-list.tsx';
+import { LazyRepairList as RepairList } from '@/features/fixit/components/repair-list-lazy.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,

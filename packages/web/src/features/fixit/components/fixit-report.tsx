@@ -2,7 +2,7 @@ import { buildStateLabel } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx';
-import { RepairList } from './repair-list.tsx';
+import { LazyRepairList as RepairList } from './repair-list-lazy.tsx';
 
 /**
  * The FixIt side of the selected project's last build: ScanBot's diagnosis when it failed, and
