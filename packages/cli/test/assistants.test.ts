@@ -381,7 +381,8 @@ describe('forge chat', () => {
     ]);
     const { code, stdout, stderr } = await run(['chat', 'brain:', 'hi']);
     expect(code, stderr).toBe(0);
-    expect(seen[0]!.body).toEqual({ q: 'brain: hi' });
+    // With the id the daemon gave this connection: a signed-in brain answer comes back to it alone.
+    expect(seen[0]!.body).toEqual({ q: 'brain: hi', clientId: 'c' });
     expect(stdout).toBe('brain: Hello there,\n       friend.\n');
   });
 

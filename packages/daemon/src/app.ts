@@ -94,6 +94,8 @@ export interface AppServices {
   store: Store;
   logger: Logger;
   broadcast: (message: ServerMessage) => void;
+  /** Send to one /ws connection (its hello `clientId`); false when it is gone. */
+  sendTo: (clientId: string, message: ServerMessage) => boolean;
 }
 
 /** What a feature that keeps something running (a timer, a model call) hands back to be closed. */
@@ -196,6 +198,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     store: deps.store,
     logger,
     broadcast,
+    sendTo: (clientId, message) => hub.sendTo(clientId, message),
   };
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;

@@ -475,6 +475,39 @@ describe('chat', () => {
   });
 });
 
+describe('chat privacy', () => {
+  it("sends a signed-in session's brain question and answer to the asking connection alone", async () => {
+    const { app } = await appWithClock();
+    const asker = await watch(app);
+    const other = await watch(app);
+    const hello = await asker.until((m) => m.type === 'hello');
+    const clientId = (hello as Extract<ServerMessage, { type: 'hello' }>).clientId;
+    await setPhrases(app);
+    const me = brainClient(app);
+    await me.authenticate();
+    await me.say('remember the wifi password is hunter2');
+
+    const res = await post(app, '/api/chat', { q: 'brain: what is the wifi password', clientId }, me.cookie);
+    expect(await res.json()).toEqual({ ok: true });
+    const answer = await asker.until((m) => m.type === 'chat' && m.role === 'brain');
+    expect(answer).toMatchObject({ chat: 'the wifi password is hunter2.' });
+    expect(asker.messages.filter((m) => m.type === 'chat').map((m) => (m as Chat).role)).toEqual([
+      'user',
+      'brain',
+    ]);
+    // A command for everyone afterwards reaches the other client; the private lines never did.
+    await post(app, '/api/chat', { q: 'help', clientId });
+    await other.until((m) => m.type === 'chat' && m.role === 'forge');
+    const seen = other.messages.filter((m): m is Chat => m.type === 'chat').map((m) => m.chat);
+    expect(seen).toEqual(['help', CHAT_HELP]);
+    expect(JSON.stringify(other.messages)).not.toContain('hunter2');
+
+    // A guest's brain question (help and status only) is no secret: every client sees it.
+    await post(app, '/api/chat', { q: 'brain: status', clientId });
+    await other.until((m) => m.type === 'chat' && m.role === 'brain');
+  });
+});
+
 describe('the brain with a language model', () => {
   it('streams the answer over chat with the project context, the key sent and never logged', async () => {
     const model = await startFakeModelServer();

@@ -16,6 +16,8 @@ export interface LiveFeed {
   ready(timeoutMs?: number): Promise<boolean>;
   /** A greeted connection is up right now. */
   readonly connected: boolean;
+  /** The daemon's id for this connection (its `hello`), while it is up. */
+  readonly clientId: string | null;
   /** Every message but `hello`; returns the unsubscribe. */
   onMessage(listener: (message: ServerMessage) => void): () => void;
   /** `up` after each greeting (also after a reconnect), `down` when a greeted connection drops. */
@@ -28,11 +30,13 @@ export function openLiveFeed(source: Pick<BuildSource, 'subscribe'>): LiveFeed {
   const statusListeners = new Set<(status: LiveStatus) => void>();
   const readyWaiters = new Set<(greeted: boolean) => void>();
   let connected = false;
+  let clientId: string | null = null;
 
   const subscription = source.subscribe({
     onMessage: (message) => {
       if (message.type === 'hello') {
         connected = true;
+        clientId = message.clientId;
         for (const wake of [...readyWaiters]) wake(true);
         for (const listener of [...statusListeners]) listener('up');
         return;
@@ -42,6 +46,7 @@ export function openLiveFeed(source: Pick<BuildSource, 'subscribe'>): LiveFeed {
     onStatus: (status) => {
       if (status === 'connected' || !connected) return;
       connected = false;
+      clientId = null;
       for (const listener of [...statusListeners]) listener('down');
     },
   });
@@ -49,6 +54,9 @@ export function openLiveFeed(source: Pick<BuildSource, 'subscribe'>): LiveFeed {
   return {
     get connected() {
       return connected;
+    },
+    get clientId() {
+      return clientId;
     },
     ready(timeoutMs = LIVE_READY_TIMEOUT_MS) {
       if (connected) return Promise.resolve(true);

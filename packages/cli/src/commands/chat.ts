@@ -62,8 +62,10 @@ export async function run(deps: Deps, opts: ChatOptions): Promise<number> {
 
     // The brain's session (forge brain) goes along: "brain: …" questions answer as to the user.
     const brain = await openBrainSession(deps.paths.home, connection.baseUrl);
+    // This connection's id: a signed-in brain answer then comes to this terminal alone.
+    const clientId = feed.clientId;
     await connection.client.request('chat', {
-      body: { q },
+      body: clientId ? { q, clientId } : { q },
       headers: brain.headers(),
       onHeaders: (headers) => brain.take(headers),
     });

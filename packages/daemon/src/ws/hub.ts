@@ -33,6 +33,8 @@ export interface Hub {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Send one message to every client; serialised once. Slow clients are dropped, not buffered. */
   broadcast(message: ServerMessage): void;
+  /** Send one message to one client (by its hello `clientId`); false when it is not connected. */
+  sendTo(clientId: string, message: ServerMessage): boolean;
   readonly clientCount: number;
   /** Close every client with 1001 and stop accepting. */
   close(): Promise<void>;
@@ -147,6 +149,15 @@ export function createHub(options: HubOptions): Hub {
       const data = JSON.stringify(message);
       const bytes = Buffer.byteLength(data);
       for (const ws of [...clients.keys()]) sendData(ws, data, bytes);
+    },
+    sendTo(clientId, message) {
+      for (const [ws, state] of clients) {
+        if (state.id !== clientId) continue;
+        const data = JSON.stringify(message);
+        sendData(ws, data, Buffer.byteLength(data));
+        return true;
+      }
+      return false;
     },
     get clientCount() {
       return clients.size;

@@ -64,7 +64,14 @@ export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
 /** Forge chat item (spec §3). */
 export const ForgeChatItem = z.object({ role: ForgeChatRole, message: z.string(), timestamp: z.string() });
 export type ForgeChatItem = z.infer<typeof ForgeChatItem>;
-export const ChatBody = z.object({ q: z.string().trim().min(1) });
+export const ChatBody = z.object({
+  q: z.string().trim().min(1),
+  /**
+   * The /ws connection that asks (its hello `clientId`): a signed-in brain session's question and
+   * answer then go to it alone, not to every open client.
+   */
+  clientId: z.string().max(64).optional(),
+});
 export const ChatAccepted = z.object({ ok: z.literal(true) });
 
 /** Upload result (spec §3), plus the id of the build it started. */

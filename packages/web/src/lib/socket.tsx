@@ -39,6 +39,11 @@ interface SocketContextValue {
   firstAttempt: boolean;
   /** Listen to every server message; returns the unsubscribe function. */
   subscribe: (listener: MessageListener) => () => void;
+  /**
+   * This connection's id (from the daemon's `hello`), or null while it is down: sent with a chat
+   * line so a signed-in brain answer comes back to this tab alone.
+   */
+  clientId: () => string | null;
 }
 
 const SocketContext = createContext<SocketContextValue | null>(null);
@@ -77,6 +82,7 @@ export function SocketProvider({
     () => (connect.status?.() ?? 'connecting') === 'connecting',
   );
   const listeners = useRef(new Set<MessageListener>());
+  const clientIdRef = useRef<string | null>(null);
   const [store] = useState(createLiveStore);
 
   useEffect(() => {
@@ -91,11 +97,13 @@ export function SocketProvider({
           if (hadOutage) void queryClient.invalidateQueries();
           hadOutage = false;
         } else {
+          clientIdRef.current = null;
           setStatus('disconnected');
           if (next === 'disconnected') hadOutage = true;
         }
       },
       onMessage: (message) => {
+        if (message.type === 'hello') clientIdRef.current = message.clientId;
         applyToQueryCache(queryClient, message);
         store.receive(message);
         for (const listener of listeners.current) {
@@ -122,7 +130,11 @@ export function SocketProvider({
     };
   }, []);
 
-  const value = useMemo(() => ({ status, firstAttempt, subscribe }), [status, firstAttempt, subscribe]);
+  const clientId = useCallback(() => clientIdRef.current, []);
+  const value = useMemo(
+    () => ({ status, firstAttempt, subscribe, clientId }),
+    [status, firstAttempt, subscribe, clientId],
+  );
   return (
     <SocketContext.Provider value={value}>
       <LiveStoreContext.Provider value={store}>{children}</LiveStoreContext.Provider>

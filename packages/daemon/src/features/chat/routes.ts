@@ -14,7 +14,7 @@ export function registerChatRoutes(router: Router, services: AppServices, deps: 
   const chat = createChat(services, brain, services.logger);
 
   defineRoute(router, routes.chat, ({ req, body }) => {
-    chat.receive(body.q, brain.contextOf(req));
+    chat.receive(body.q, brain.contextOf(req), body.clientId);
     return { ok: true as const };
   });
   return { close: () => chat.close() };

@@ -26,9 +26,13 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
   const { fleet, builds, repo, broadcast } = services;
   let closed = false;
 
-  const say = (chat: string, role: Role, extra: { replyId?: string; final?: boolean } = {}) => {
+  type Extra = { replyId?: string; final?: boolean };
+  /** To every client, or (`to`: a connection's clientId) to that one alone while it is connected. */
+  const say = (chat: string, role: Role, extra: Extra = {}, to: string | null = null) => {
     if (closed) return;
-    broadcast({ type: 'chat', chat, role, timestamp: new Date().toISOString(), ...extra });
+    const message = { type: 'chat' as const, chat, role, timestamp: new Date().toISOString(), ...extra };
+    if (to === null) broadcast(message);
+    else services.sendTo(to, message);
   };
 
   /** When a build the chat started finishes, say how it went (and why it failed). */
@@ -110,7 +114,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
   }
 
   /** The brain's answer, streamed as it comes when a model writes it. */
-  async function askBrain(question: string, ctx: AskContext): Promise<void> {
+  async function askBrain(question: string, ctx: AskContext, to: string | null): Promise<void> {
     const replyId = `r-${crypto.randomBytes(6).toString('hex')}`;
     let streamed = false;
     let latest = '';
@@ -119,7 +123,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     const flush = () => {
       timer = null;
       lastSent = Date.now();
-      say(latest, 'brain', { replyId, final: false });
+      say(latest, 'brain', { replyId, final: false }, to);
     };
     const onDelta = (textSoFar: string) => {
       streamed = true;
@@ -132,7 +136,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     try {
       const answer = await brain.ask(question, { ...ctx, onDelta });
       if (timer) clearTimeout(timer);
-      say(answer.text, 'brain', streamed ? { replyId, final: true } : {});
+      say(answer.text, 'brain', streamed ? { replyId, final: true } : {}, to);
     } finally {
       if (timer) clearTimeout(timer);
     }
@@ -146,8 +150,8 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     help: 'listed the commands',
   };
 
-  /** Answer one line (the user's line has been broadcast already). */
-  async function answer(q: string, ctx: AskContext): Promise<void> {
+  /** Answer one line (the user's line has been sent already). */
+  async function answer(q: string, ctx: AskContext, to: string | null): Promise<void> {
     const command = parseChat(q);
     const project = 'project' in command ? (command.project ?? currentProject(repo)) : null;
     try {
@@ -168,7 +172,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
               say(await status(), 'forge');
               return true;
             case 'brain':
-              await askBrain(command.question, ctx);
+              await askBrain(command.question, ctx, to);
               return true;
             case 'help':
               say(CHAT_HELP, 'forge');
@@ -182,15 +186,20 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
       );
     } catch (err) {
       logger.error({ err }, 'chat command failed');
-      say(`Command failed: ${messageOf(err)}`, 'forge');
+      say(`Command failed: ${messageOf(err)}`, 'forge', {}, to);
     }
   }
 
   return {
-    /** Broadcast the user's line, then answer it in the background. */
-    receive(q: string, ctx: AskContext): void {
-      say(q, 'user');
-      setImmediate(() => void answer(q, ctx));
+    /**
+     * Send the user's line, then answer it in the background. A signed-in session's brain question
+     * and its answer go only to the connection that asked (`clientId`), when it says which: other
+     * clients — a guest's tab among them — never see them. Everything else is for every client.
+     */
+    receive(q: string, ctx: AskContext, clientId?: string): void {
+      const to = clientId && ctx.authenticated && parseChat(q).kind === 'brain' ? clientId : null;
+      say(q, 'user', {}, to);
+      setImmediate(() => void answer(q, ctx, to));
     },
     close(): void {
       closed = true;

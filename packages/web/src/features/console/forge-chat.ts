@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ForgeHttpError, UI_TEXT, type ForgeChatItem, type ServerMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
-import { useSocketMessages } from '@/lib/socket.tsx';
+import { useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 
 /** A line of the Forge chat (spec §3 Forge chat item) and, for the user's own lines, its delivery. */
@@ -135,9 +135,13 @@ export function useForgeChat() {
     if (message.type !== 'chat') return;
     setLines((current) => mergeChatMessage(current, message, Date.now()));
   });
+  const { clientId } = useSocket();
 
   const send = useMutation({
-    mutationFn: ({ q }: { id: string; q: string }) => forgeClient.request('chat', { body: { q } }),
+    mutationFn: ({ q }: { id: string; q: string }) => {
+      const id = clientId();
+      return forgeClient.request('chat', { body: id ? { q, clientId: id } : { q } });
+    },
     onMutate: ({ id, q }) => {
       setLines((current) =>
         keepLast([

@@ -107,6 +107,26 @@ describe('console: Forge chat', () => {
     expect(within(chat).getAllByText('status')).toHaveLength(1);
   });
 
+  it("sends this tab's connection id, so a signed-in brain answer comes back to it alone", async () => {
+    const { requests } = stubDaemon((req) =>
+      req.method === 'POST' && req.url.pathname === '/api/chat' ? json({ ok: true }) : undefined,
+    );
+    const { socket } = renderApp('/console');
+    await screen.findByRole('tab', { name: /Chat/ });
+    socket.setStatus('connected');
+    socket.emit({ type: 'hello', version: '1.0.0', clientId: 'tab-7' });
+    openTab(/Chat/);
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'brain: hi' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+
+    await waitFor(() =>
+      expect(requests.filter((r) => r.method === 'POST')).toEqual([
+        expect.objectContaining({ path: '/api/chat', body: { q: 'brain: hi', clientId: 'tab-7' } }),
+      ]),
+    );
+  });
+
   it('shows a streamed reply as one message, updated in place by its replyId until it is final', async () => {
     stubDaemon((req) =>
       req.method === 'POST' && req.url.pathname === '/api/chat' ? json({ ok: true }) : undefined,

@@ -5,7 +5,7 @@ import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
 import { ForgeHttpError, UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
-import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
+import { useConnectionStatus, useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -87,6 +87,7 @@ export function DescriptionPadPage() {
   const id = useId();
   const { toast } = useToast();
   const connected = useConnectionStatus() === 'connected';
+  const { clientId } = useSocket();
   const [text, setText] = useState('');
   const [response, setResponse] = useState<PadResponse | null>(null);
 
@@ -109,7 +110,10 @@ export function DescriptionPadPage() {
   });
 
   const toForge = useMutation({
-    mutationFn: (q: string) => forgeClient.request('chat', { body: { q } }),
+    mutationFn: (q: string) => {
+      const id = clientId();
+      return forgeClient.request('chat', { body: id ? { q, clientId: id } : { q } });
+    },
     onMutate: () => setResponse({ to: 'forge', replies: [] }),
     onError: (error) => {
       toast({ title: UI_TEXT.forgeRequestFailed, description: reasonOf(error), variant: 'destructive' });
