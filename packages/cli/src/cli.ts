@@ -11,6 +11,7 @@ import { register as registerCompletion } from './commands/completion.ts';
 import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
 import { register as registerDownload } from './commands/download.ts';
+import { register as registerExt } from './commands/ext.ts';
 import { register as registerFix } from './commands/fix.ts';
 import { register as registerGenerate } from './commands/generate.ts';
 import { register as registerLogs } from './commands/logs.ts';
@@ -89,6 +90,7 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['brain', () => registerBrain(program, invoke)],
     ['memory', () => registerMemory(program, invoke)],
     ['generate', () => registerGenerate(program, invoke)],
+    ['ext', () => registerExt(program, invoke)],
     ['bots', () => registerBots(program, invoke)],
     ['status', () => registerStatus(program, invoke)],
     ['daemon', () => registerDaemon(program, invoke)],

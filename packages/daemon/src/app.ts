@@ -53,6 +53,9 @@ import { registerBrainRoutes } from './features/brain/routes.ts';
 import { registerChatRoutes } from './features/chat/routes.ts';
 import { registerMemoryRoutes } from './features/memory/routes.ts';
 import { registerCodegenRoutes } from './features/codegen/routes.ts';
+import { registerExtensionRoutes } from './features/extensions/routes.ts';
+import { registerIntegrationRoutes } from './features/integration/routes.ts';
+import { registerDynamicRoutes } from './features/dynamic-routes/routes.ts';
 import { createRepairService, type RepairService } from './features/repairs/service.ts';
 import { registerRepairRoutes } from './features/repairs/routes.ts';
 import { createRepairJournal } from './features/repairs/journal.ts';
@@ -248,7 +251,10 @@ export function createApp(deps: AppDeps): ForgeApp {
     registerChatRoutes(api, services, deps),
     registerMemoryRoutes(api, services, deps),
     registerCodegenRoutes(api, services, deps),
+    registerExtensionRoutes(api, services, deps),
+    registerIntegrationRoutes(api, services, deps),
   ];
+  registerDynamicRoutes(api, services);
   deps.registerRoutes?.(api, services);
   registerNotImplemented(api);
   app.use(api);

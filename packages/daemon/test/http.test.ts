@@ -81,13 +81,13 @@ describe('errors', () => {
 
   it('answers a protocol route no feature has built yet with 503 NOT_IMPLEMENTED, not a fake answer', async () => {
     const app = await startTestApp();
-    const res = await fetch(`${app.url}/api/dynamic-routes`);
+    const res = await fetch(`${app.url}/api/download/app`);
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({
       code: 'NOT_IMPLEMENTED',
       error:
         'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
-      details: { route: 'GET /api/dynamic-routes' },
+      details: { route: 'GET /api/download/app' },
     });
   });
 

@@ -188,8 +188,13 @@ describe('RepairBot in the pipeline', () => {
     expect(modules.text).toBe(
       `No missing modules to repair in case-app: its last build (${ok.id}) succeeded.`,
     );
+    // IntegrationBot publishes the successful build (features/integration; integration.test.ts).
     const later = await post(app, '/api/forge/integrate-last');
-    expect(later.status).toBe(501);
-    expect((await json<{ error: string }>(later)).error).toContain(`Build ${ok.id} of case-app is ready`);
+    expect(later.status).toBe(200);
+    expect((await json<{ text: string }>(later)).text).toMatch(
+      new RegExp(
+        `^Integrated case-app at /apps/case-app: build ${ok.id}, 1 file, served at http://127\\.0\\.0\\.1:\\d+$`,
+      ),
+    );
   });
 });

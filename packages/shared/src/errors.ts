@@ -107,6 +107,21 @@ export const ERROR_CATALOGUE = {
     message: 'There is no applied repair with that id in this project.',
     hint: 'Undo the newest repairs of the project with: forge fix --undo',
   },
+  EXTENSION_INVALID: {
+    status: 400,
+    message: 'The extension ZIP is not valid.',
+    hint: 'An extension is a ZIP with forge-extension.json at its root (name, displayName, route, version, entry): see docs/extensions.md.',
+  },
+  EXTENSION_NOT_FOUND: {
+    status: 404,
+    message: 'There is no installed extension with that name.',
+    hint: 'List them with: forge ext ls',
+  },
+  ROUTE_TAKEN: {
+    status: 409,
+    message: 'That route is already used by another extension or app, or by the workspace itself.',
+    hint: 'Choose another route in forge-extension.json.',
+  },
   INTEGRATION_UNAVAILABLE: {
     status: 501,
     message: 'Integrating builds into the platform is not available in this Forge yet.',

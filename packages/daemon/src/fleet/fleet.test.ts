@@ -13,10 +13,7 @@ describe('fleet', () => {
     const fleet = createFleet({ broadcast: () => {}, maxConcurrent: () => 25 });
     expect(fleet.list()).toHaveLength(25);
     const standby = fleet.list().filter((b) => b.status !== 'active');
-    expect(standby.map((b) => [b.name, b.status])).toEqual([
-      ['ExtensionBot', 'standby'],
-      ['AuthBot', 'standby'],
-    ]);
+    expect(standby.map((b) => [b.name, b.status])).toEqual([['AuthBot', 'standby']]);
     expect(fleet.list().every((b) => b.lastJob === null)).toBe(true);
     expect(fleet.activities().map((a) => [a.type, a.count, a.status])).toEqual([
       ['infrastructure', 6, 'online'],

@@ -41,7 +41,7 @@ interface BotState {
  * Bots whose work arrives with the platform issue (extensions, the university's accounts): they
  * cannot take a job yet, so they are shown `standby`, never `active`.
  */
-export const STANDBY_BOTS: ReadonlySet<string> = new Set(['ExtensionBot', 'AuthBot']);
+export const STANDBY_BOTS: ReadonlySet<string> = new Set(['AuthBot']);
 
 /**
  * The 25 bots and the scheduler. Every pipeline step is a job run by one named bot; at most

@@ -184,6 +184,44 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'installed extensions',
+    up(db) {
+      // ExtensionBot's registry: one row per installed extension. Its files live under
+      // FORGE_HOME/extensions/<name>/<version>/; previous_version is the one kept for a rollback.
+      db.exec(`
+        CREATE TABLE extensions (
+          name TEXT PRIMARY KEY NOT NULL,
+          display_name TEXT NOT NULL,
+          route TEXT NOT NULL UNIQUE,
+          description TEXT NOT NULL DEFAULT '',
+          version TEXT NOT NULL,
+          entry TEXT NOT NULL,
+          previous_version TEXT,
+          installed_at TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
+  {
+    version: 8,
+    name: 'integrated apps',
+    up(db) {
+      // IntegrationBot's published apps: one row per project integrated into the platform, shown at
+      // /apps/<name>. Its files are a snapshot under FORGE_HOME/apps/<name>/<build_id>/ (later builds
+      // never change it); previous_build_id is the snapshot kept for a rollback.
+      db.exec(`
+        CREATE TABLE integrated_apps (
+          name TEXT PRIMARY KEY NOT NULL,
+          build_id TEXT NOT NULL,
+          files INTEGER NOT NULL,
+          previous_build_id TEXT,
+          integrated_at TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

@@ -9,10 +9,54 @@ export const HealthResponse = z.object({
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
-/** Extension (spec §3). */
-export const Extension = z.object({ name: z.string(), displayName: z.string(), route: z.string() });
+/** An extension's or integrated app's name: a lowercase slug, also its folder and route segment. */
+export const ExtensionName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and dashes, e.g. "hello-panel"');
+
+/**
+ * `forge-extension.json` at the root of an extension ZIP (docs/extensions.md). `route` is where the
+ * workspace shows it (a path such as "/ext/hello"), `entry` the HTML file opened there.
+ */
+export const ExtensionManifest = z.strictObject({
+  name: ExtensionName,
+  displayName: z.string().trim().min(1).max(80),
+  route: z
+    .string()
+    .max(100)
+    .regex(/^\/[a-z0-9-]+(?:\/[a-z0-9-]+)*$/, 'must be a path such as "/ext/hello" (lowercase, dashes)'),
+  description: z.string().max(500).default(''),
+  version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'must be a version such as "1.0.0"'),
+  entry: z
+    .string()
+    .max(200)
+    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._\-/]+\.html?$/, 'must be an HTML file inside the ZIP, e.g. "index.html"')
+    .default('index.html'),
+});
+export type ExtensionManifest = z.infer<typeof ExtensionManifest>;
+
+/** Extension (spec §3: name, displayName, route), plus where its files are served and what it is. */
+export const Extension = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  route: z.string(),
+  /** Its entry page, on its own origin (never the daemon's). Null while its server cannot start. */
+  url: z.string().nullable().optional(),
+  version: z.string().optional(),
+  description: z.string().optional(),
+  installedAt: z.string().optional(),
+});
 export type Extension = z.infer<typeof Extension>;
-export const UploadExtensionResponse = z.object({ ok: z.literal(true), extension: Extension });
+export const UploadExtensionResponse = z.object({
+  ok: z.literal(true),
+  extension: Extension,
+  /** The version it replaced, when this install upgraded it. */
+  upgradedFrom: z.string().nullable().optional(),
+});
+export const ExtensionParams = z.object({ name: z.string().min(1).max(64) });
+export const DeleteExtensionResponse = z.object({ ok: z.literal(true), name: z.string() });
 
 /** Dynamic route (spec §3). */
 export const DynamicRoute = z.object({
@@ -20,6 +64,10 @@ export const DynamicRoute = z.object({
   name: z.string(),
   displayName: z.string(),
   description: z.string(),
+  /** An installed extension or an integrated app. */
+  kind: z.enum(['extension', 'app']).optional(),
+  /** Where its page is served (its own origin), shown in a sandboxed frame at `path`. */
+  url: z.string().nullable().optional(),
 });
 export type DynamicRoute = z.infer<typeof DynamicRoute>;
 
@@ -133,7 +181,15 @@ export const IntegrateBody = z.object({
   files: z.array(z.string()),
 });
 export const SaveProjectBody = z.object({ projectName: z.string().min(1), buildPath: z.string().min(1) });
-export const OkText = z.object({ ok: z.boolean(), text: z.string() });
+export const OkText = z.object({
+  ok: z.boolean(),
+  text: z.string(),
+  /** Integrate: the route the app is shown at, and where it is served. */
+  path: z.string().optional(),
+  url: z.string().optional(),
+  /** Save: the ZIP written on this machine. */
+  file: z.string().optional(),
+});
 
 export const PackagePlatformResponse = z.object({ status: z.string() });
 

@@ -7,7 +7,8 @@ import { currentProject } from '../projects/routes.ts';
 
 /**
  * RepairBot's routes: apply a failed build's proposed repair (FixIt, `forge fix`), the project's
- * repair journal, undo; and the Forge assistant's "fix modules" and "integrate" (spec §7 texts).
+ * repair journal, undo; and the Forge assistant's "fix modules" (spec §7 texts). Its "integrate" is
+ * IntegrationBot's (features/integration).
  */
 export function registerRepairRoutes(router: Router, services: AppServices): void {
   const { repairs, repo, fleet } = services;
@@ -38,17 +39,4 @@ export function registerRepairRoutes(router: Router, services: AppServices): voi
       { slot: false, summary: (r) => r.text },
     ),
   );
-
-  // Integration arrives with extensions and dynamic routes (issue 12): a clear answer until then.
-  defineRoute(router, routes.forgeIntegrateLast, () => {
-    const project = currentProject(repo);
-    const built = project ? repo.project(project)?.output : null;
-    if (!project || !built) {
-      throw new ForgeError('NO_ARTIFACT', 'There is no successful build to integrate yet.');
-    }
-    throw new ForgeError(
-      'INTEGRATION_UNAVAILABLE',
-      `Build ${built.buildId} of ${project} is ready, but integrating builds into the platform is not available in this Forge yet. Download it meanwhile: forge download ${project}`,
-    );
-  });
 }

@@ -1,0 +1,88 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Router } from 'express';
+import { routes, type Extension } from '@forge/shared';
+import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { ForgeError } from '../../http/forge-error.ts';
+import { receiveZip } from '../uploads/receive-zip.ts';
+import { MAX_EXTENSION_ZIP_BYTES, MAX_EXTENSION_ZIP_LABEL } from './limits.ts';
+import { createExtensionService, type ExtensionService } from './service.ts';
+
+/** The extensions of an app, for the features that show them (the lead's GET /api/dynamic-routes). */
+export interface ExtensionsView {
+  /** Installed extensions with where each is served (url null while its server is not up). */
+  list(): Extension[];
+}
+
+const services_ = new WeakMap<AppServices, ExtensionService>();
+
+/** The installed extensions of an app, once its extension routes are registered; null before. */
+export function extensionsOf(services: AppServices): ExtensionsView | null {
+  const service = services_.get(services);
+  return service ? { list: () => service.list() } : null;
+}
+
+/**
+ * ExtensionBot's routes: GET /api/extensions (polled every 5 s: answered from memory),
+ * POST /api/upload-extension (multipart "zipfile", .zip, at most 10 MB), DELETE /api/extensions/:name.
+ */
+export function registerExtensionRoutes(
+  router: Router,
+  services: AppServices,
+  _deps: AppDeps,
+): FeatureHandle {
+  const service = createExtensionService({
+    extensionsDir: path.join(services.layout.home, 'extensions'),
+    tmpDir: services.layout.tmpDir,
+    store: services.store,
+    fleet: services.fleet,
+    logger: services.logger,
+  });
+  services_.set(services, service);
+
+  defineRoute(router, routes.extensions, async () => {
+    // Only the first list after a start waits for the servers of the installed extensions.
+    await service.ready();
+    return service.list();
+  });
+
+  router.post(routes.uploadExtension.path, async (req, res) => {
+    const zip = await receiveZip(req, {
+      field: routes.uploadExtension.multipart.field,
+      tmpDir: services.layout.tmpDir,
+      maxBytes: MAX_EXTENSION_ZIP_BYTES,
+    }).catch((err: unknown) => {
+      if (err instanceof ForgeError && (err.code === 'FILE_TOO_LARGE' || err.code === 'INVALID_FILE_TYPE')) {
+        // The client may still be sending: answer, then close the connection.
+        res.setHeader('Connection', 'close');
+      }
+      if (err instanceof ForgeError && err.code === 'FILE_TOO_LARGE') {
+        throw new ForgeError(
+          'FILE_TOO_LARGE',
+          `File too large: an extension ZIP is at most ${MAX_EXTENSION_ZIP_LABEL}.`,
+          {
+            maxBytes: MAX_EXTENSION_ZIP_BYTES,
+          },
+        );
+      }
+      throw err;
+    });
+    let installed;
+    try {
+      installed = await service.install(zip.path, zip.fileName);
+    } finally {
+      // Gone before the answer: a refused ZIP leaves nothing behind.
+      await rm(zip.path, { force: true });
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(routes.uploadExtension.response.parse({ ok: true, ...installed }));
+  });
+
+  defineRoute(router, routes.deleteExtension, async ({ params }) => {
+    await service.uninstall(params.name);
+    return { ok: true as const, name: params.name };
+  });
+
+  return { close: () => service.close() };
+}

@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Extension } from '@forge/shared';
+import type { Fleet } from '../../fleet/fleet.ts';
+import { ForgeError } from '../../http/forge-error.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { extractArchive } from '../../pipeline/extract/index.ts';
+import type { Store } from '../../store/store.ts';
+import { EXTENSION_EXTRACT_LIMITS, RESERVED_ROUTE_SEGMENTS } from './limits.ts';
+import { readManifest } from './manifest.ts';
+import { createExtensionRegistry, type ExtensionRecord } from './registry.ts';
+import { startExtensionServer, type ExtensionServer } from './server.ts';
+
+/**
+ * ExtensionBot: installs, serves and removes extensions. Files live under
+ * FORGE_HOME/extensions/<name>/<version>/ (the current version and the one before it); the registry
+ * is the store's `extensions` table; each installed extension is served by its own static server
+ * (server.ts) on its own loopback origin. Nothing of an extension ever runs inside the daemon.
+ *
+ * Installs and removals run one at a time (two uploads of the same name never interleave), each as
+ * a job of ExtensionBot on the fleet, so its card shows what it did.
+ */
+
+export interface ExtensionServiceDeps {
+  /** FORGE_HOME/extensions */
+  extensionsDir: string;
+  /** Scratch space on the same file system (FORGE_HOME/tmp): staging, folders set aside. */
+  tmpDir: string;
+  store: Store;
+  fleet: Fleet;
+  logger: Logger;
+}
+
+export interface InstallResult {
+  extension: Extension;
+  /** The version this install replaced, or null for a first install. */
+  upgradedFrom: string | null;
+}
+
+/** Folders of ExtensionBot in tmpDir, removed at start if a crash left any behind. */
+const SCRATCH_PREFIX = 'extension-';
+
+const scratch = (tmpDir: string, what: string) =>
+  path.join(tmpDir, `${SCRATCH_PREFIX}${what}-${randomBytes(6).toString('hex')}`);
+
+const segmentsOf = (route: string) => route.split('/').filter(Boolean);
+
+/** Whether one route is the other or lies under it ("/ext/a" and "/ext/a/b" would shadow each other). */
+const overlaps = (a: string, b: string): boolean => {
+  const [x, y] = [segmentsOf(a), segmentsOf(b)];
+  const n = Math.min(x.length, y.length);
+  return x.slice(0, n).join('/') === y.slice(0, n).join('/');
+};
+
+/** Who already answers at `route`, in words; null when it is free. */
+export function routeOwner(route: string, others: readonly ExtensionRecord[]): string | null {
+  const first = segmentsOf(route)[0];
+  if (first === undefined) return 'the workspace itself (/)';
+  if (RESERVED_ROUTE_SEGMENTS.has(first)) return `the workspace (/${first})`;
+  const other = others.find((o) => overlaps(o.route, route));
+  return other ? `the extension "${other.name}" (${other.route})` : null;
+}
+
+const entryUrl = (origin: string, entry: string) =>
+  `${origin}/${entry.split('/').map(encodeURIComponent).join('/')}`;
+
+export function createExtensionService(deps: ExtensionServiceDeps) {
+  const { extensionsDir, tmpDir, fleet, logger } = deps;
+  const registry = createExtensionRegistry(deps.store);
+  const records = new Map<string, ExtensionRecord>();
+  const servers = new Map<string, ExtensionServer>();
+  let closed = false;
+
+  const versionDir = (name: string, version: string) => path.join(extensionsDir, name, version);
+
+  const serve = async (record: ExtensionRecord): Promise<void> => {
+    const dir = versionDir(record.name, record.version);
+    try {
+      const server = await startExtensionServer(dir);
+      if (closed) await server.close();
+      else servers.set(record.name, server);
+    } catch (err) {
+      logger.warn({ extension: record.name, err: (err as Error).message }, 'extension server did not start');
+    }
+  };
+
+  /** Every installed extension is served from the start; the list answers without waiting for it. */
+  const ready = (async () => {
+    await sweepScratch(tmpDir);
+    for (const record of registry.list()) records.set(record.name, record);
+    await Promise.all([...records.values()].map(serve));
+  })().catch((err: unknown) => logger.error({ err }, 'extensions could not be loaded'));
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = queue.then(fn);
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  const toExtension = (record: ExtensionRecord): Extension => {
+    const server = servers.get(record.name);
+    return {
+      name: record.name,
+      displayName: record.displayName,
+      route: record.route,
+      url: server ? entryUrl(server.origin, record.entry) : null,
+      version: record.version,
+      description: record.description,
+      installedAt: record.installedAt,
+    };
+  };
+
+  /** Keep only the current and the previous version's folders. */
+  const prune = async (record: ExtensionRecord) => {
+    const keep = new Set([record.version, record.previousVersion].filter((v): v is string => v !== null));
+    const dir = path.join(extensionsDir, record.name);
+    for (const version of await readdir(dir).catch(() => [] as string[])) {
+      if (!keep.has(version)) await rm(path.join(dir, version), { recursive: true, force: true });
+    }
+  };
+
+  const install = async (zipPath: string): Promise<InstallResult> => {
+    await ready;
+    const incoming = scratch(tmpDir, 'incoming');
+    let aside: string | null = null;
+    try {
+      // The same defences as a project upload: traversal, links, bombs are refused with their codes.
+      await extractArchive(zipPath, {
+        targetDir: incoming,
+        workDir: tmpDir,
+        limits: EXTENSION_EXTRACT_LIMITS,
+        logger,
+      });
+      const manifest = await readManifest(incoming);
+      const owner = routeOwner(
+        manifest.route,
+        [...records.values()].filter((r) => r.name !== manifest.name),
+      );
+      if (owner) {
+        throw new ForgeError('ROUTE_TAKEN', `The route ${manifest.route} is already taken by ${owner}.`, {
+          route: manifest.route,
+        });
+      }
+      const previous = records.get(manifest.name) ?? null;
+      const target = versionDir(manifest.name, manifest.version);
+      await mkdir(path.dirname(target), { recursive: true });
+      // Reinstalling the same version replaces it: the old copy is set aside until the new one is in.
+      if (existsSync(target)) {
+        aside = scratch(tmpDir, 'replaced');
+        await rename(target, aside);
+      }
+      await rename(incoming, target);
+      const record: ExtensionRecord = {
+        name: manifest.name,
+        displayName: manifest.displayName,
+        route: manifest.route,
+        description: manifest.description,
+        version: manifest.version,
+        entry: manifest.entry,
+        previousVersion:
+          previous === null
+            ? null
+            : previous.version !== manifest.version
+              ? previous.version
+              : previous.previousVersion,
+        installedAt: new Date().toISOString(),
+      };
+      let server: ExtensionServer;
+      try {
+        server = await startExtensionServer(target);
+        registry.save(record);
+      } catch (err) {
+        // Back to how it was: the new folder out, the replaced copy (if any) back in.
+        await rm(target, { recursive: true, force: true });
+        if (aside) await rename(aside, target).catch(() => {});
+        aside = null;
+        throw err;
+      }
+      records.set(record.name, record);
+      const old = servers.get(record.name);
+      servers.set(record.name, server);
+      await old?.close();
+      if (closed) await server.close();
+      await prune(record);
+      return { extension: toExtension(record), upgradedFrom: previous?.version ?? null };
+    } finally {
+      await rm(incoming, { recursive: true, force: true });
+      if (aside) await rm(aside, { recursive: true, force: true });
+    }
+  };
+
+  const uninstall = async (name: string): Promise<void> => {
+    await ready;
+    const record = records.get(name);
+    if (!record) throw notFound(name);
+    const server = servers.get(name);
+    servers.delete(name);
+    await server?.close();
+    registry.remove(name);
+    records.delete(name);
+    // Out of sight at once (one rename), then removed.
+    const gone = scratch(tmpDir, 'removed');
+    await mkdir(tmpDir, { recursive: true });
+    await rename(path.join(extensionsDir, name), gone).catch(() => {});
+    await rm(gone, { recursive: true, force: true });
+  };
+
+  return {
+    /** Installed extensions, by name (in memory: the web app polls every 5 s). */
+    list: (): Extension[] => [...records.values()].map(toExtension),
+    /** Resolves once the extensions installed before this start are served (or failed to be). */
+    ready: (): Promise<void> => ready,
+    /** Install or upgrade from a received ZIP (the caller removes the ZIP), as a job of ExtensionBot. */
+    install: (zipPath: string, fileName: string): Promise<InstallResult> =>
+      fleet.run('ExtensionBot', { label: `install ${fileName}` }, () => exclusive(() => install(zipPath)), {
+        slot: false,
+        summary: (r) =>
+          r.upgradedFrom === null
+            ? `installed ${r.extension.name} ${r.extension.version}`
+            : `upgraded ${r.extension.name} ${r.upgradedFrom} → ${r.extension.version}`,
+      }),
+    /** Uninstall: its server stops, its files and registry row go. EXTENSION_NOT_FOUND when absent. */
+    async uninstall(name: string): Promise<void> {
+      // A name that is not installed is the caller's mistake, not a failed job of the bot.
+      await ready;
+      if (!records.has(name)) throw notFound(name);
+      await fleet.run(
+        'ExtensionBot',
+        { label: `uninstall ${name}` },
+        () => exclusive(() => uninstall(name)),
+        {
+          slot: false,
+          summary: () => `uninstalled ${name}`,
+        },
+      );
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await ready;
+      await queue;
+      await Promise.all([...servers.values()].map((s) => s.close()));
+      servers.clear();
+    },
+  };
+}
+
+export type ExtensionService = ReturnType<typeof createExtensionService>;
+
+const notFound = (name: string) =>
+  new ForgeError('EXTENSION_NOT_FOUND', `There is no installed extension named "${name}".`, { name });
+
+async function sweepScratch(tmpDir: string): Promise<void> {
+  const names = await readdir(tmpDir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((n) => n.startsWith(SCRATCH_PREFIX))
+      .map((n) => rm(path.join(tmpDir, n), { recursive: true, force: true })),
+  );
+}

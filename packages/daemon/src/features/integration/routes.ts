@@ -1,0 +1,49 @@
+import type { Router } from 'express';
+import { routes, type DynamicRoute } from '@forge/shared';
+import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { createIntegrationService, type IntegrationService } from './service.ts';
+
+/**
+ * IntegrationBot's routes: publish a build as an app of the platform (the Build Complete dialog's
+ * Integrate, and the Forge assistant's "integrate"), and save a build output as a ZIP on this machine
+ * (the dialog's "Save to File").
+ */
+
+const bound = new WeakMap<AppServices, IntegrationService>();
+
+/** The integrated apps of an app's daemon, for GET /api/dynamic-routes; null before registration. */
+export function appsOf(services: AppServices): { list(): DynamicRoute[] } | null {
+  const integration = bound.get(services);
+  return integration ? { list: () => integration.list() } : null;
+}
+
+export function registerIntegrationRoutes(
+  router: Router,
+  services: AppServices,
+  _deps: AppDeps,
+): FeatureHandle {
+  const integration = createIntegrationService(services);
+  bound.set(services, integration);
+  // The apps published before this start are served again, in the background.
+  void integration.start();
+
+  defineRoute(router, routes.integrate, async ({ body }) => {
+    const app = await integration.integrate(body.projectName, body.buildPath);
+    return { ok: true, text: `Integrated ${app.name} at ${app.path}`, path: app.path, url: app.url };
+  });
+
+  defineRoute(router, routes.forgeIntegrateLast, async () => {
+    const app = await integration.integrateLast();
+    return {
+      text: `Integrated ${app.name} at ${app.path}: build ${app.buildId}, ${app.files} ${app.files === 1 ? 'file' : 'files'}, served at ${app.url}`,
+    };
+  });
+
+  defineRoute(router, routes.saveProject, async ({ body }) => {
+    const file = await integration.save(body.projectName, body.buildPath);
+    return { ok: true, text: `Saved ${file}`, file };
+  });
+
+  return { close: () => integration.close() };
+}
