@@ -12,9 +12,9 @@ import { ToastStoreProvider } from '@/components/ui/use-toast.tsx';
 import { AppShell } from '@/components/layout/app-shell.tsx';
 import { EmptyState } from '@/components/layout/page.tsx';
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page.tsx';
-import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
+import { DynamicRouteOrNotFound } from '@/features/dynamic-routes/dynamic-route-page.tsx';
 
-// The landing screen and the 404 ship in the main chunk; every other screen loads on first visit,
+// The landing screen, the 404 and the dynamic-route frame ship in the main chunk; every other screen loads on first visit,
 // so the first paint pays only for the shell.
 const SettingsPage = lazy(() =>
   import('@/features/settings/components/settings-page.tsx').then((m) => ({ default: m.SettingsPage })),
@@ -128,7 +128,8 @@ export const appRoutes: RouteObject[] = [
           { path: APP_PATHS.login, element: <LoginPage /> },
           { path: APP_PATHS.university, element: <UniversityPage /> },
           { path: `${APP_PATHS.university}/:tab`, element: <UniversityPage /> },
-          { path: '*', element: <NotFoundPage /> },
+          // Extensions and integrated apps (GET /api/dynamic-routes), else the 404.
+          { path: '*', element: <DynamicRouteOrNotFound /> },
         ],
       },
     ],

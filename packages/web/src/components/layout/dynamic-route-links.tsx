@@ -1,4 +1,5 @@
-import { Puzzle } from 'lucide-react';
+import { Link } from 'react-router';
+import { AppWindow, Puzzle } from 'lucide-react';
 import type { DynamicRoute } from '@forge/shared';
 import { useDynamicRoutes } from '@/features/extensions/queries.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -6,12 +7,18 @@ import { DropdownMenuItem } from '@/components/ui/dropdown-menu.tsx';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
 
 /**
- * Routes added by extensions (spec §2.2, polled every 10 s). They are served by the daemon, not by
- * this app's router, so they are plain links. A failed poll shows none: there is nothing to link to.
+ * Routes added by extensions and integrated apps (spec §2.2, polled every 10 s). The router shows
+ * each in a sandboxed frame (features/dynamic-routes), so they are in-app links. A poll that never
+ * answered shows none: there is nothing to link to.
  */
 export function useExtensionRoutes(): DynamicRoute[] {
-  const { data, isError } = useDynamicRoutes();
-  return isError || !Array.isArray(data) ? [] : data;
+  const { data } = useDynamicRoutes();
+  return Array.isArray(data) ? data : [];
+}
+
+/** A puzzle piece for an extension, a window for an integrated app. */
+function RouteIcon({ route }: { route: DynamicRoute }) {
+  return route.kind === 'app' ? <AppWindow aria-hidden="true" /> : <Puzzle aria-hidden="true" />;
 }
 
 export function DynamicRouteLinks() {
@@ -23,10 +30,10 @@ export function DynamicRouteLinks() {
         <Tooltip key={route.path}>
           <TooltipTrigger asChild>
             <Button asChild variant="ghost" size="sm" className="text-muted-foreground">
-              <a href={route.path}>
-                <Puzzle aria-hidden="true" />
+              <Link to={route.path}>
+                <RouteIcon route={route} />
                 {route.displayName || route.name}
-              </a>
+              </Link>
             </Button>
           </TooltipTrigger>
           {route.description ? <TooltipContent side="bottom">{route.description}</TooltipContent> : null}
@@ -40,10 +47,10 @@ export function DynamicRouteLinks() {
 export function DynamicRouteMenuItems() {
   return useExtensionRoutes().map((route) => (
     <DropdownMenuItem key={route.path} asChild>
-      <a href={route.path}>
-        <Puzzle aria-hidden="true" />
+      <Link to={route.path}>
+        <RouteIcon route={route} />
         {route.displayName || route.name}
-      </a>
+      </Link>
     </DropdownMenuItem>
   ));
 }

@@ -38,6 +38,29 @@ export function useInstallExtension() {
   });
 }
 
+/** DELETE /api/extensions/:name (after the user confirmed); the lists refresh after it. */
+export function useRemoveExtension() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => forgeClient.request('deleteExtension', { params: { name } }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: extensionsQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQuery.queryKey });
+    },
+  });
+}
+
+/** The success banner of an install: what was installed, and what it replaced when it upgraded. */
+export function installedLine(answer: {
+  extension: { displayName: string; version?: string | undefined };
+  upgradedFrom?: string | null | undefined;
+}): string {
+  const { displayName, version } = answer.extension;
+  if (answer.upgradedFrom && version)
+    return `Upgraded ${displayName} from ${answer.upgradedFrom} to ${version}.`;
+  return version ? `Installed ${displayName} ${version}.` : `Installed ${displayName}.`;
+}
+
 /** POST /api/package-platform: rebuild the platform installer (then at GET /api/download/app). */
 export const usePackagePlatform = () =>
   useMutation({ mutationFn: () => forgeClient.request('packagePlatform') });

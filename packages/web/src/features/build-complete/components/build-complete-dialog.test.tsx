@@ -1,4 +1,5 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BuildOutput } from '@forge/shared';
 import { FixItConsole } from '@/features/fixit/components/fixit-console.tsx';
@@ -12,6 +13,14 @@ const output: BuildOutput = {
   files: ['index.html', 'assets/app.js'],
 };
 
+/** The notices region (the modal dialog hides the rest of the page from assistive tech meanwhile). */
+const notices = () => within(screen.getByRole('region', { name: 'Notifications (F8)', hidden: true }));
+
+const openDialog = () =>
+  act(() => {
+    window.dispatchEvent(new CustomEvent('build_complete', { detail: output }));
+  });
+
 const openMenu = () => fireEvent.keyDown(screen.getByRole('button', { name: /ZIP/ }), { key: 'Enter' });
 
 afterEach(() => vi.restoreAllMocks());
@@ -19,7 +28,11 @@ afterEach(() => vi.restoreAllMocks());
 describe('Build-complete dialog (spec §2.7)', () => {
   it('opens on the window build_complete event with the build output', async () => {
     stubDaemon(() => undefined);
-    renderPanel(<BuildCompleteDialog />);
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
     expect(screen.queryByRole('dialog')).toBeNull();
 
     act(() => {
@@ -34,66 +47,113 @@ describe('Build-complete dialog (spec §2.7)', () => {
 
   it('opens when the daemon reports build_complete on the socket', async () => {
     stubDaemon(() => undefined);
-    const { socket } = renderPanel(<BuildCompleteDialog />);
+    const { socket } = renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
     socket.emit({ type: 'build_complete', buildOutput: output, projectName: 'site' });
     expect(await screen.findByText(BUILD_COMPLETE_TITLE)).toBeDefined();
   });
 
-  it('integrate posts the build output; a 503 is logged and told calmly', async () => {
+  it('integrate posts the build output; a refusal is logged and its reason shown in a notice', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const daemon = stubDaemon(({ method, url }) =>
-      method === 'POST' && url.pathname === '/api/integrate' ? notImplemented() : undefined,
+      method === 'POST' && url.pathname === '/api/integrate'
+        ? json({ error: 'site has no index.html to serve.', code: 'INTEGRATION_INVALID', hint: '' }, 422)
+        : undefined,
     );
     renderPanel(
-      <>
+      <MemoryRouter>
         <BuildCompleteDialog />
         <FixItConsole />
-      </>,
+      </MemoryRouter>,
     );
-    act(() => {
-      window.dispatchEvent(new CustomEvent('build_complete', { detail: output }));
-    });
+    openDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Integrate' }));
 
+    // A notice (toasts are list items): title and the daemon's reason.
+    expect((await screen.findByText('site has no index.html to serve.')).closest('li')).not.toBeNull();
+    expect(screen.getByText('Integration of site failed').closest('li')).not.toBeNull();
     expect(
-      await screen.findByText(
-        'Integration is not available in this Forge yet. Details are in the FixIt Console.',
-      ),
+      screen.getByText('Integration did not go through. Details are in the FixIt Console.'),
     ).toBeDefined();
     expect(daemon.requests.find((r) => r.path === '/api/integrate')?.body).toEqual({
       projectName: 'site',
       buildPath: '/home/me/.forge/outputs/site',
       files: ['index.html', 'assets/app.js'],
     });
-    expect(
-      screen.getByText(
-        'Integration of site failed: 503: Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
-      ),
-    ).toBeDefined();
+    expect(screen.getByText('Integration of site failed: site has no index.html to serve.')).toBeDefined();
+    expect(console.warn).toHaveBeenCalled();
   });
 
-  it('Save to File posts projectName and buildPath; a failure is only logged', async () => {
+  it('a route that is not built yet gets no special wording: the daemon says why', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const daemon = stubDaemon(({ method, url }) =>
-      method === 'POST' && url.pathname === '/api/save-project' ? notImplemented() : undefined,
+    stubDaemon(({ method, url }) =>
+      method === 'POST' && url.pathname === '/api/integrate' ? notImplemented() : undefined,
     );
-    renderPanel(<BuildCompleteDialog />);
-    act(() => {
-      window.dispatchEvent(new CustomEvent('build_complete', { detail: output }));
-    });
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
+    openDialog();
+    fireEvent.click(await screen.findByRole('button', { name: 'Integrate' }));
+
+    expect(
+      await notices().findByText(
+        'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
+      ),
+    ).toBeDefined();
+    expect(screen.queryByText(/not available in this Forge yet/)).toBeNull();
+  });
+
+  it('Save to File posts projectName and buildPath and says where the ZIP was written', async () => {
+    const daemon = stubDaemon(({ method, url }) =>
+      method === 'POST' && url.pathname === '/api/save-project'
+        ? json({ ok: true, text: 'Saved site.zip.', file: '/home/me/.forge/saved/site.zip' })
+        : undefined,
+    );
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
+    openDialog();
     await screen.findByRole('dialog');
     openMenu();
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Save to File' }));
 
-    expect(
-      await screen.findByText(
-        'Saving to a file is not available in this Forge yet. Details are in the FixIt Console.',
-      ),
-    ).toBeDefined();
+    expect(await notices().findByText('/home/me/.forge/saved/site.zip')).toBeDefined();
+    expect(notices().getByText('Saved site.zip.')).toBeDefined();
     expect(daemon.requests.find((r) => r.path === '/api/save-project')?.body).toEqual({
       projectName: 'site',
       buildPath: '/home/me/.forge/outputs/site',
     });
+  });
+
+  it("Save to File: a failure is logged and the daemon's reason shown", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    stubDaemon(({ method, url }) =>
+      method === 'POST' && url.pathname === '/api/save-project'
+        ? json({ error: 'The build output of site is gone.', code: 'NOT_FOUND', hint: '' }, 404)
+        : undefined,
+    );
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
+    openDialog();
+    await screen.findByRole('dialog');
+    openMenu();
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Save to File' }));
+
+    expect(await notices().findByText('The build output of site is gone.')).toBeDefined();
+    expect(
+      screen.getByText('Saving to a file did not go through. Details are in the FixIt Console.'),
+    ).toBeDefined();
+    expect(console.warn).toHaveBeenCalled();
   });
 
   it('Download saves the build output as {projectName}.zip', async () => {
@@ -112,7 +172,11 @@ describe('Build-complete dialog (spec §2.7)', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       saved.push(this.download);
     });
-    renderPanel(<BuildCompleteDialog />);
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+      </MemoryRouter>,
+    );
     act(() => {
       window.dispatchEvent(new CustomEvent('build_complete', { detail: output }));
     });
@@ -125,17 +189,35 @@ describe('Build-complete dialog (spec §2.7)', () => {
     expect(await screen.findByText('Downloading site.zip.')).toBeDefined();
   });
 
-  it('says what the daemon answered when integrate works', async () => {
+  it('says what the daemon answered when integrate works, and opens the app at its route', async () => {
     stubDaemon(({ method, url }) =>
       method === 'POST' && url.pathname === '/api/integrate'
-        ? json({ ok: true, text: 'Integrated into the platform.' })
+        ? json({
+            ok: true,
+            text: 'Integrated into the platform.',
+            path: '/apps/site',
+            url: 'http://127.0.0.1:4321/',
+          })
         : undefined,
     );
-    renderPanel(<BuildCompleteDialog />);
-    act(() => {
-      window.dispatchEvent(new CustomEvent('build_complete', { detail: output }));
-    });
+    let pathname = '';
+    function Probe() {
+      pathname = useLocation().pathname;
+      return null;
+    }
+    renderPanel(
+      <MemoryRouter>
+        <BuildCompleteDialog />
+        <Probe />
+      </MemoryRouter>,
+    );
+    openDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Integrate' }));
-    expect(await screen.findByText('Integrated into the platform.')).toBeDefined();
+
+    expect(await notices().findByText('Integrated into the platform.')).toBeDefined();
+    expect(notices().getByText('/apps/site')).toBeDefined();
+    fireEvent.click(notices().getByRole('button', { name: 'Open', hidden: true }));
+    await waitFor(() => expect(pathname).toBe('/apps/site'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ChevronDown, Download, FileArchive, GitMerge, HardDriveDownload } from 'lucide-react';
 import { ForgeHttpError, projectZipName, type BuildOutput } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { BUILD_COMPLETE_EVENT, useAppendLog } from '@/lib/live-store.ts';
 import { Button } from '@/components/ui/button.tsx';
+import { ToastAction } from '@/components/ui/toast.tsx';
+import { useToast, type ToastInput } from '@/components/ui/use-toast.tsx';
 import {
   Dialog,
   DialogContent,
@@ -32,12 +35,18 @@ const ACTION_NAMES: Record<Action, string> = {
 /** How many built files the dialog lists before "and N more". */
 const FILES_SHOWN = 5;
 
-/** The calm line shown in the dialog when an action fails; the details go to the log. */
-export function failureLine(action: Action, error: unknown): string {
-  const notBuilt = error instanceof ForgeHttpError && error.code === 'NOT_IMPLEMENTED';
-  return notBuilt
-    ? `${ACTION_NAMES[action]} is not available in this Forge yet. Details are in the FixIt Console.`
-    : `${ACTION_NAMES[action]} did not go through. Details are in the FixIt Console.`;
+/** The calm line shown in the dialog when an action fails; the details go to the log and a notice. */
+export function failureLine(action: Action): string {
+  return `${ACTION_NAMES[action]} did not go through. Details are in the FixIt Console.`;
+}
+
+/** The daemon's own sentence, not its JSON body: logs and notices are read by people. */
+export function daemonMessage(error: unknown): string {
+  return error instanceof ForgeHttpError
+    ? error.serverMessage || `${error.status}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
 }
 
 function saveBytes(bytes: Uint8Array, fileName: string): void {
@@ -51,11 +60,19 @@ function saveBytes(bytes: Uint8Array, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+/** What a finished action says: the dialog's line, and optionally a notice (with an action). */
+interface Outcome {
+  line: string;
+  notice?: ToastInput;
+}
+
 /**
  * The build-complete dialog (spec §2.7): opens on the window `build_complete` event (raised by the
  * live store when the daemon reports a build output) and offers Integrate and a ZIP menu (Save to
- * File, Download). Spec §8: integrate, save and download failures are only logged — here into the
- * FixIt Console, with one calm line in the dialog so the click is not met with silence.
+ * File, Download). Integrate publishes the build at its own route and offers to open it there;
+ * Save to File says where the ZIP was written. Spec §8: integrate, save and download failures are
+ * only logged — here into the FixIt Console — and, beyond the spec, the daemon's reason is also
+ * shown in a notice, so the click is never met with silence.
  */
 export function BuildCompleteDialog() {
   const [output, setOutput] = useState<BuildOutput | null>(null);
@@ -63,6 +80,8 @@ export function BuildCompleteDialog() {
   const [busy, setBusy] = useState<Action | null>(null);
   const [line, setLine] = useState<{ text: string; failed: boolean } | null>(null);
   const appendLog = useAppendLog();
+  const { toast } = useToast();
+  const navigate = useNavigate();
 
   useEffect(() => {
     const onComplete = (event: Event) => {
@@ -76,47 +95,71 @@ export function BuildCompleteDialog() {
     return () => window.removeEventListener(BUILD_COMPLETE_EVENT, onComplete);
   }, []);
 
-  const run = async (action: Action, call: (out: BuildOutput) => Promise<string>) => {
+  const run = async (action: Action, call: (out: BuildOutput) => Promise<Outcome>) => {
     if (!output || busy) return;
     setBusy(action);
     setLine(null);
     try {
-      setLine({ text: await call(output), failed: false });
+      const outcome = await call(output);
+      setLine({ text: outcome.line, failed: false });
+      if (outcome.notice) toast(outcome.notice);
     } catch (error) {
-      // The daemon's own sentence, not its JSON body: the log is read by people.
-      const message =
-        error instanceof ForgeHttpError
-          ? `${error.status}: ${error.serverMessage}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
+      const message = daemonMessage(error);
       console.warn(`[forge] ${action} of ${output.projectName} failed`, error);
       appendLog({
         level: 'error',
         message: `${ACTION_NAMES[action]} of ${output.projectName} failed: ${message}`,
       });
-      setLine({ text: failureLine(action, error), failed: true });
+      setLine({ text: failureLine(action), failed: true });
+      toast({
+        variant: 'destructive',
+        title: `${ACTION_NAMES[action]} of ${output.projectName} failed`,
+        description: message,
+      });
     } finally {
       setBusy(null);
     }
   };
 
+  const openRoute = (path: string) => {
+    setOpen(false);
+    void navigate(path);
+  };
+
   const integrate = () =>
     run('integrate', async ({ projectName, buildPath, files }) => {
       const answer = await forgeClient.request('integrate', { body: { projectName, buildPath, files } });
-      return answer.text || `${projectName} integrated.`;
+      const text = answer.text || `${projectName} integrated.`;
+      const path = answer.path;
+      return {
+        line: text,
+        notice: {
+          title: text,
+          description: path ? <span className="font-mono">{path}</span> : undefined,
+          action: path ? (
+            <ToastAction altText={`Open ${projectName} at ${path}`} onClick={() => openRoute(path)}>
+              Open
+            </ToastAction>
+          ) : undefined,
+        },
+      };
     });
   const saveToFile = () =>
     run('save', async ({ projectName, buildPath }) => {
       const answer = await forgeClient.request('saveProject', { body: { projectName, buildPath } });
-      return answer.text || `${projectName} saved.`;
+      const text = answer.text || `${projectName} saved.`;
+      const file = answer.file && !text.includes(answer.file) ? answer.file : undefined;
+      return {
+        line: text,
+        notice: { title: text, description: file ? <span className="font-mono">{file}</span> : undefined },
+      };
     });
   const download = () =>
     run('download', async ({ projectName }) => {
       const bytes = await forgeClient.request('downloadArtifact', { params: { name: projectName } });
       const fileName = projectZipName(projectName);
       saveBytes(bytes, fileName);
-      return `Downloading ${fileName}.`;
+      return { line: `Downloading ${fileName}.` };
     });
 
   const files = output?.files ?? [];

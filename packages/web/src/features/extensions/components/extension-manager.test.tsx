@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
@@ -51,21 +52,160 @@ describe('Package (spec §2.2, §8)', () => {
 });
 
 describe('extension manager (spec §2.7)', () => {
-  it('lists installed extensions with an Open button each', async () => {
+  it('lists installed extensions with their version and an Open button that goes to their route', async () => {
     stubDaemon(({ url }) =>
       url.pathname === '/api/extensions'
-        ? json([{ name: 'kanban', displayName: 'Kanban board', route: '/ext/kanban' }])
+        ? json([{ name: 'kanban', displayName: 'Kanban board', route: '/ext/kanban', version: '1.2.0' }])
         : undefined,
     );
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <Routes>
+          <Route path="/" element={<ExtensionManager />} />
+          <Route path="/ext/kanban" element={<p>kanban route</p>} />
+        </Routes>
+      </MemoryRouter>,
+    );
 
     const open = await screen.findByRole('link', { name: 'Open Kanban board' });
     expect(open.getAttribute('href')).toBe('/ext/kanban');
+    expect(open.getAttribute('target')).toBeNull();
+    expect(screen.getByRole('list', { name: 'Installed extensions' }).textContent).toContain('v1.2.0');
+
+    fireEvent.click(open);
+    expect(await screen.findByText('kanban route')).toBeDefined();
+  });
+
+  it('removes an extension only after it was confirmed, then refreshes the list', async () => {
+    let installed = [{ name: 'kanban', displayName: 'Kanban board', route: '/ext/kanban' }];
+    const daemon = stubDaemon(({ url, method }) => {
+      if (method === 'DELETE' && url.pathname === '/api/extensions/kanban') {
+        installed = [];
+        return json({ ok: true, name: 'kanban' });
+      }
+      return url.pathname === '/api/extensions' ? json(installed) : undefined;
+    });
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Kanban board' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm.textContent).toContain('Are you sure you want to remove Kanban board?');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(daemon.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Kanban board' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain('Removed Kanban board.');
+    expect(await screen.findByText('No extensions installed.')).toBeDefined();
+    expect(daemon.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/api/extensions/kanban',
+    ]);
+  });
+
+  it('shows why a remove was refused', async () => {
+    stubDaemon(({ url, method }) => {
+      if (method === 'DELETE') {
+        return json(
+          { error: 'There is no installed extension with that name.', code: 'EXTENSION_NOT_FOUND', hint: '' },
+          404,
+        );
+      }
+      return url.pathname === '/api/extensions'
+        ? json([{ name: 'kanban', displayName: 'Kanban board', route: '/ext/kanban' }])
+        : undefined;
+    });
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Kanban board' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'There is no installed extension with that name.',
+    );
+  });
+
+  it("shows pending, then the daemon's reason when a ZIP is refused (a bad manifest names the field)", async () => {
+    let answer: (response: Response) => void = () => {};
+    const answered = new Promise<Response>((resolve) => (answer = resolve));
+    stubDaemon(({ url, method }) =>
+      method === 'POST' && url.pathname === '/api/upload-extension' ? answered : undefined,
+    );
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    fireEvent.change(screen.getByLabelText('Extension ZIP file'), {
+      target: { files: [new File(['PK'], 'bad.zip')] },
+    });
+
+    const pending = await screen.findByText(/Installing/, { selector: 'p' });
+    expect(pending.textContent).toContain('bad.zip');
+    expect(screen.queryByRole('alert')).toBeNull();
+    answer(
+      json(
+        {
+          error: 'forge-extension.json: route must be a path such as "/ext/hello" (lowercase, dashes)',
+          code: 'EXTENSION_INVALID',
+          hint: 'See docs/extensions.md.',
+        },
+        400,
+      ),
+    );
+
+    const banner = await screen.findByRole('alert');
+    expect(banner.textContent).toContain('forge-extension.json: route must be a path');
+    expect(screen.queryByText(/Installing/, { selector: 'p' })).toBeNull();
+  });
+
+  it('says which version an upgrade replaced', async () => {
+    daemonWith(({ url, method }) =>
+      method === 'POST' && url.pathname === '/api/upload-extension'
+        ? json({
+            ok: true,
+            extension: {
+              name: 'kanban',
+              displayName: 'Kanban board',
+              route: '/ext/kanban',
+              version: '1.1.0',
+            },
+            upgradedFrom: '1.0.0',
+          })
+        : undefined,
+    );
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    fireEvent.change(screen.getByLabelText('Extension ZIP file'), {
+      target: { files: [new File(['PK'], 'kanban.zip')] },
+    });
+
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Upgraded Kanban board from 1.0.0 to 1.1.0.',
+    );
   });
 
   it("says why the list is unavailable instead of showing one, in the daemon's words", async () => {
     stubDaemon(({ url }) => (url.pathname === '/api/extensions' ? notImplemented() : undefined));
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
 
     expect(
       await screen.findByText(`Installed extensions unavailable: ${UI_TEXT.forgeUnavailable}`),
@@ -75,7 +215,11 @@ describe('extension manager (spec §2.7)', () => {
 
   it('silently ignores a file that is not a ZIP', async () => {
     const daemon = daemonWith(() => undefined);
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
 
     fireEvent.change(screen.getByLabelText('Extension ZIP file'), {
       target: { files: [new File(['x'], 'readme.md')] },
@@ -93,7 +237,11 @@ describe('extension manager (spec §2.7)', () => {
     const daemon = daemonWith(({ url, method }) =>
       method === 'POST' && url.pathname === '/api/upload-extension' ? notImplemented() : undefined,
     );
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
 
     fireEvent.drop(screen.getByRole('group', { name: 'Extension upload' }), {
       dataTransfer: { files: [new File(['PK'], 'kanban.zip')], types: ['Files'] },
@@ -113,7 +261,11 @@ describe('extension manager (spec §2.7)', () => {
       }
       return url.pathname === '/api/extensions' ? json(installed) : undefined;
     });
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
     expect(await screen.findByText('No extensions installed.')).toBeDefined();
 
     fireEvent.change(screen.getByLabelText('Extension ZIP file'), {
@@ -127,7 +279,11 @@ describe('extension manager (spec §2.7)', () => {
 
   it('repackages the platform from its card, with the Package texts', async () => {
     stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
-    renderPanel(<ExtensionManager />);
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Repackage Platform' }));
 

@@ -6,21 +6,91 @@ import {
   LoaderCircle,
   Package,
   Puzzle,
+  Trash2,
   Upload,
   X,
 } from 'lucide-react';
-import { isZipName } from '@forge/shared';
+import { Link } from 'react-router';
+import { isZipName, type Extension } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { errorMessage, useExtensions, useInstallExtension } from '../queries.ts';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog.tsx';
+import {
+  errorMessage,
+  installedLine,
+  useExtensions,
+  useInstallExtension,
+  useRemoveExtension,
+} from '../queries.ts';
 import { useRepackage } from './package-button.tsx';
 
 type Banner = { kind: 'success'; text: string } | { kind: 'error'; text: string } | null;
 
-function InstalledList() {
+/** Remove, after "Are you sure?": an uninstalled extension's route stops working at once. */
+function RemoveButton({
+  extension,
+  onRemoved,
+}: {
+  extension: Extension;
+  onRemoved: (banner: Banner) => void;
+}) {
+  const remove = useRemoveExtension();
+  const [asking, setAsking] = useState(false);
+  const confirm = () =>
+    remove.mutate(extension.name, {
+      onSuccess: () => onRemoved({ kind: 'success', text: `Removed ${extension.displayName}.` }),
+      onError: (error) => onRemoved({ kind: 'error', text: errorMessage(error) }),
+    });
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-6 text-muted-foreground hover:text-error"
+        aria-label={`Remove ${extension.displayName}`}
+        disabled={remove.isPending}
+        onClick={() => setAsking(true)}
+      >
+        {remove.isPending ? (
+          <LoaderCircle aria-hidden="true" className="animate-spin" />
+        ) : (
+          <Trash2 aria-hidden="true" />
+        )}
+      </Button>
+      <AlertDialog open={asking} onOpenChange={setAsking}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Are you sure you want to remove {extension.displayName}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              The extension is uninstalled and <span className="font-mono">{extension.route}</span> stops
+              working. Installing its ZIP again brings it back.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction variant="destructive" onClick={confirm}>
+              Remove
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
+
+function InstalledList({ onBanner }: { onBanner: (banner: Banner) => void }) {
   const { data, isPending, isError, error } = useExtensions();
   if (isPending) {
     return (
@@ -39,21 +109,23 @@ function InstalledList() {
       {data.map((extension) => (
         <li key={extension.name} className="flex items-center gap-2">
           <Puzzle aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
-          <span className="min-w-0 flex-1">
-            <span className="block truncate text-foreground">{extension.displayName}</span>
+          <span className="min-w-0 flex-1" title={extension.description || undefined}>
+            <span className="block truncate text-foreground">
+              {extension.displayName}
+              {extension.version ? (
+                <span className="ml-1 font-mono text-muted-foreground">v{extension.version}</span>
+              ) : null}
+            </span>
             <span className="block truncate font-mono text-muted-foreground">{extension.route}</span>
           </span>
           <Button asChild variant="outline" size="sm" className="h-6 px-2">
-            <a
-              href={extension.route}
-              target="_blank"
-              rel="noreferrer"
-              aria-label={`Open ${extension.displayName}`}
-            >
+            {/* Its route in the workspace, where the router frames it (features/dynamic-routes). */}
+            <Link to={extension.route} aria-label={`Open ${extension.displayName}`}>
               Open
               <ExternalLink aria-hidden="true" className="size-3" />
-            </a>
+            </Link>
           </Button>
+          <RemoveButton extension={extension} onRemoved={onBanner} />
         </li>
       ))}
     </ul>
@@ -94,7 +166,8 @@ function RepackageCard() {
 /**
  * The extension manager (spec §2.7): drop or browse for a ZIP (anything else is silently ignored),
  * install it (pending, then a success or failure banner that shows the error message), the installed
- * list with an Open button each, and the Repackage Platform card.
+ * list with its version, an Open button (its route in the workspace) and Remove (confirmed first)
+ * each, and the Repackage Platform card.
  */
 export function ExtensionManager() {
   const install = useInstallExtension();
@@ -109,8 +182,7 @@ export function ExtensionManager() {
     setBanner(null);
     setPendingName(file.name);
     install.mutate(file, {
-      onSuccess: (answer) =>
-        setBanner({ kind: 'success', text: `Installed ${answer.extension.displayName}.` }),
+      onSuccess: (answer) => setBanner({ kind: 'success', text: installedLine(answer) }),
       onError: (error) => setBanner({ kind: 'error', text: errorMessage(error) }),
       onSettled: () => setPendingName(null),
     });
@@ -209,7 +281,7 @@ export function ExtensionManager() {
             </button>
           </div>
         ) : null}
-        <InstalledList />
+        <InstalledList onBanner={setBanner} />
         <RepackageCard />
       </CardContent>
     </Card>
