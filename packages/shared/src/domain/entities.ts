@@ -14,7 +14,10 @@ export const ExtensionName = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and dashes, e.g. "hello-panel"');
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+    'must be lowercase letters, digits and dashes, e.g. "hello-panel"',
+  );
 
 /**
  * `forge-extension.json` at the root of an extension ZIP (docs/extensions.md). `route` is where the
@@ -32,7 +35,10 @@ export const ExtensionManifest = z.strictObject({
   entry: z
     .string()
     .max(200)
-    .regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._\-/]+\.html?$/, 'must be an HTML file inside the ZIP, e.g. "index.html"')
+    .regex(
+      /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._\-/]+\.html?$/,
+      'must be an HTML file inside the ZIP, e.g. "index.html"',
+    )
     .default('index.html'),
 });
 export type ExtensionManifest = z.infer<typeof ExtensionManifest>;
