@@ -12,8 +12,10 @@ import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
 import { register as registerDownload } from './commands/download.ts';
 import { register as registerExt } from './commands/ext.ts';
+import { register as registerFamily } from './commands/family.ts';
 import { register as registerFix } from './commands/fix.ts';
 import { register as registerGenerate } from './commands/generate.ts';
+import { registerLogin, registerLogout } from './commands/login.ts';
 import { register as registerLogs } from './commands/logs.ts';
 import { register as registerMemory } from './commands/memory.ts';
 import { register as registerOpen } from './commands/open.ts';
@@ -91,6 +93,9 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['memory', () => registerMemory(program, invoke)],
     ['generate', () => registerGenerate(program, invoke)],
     ['ext', () => registerExt(program, invoke)],
+    ['family', () => registerFamily(program, invoke)],
+    ['login', () => registerLogin(program, invoke)],
+    ['logout', () => registerLogout(program, invoke)],
     ['bots', () => registerBots(program, invoke)],
     ['status', () => registerStatus(program, invoke)],
     ['daemon', () => registerDaemon(program, invoke)],

@@ -152,6 +152,17 @@ describe('forge scan', () => {
 });
 
 describe('the brain, its memory and the chat', () => {
+  // The memory cells are the university family's: forge memory needs a family account's login.
+  beforeAll(async () => {
+    const add = await runWithStdin(
+      ['family', 'add', 'keeper', '--password-stdin'],
+      'a long family password\n',
+    );
+    if (add.code !== 0) throw new Error(`family add failed:\n${add.stderr}`);
+    const login = await runWithStdin(['login', 'keeper', '--password-stdin'], 'a long family password\n');
+    if (login.code !== 0) throw new Error(`login failed:\n${login.stderr}`);
+  });
+
   it('a session kept between runs of forge: greeting, code phrase, remember, and the chat asks as the same user', async () => {
     expect((await sandbox.run(['brain', 'set-greeting', 'good morning forge'])).code).toBe(0);
     const code = await runWithStdin(['brain', 'set-code'], 'correct horse battery\n');

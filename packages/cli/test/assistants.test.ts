@@ -583,7 +583,27 @@ describe('forge brain set-code on a terminal', () => {
 });
 
 describe('forge memory', () => {
+  const TOKEN = 'family-token-1';
+  /** The memory routes of the stand-in, as the daemon guards them: the family token in X-Forge-Family. */
   function memoryRoutes(cells: Map<string, MemoryCell>) {
+    route('POST', '/api/login', ({ body, res }) => {
+      const { username, password } = body as { username: string; password: string };
+      if (username !== 'mum' || password !== 'correct horse battery') {
+        return fail(res, 'INVALID_CREDENTIALS', 401);
+      }
+      return send(res, { token: TOKEN });
+    });
+    route('GET', '/api/family/me', ({ req, res }) =>
+      req.headers['x-forge-family'] === TOKEN
+        ? send(res, { name: 'mum', idleExpiresAt: at(1_800_000), expiresAt: at(43_200_000) })
+        : fail(res, 'FAMILY_AUTH_REQUIRED', 401),
+    );
+    standIn.routes.push((req, res, url) => {
+      if (!url.pathname.startsWith('/api/memory-cells') || req.headers['x-forge-family'] === TOKEN) {
+        return false;
+      }
+      return fail(res, 'FAMILY_AUTH_REQUIRED', 401);
+    });
     route('GET', '/api/memory-cells', ({ res }) => send(res, [...cells.values()]));
     route('PUT', '/api/memory-cells/:key', ({ params, body, res }) => {
       const cell = { key: params[0]!, value: (body as { value: string }).value, ts: Date.parse(at(5_000)) };
@@ -601,6 +621,12 @@ describe('forge memory', () => {
   it('ls, set and rm', async () => {
     const cells = new Map<string, MemoryCell>();
     memoryRoutes(cells);
+    const before = await run(['memory', 'ls']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain('The memory cells need the family login: forge login <name>');
+    const login = await runWithStdin(['login', 'mum', '--password-stdin'], 'correct horse battery\n');
+    expect(login.code, login.stderr).toBe(0);
+
     const empty = await run(['memory', 'ls']);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('');
@@ -632,6 +658,20 @@ describe('forge memory', () => {
     expect(again.stderr).toContain(
       'There is no memory cell named "colour". [MEMORY_CELL_NOT_FOUND, HTTP 404]',
     );
+  });
+
+  it('a token the daemon refuses: forgotten, and the same message', async () => {
+    memoryRoutes(new Map());
+    mkdirSync(join(sandbox.home, 'cli'), { recursive: true, mode: 0o700 });
+    const file = join(sandbox.home, 'cli', 'family-session.json');
+    writeFileSync(file, JSON.stringify({ [standIn.url]: { token: 'revoked', name: 'mum', at: at(0) } }), {
+      mode: 0o600,
+    });
+    const ls = await run(['memory', 'ls']);
+    expect(ls.code).toBe(1);
+    expect(ls.stderr).toContain('The memory cells need the family login: forge login <name>');
+    expect(ls.stderr).not.toContain('--token');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({});
   });
 });
 

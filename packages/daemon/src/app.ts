@@ -56,6 +56,8 @@ import { registerCodegenRoutes } from './features/codegen/routes.ts';
 import { registerExtensionRoutes } from './features/extensions/routes.ts';
 import { registerIntegrationRoutes } from './features/integration/routes.ts';
 import { registerDynamicRoutes } from './features/dynamic-routes/routes.ts';
+import { registerFamilyRoutes } from './features/family/routes.ts';
+import { registerPackagingRoutes } from './features/packaging/routes.ts';
 import { createRepairService, type RepairService } from './features/repairs/service.ts';
 import { registerRepairRoutes } from './features/repairs/routes.ts';
 import { createRepairJournal } from './features/repairs/journal.ts';
@@ -99,6 +101,8 @@ export interface AppServices {
   broadcast: (message: ServerMessage) => void;
   /** Send to one /ws connection (its hello `clientId`); false when it is gone. */
   sendTo: (clientId: string, message: ServerMessage) => boolean;
+  /** The /ws hub: AuthBot signs family connections in and sends them the family chat. */
+  familySockets: Pick<Hub, 'setFamilyAuth' | 'sendToFamily'>;
 }
 
 /** What a feature that keeps something running (a timer, a model call) hands back to be closed. */
@@ -202,6 +206,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     logger,
     broadcast,
     sendTo: (clientId, message) => hub.sendTo(clientId, message),
+    familySockets: hub,
   };
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;
@@ -246,6 +251,8 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerForgeRoutes(api, { autoForge });
   registerRepairRoutes(api, services);
   const features: FeatureHandle[] = [
+    // First: AuthBot's guard must be in place before the routes it protects are registered.
+    registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),
     registerBrainRoutes(api, services, deps),
     registerChatRoutes(api, services, deps),
@@ -253,6 +260,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     registerCodegenRoutes(api, services, deps),
     registerExtensionRoutes(api, services, deps),
     registerIntegrationRoutes(api, services, deps),
+    registerPackagingRoutes(api, services, deps),
   ];
   registerDynamicRoutes(api, services);
   deps.registerRoutes?.(api, services);

@@ -33,6 +33,19 @@ async function post(app: TestApp, route: string, body: unknown, cookie?: string)
   });
 }
 
+/**
+ * A family member's token: the memory-cells routes are the university's memory manager (AuthBot's
+ * guard), unlike the brain's "remember …", which goes through the brain's own session.
+ */
+async function familyToken(app: TestApp, name = 'mum'): Promise<string> {
+  const password = 'correct horse battery';
+  const add = await post(app, '/api/family/accounts', { name, password });
+  expect([200, 409]).toContain(add.status); // 409: the account is in the store from an earlier start
+  const login = await post(app, '/api/login', { username: name, password });
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { token: string }).token;
+}
+
 /** A brain chat client that keeps the session cookie, as the browser (and the CLI) do. */
 function brainClient(app: TestApp) {
   const client = {
@@ -272,28 +285,37 @@ describe('brain sessions', () => {
 describe('memory cells', () => {
   it('are set, listed newest first, forgotten, and kept across a restart', async () => {
     const { app, clock } = await appWithClock();
+    const tokens = new Map<TestApp, string>([[app, await familyToken(app)]]);
+    const auth = (a: TestApp) => ({ authorization: `Bearer ${tokens.get(a)}` });
     const put = (key: string, value: string) =>
       fetch(`${app.url}/api/memory-cells/${encodeURIComponent(key)}`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...auth(app) },
         body: JSON.stringify({ value }),
       });
     expect(await (await put('editor', 'vim')).json()).toEqual({ key: 'editor', value: 'vim', ts: T0 });
     clock.now += 1_000;
     await put('dev port', '5173');
     const list = async (a: TestApp) =>
-      (await (await fetch(`${a.url}/api/memory-cells`)).json()) as MemoryCell[];
+      (await (await fetch(`${a.url}/api/memory-cells`, { headers: auth(a) })).json()) as MemoryCell[];
     expect(await list(app)).toEqual([
       { key: 'dev port', value: '5173', ts: T0 + 1_000 },
       { key: 'editor', value: 'vim', ts: T0 },
     ]);
-    const missing = await fetch(`${app.url}/api/memory-cells/nothing`, { method: 'DELETE' });
+    const missing = await fetch(`${app.url}/api/memory-cells/nothing`, {
+      method: 'DELETE',
+      headers: auth(app),
+    });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({
       code: 'MEMORY_CELL_NOT_FOUND',
       error: 'There is no memory cell named "nothing".',
     });
-    expect(await (await fetch(`${app.url}/api/memory-cells/editor`, { method: 'DELETE' })).json()).toEqual({
+    const forgot = await fetch(`${app.url}/api/memory-cells/editor`, {
+      method: 'DELETE',
+      headers: auth(app),
+    });
+    expect(await forgot.json()).toEqual({
       ok: true,
       key: 'editor',
     });
@@ -315,6 +337,7 @@ describe('memory cells', () => {
 
     await app.stop();
     const again = await startTestApp({ home: app.home });
+    tokens.set(again, await familyToken(again));
     expect((await list(again)).map((c) => [c.key, c.value])).toEqual([
       ['the deploy target', 'render'],
       ['dev port', '5173'],

@@ -381,7 +381,7 @@ describe('bots', () => {
       fetch(`${app.url}/api/bots`),
     );
     expect(bots.find((b) => b.name === 'HealthBot')!.lastJob).toMatchObject({ ok: true });
-    expect(bots.find((b) => b.name === 'AuthBot')!.status).toBe('standby');
+    expect(bots.find((b) => b.name === 'AuthBot')!.status).toBe('active');
   });
 });
 

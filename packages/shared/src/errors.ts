@@ -21,6 +21,28 @@ export const ERROR_CATALOGUE = {
     message: 'An access token is required.',
     hint: 'Send "Authorization: Bearer <token>" or open the URL printed by `forge open`.',
   },
+  FAMILY_AUTH_REQUIRED: {
+    status: 401,
+    message: 'Family authentication required.',
+    hint: 'Log in to the university (/login) and send the token as "Authorization: Bearer <token>".',
+  },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid credentials' },
+  TOO_MANY_ATTEMPTS: {
+    status: 429,
+    message: 'Too many failed logins. Try again later.',
+    hint: 'Wait for the time in the Retry-After header.',
+  },
+  LOCAL_ONLY: {
+    status: 403,
+    message: 'Family accounts are managed from this machine, with the forge CLI.',
+    hint: 'Use: forge family add|ls|rm|passwd',
+  },
+  FAMILY_ACCOUNT_EXISTS: { status: 409, message: 'A family account with that name already exists.' },
+  FAMILY_ACCOUNT_NOT_FOUND: {
+    status: 404,
+    message: 'There is no family account with that name.',
+    hint: 'List them with: forge family ls',
+  },
   NOT_FOUND: { status: 404, message: 'No such API route.', hint: 'See docs/protocol.md for the routes.' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },

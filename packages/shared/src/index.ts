@@ -11,6 +11,7 @@ export * from './domain/entities.ts';
 export * from './domain/daemon.ts';
 export * from './domain/blueprint.ts';
 export * from './domain/assistants.ts';
+export * from './domain/family.ts';
 export * from './domain/builds.ts';
 export * from './domain/cli-result.ts';
 export * from './http/routes.ts';

@@ -96,7 +96,10 @@ export function createCliClient(options: CliClientOptions): CliClient {
     }
     if (res.status < 200 || res.status > 299) {
       const { ForgeHttpError } = await loadShared();
-      throw new ForgeHttpError(res.status, res.statusText, res.body.toString('utf8'));
+      // The answer's headers go along (Retry-After of a 429 says how long to wait).
+      throw Object.assign(new ForgeHttpError(res.status, res.statusText, res.body.toString('utf8')), {
+        headers: res.headers,
+      });
     }
     i.onHeaders?.(res.headers);
     if (route.response === 'binary') return new Uint8Array(res.body) as RouteResponse<N>;

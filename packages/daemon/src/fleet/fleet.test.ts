@@ -9,11 +9,10 @@ const deferred = () => {
 };
 
 describe('fleet', () => {
-  it('lists the 25 bots, active before any job except those that cannot take work yet', () => {
+  it('lists the 25 bots, every one active before any job (none is on standby any more)', () => {
     const fleet = createFleet({ broadcast: () => {}, maxConcurrent: () => 25 });
     expect(fleet.list()).toHaveLength(25);
-    const standby = fleet.list().filter((b) => b.status !== 'active');
-    expect(standby.map((b) => [b.name, b.status])).toEqual([['AuthBot', 'standby']]);
+    expect(fleet.list().filter((b) => b.status !== 'active')).toEqual([]);
     expect(fleet.list().every((b) => b.lastJob === null)).toBe(true);
     expect(fleet.activities().map((a) => [a.type, a.count, a.status])).toEqual([
       ['infrastructure', 6, 'online'],

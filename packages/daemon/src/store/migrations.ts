@@ -222,6 +222,44 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'family accounts',
+    up(db) {
+      // The university (AuthBot): accounts with scrypt hashes (never the password), login tokens
+      // stored only as their SHA-256 (times in ms since the epoch), the family chat, and the audit
+      // log of family actions.
+      db.exec(`
+        CREATE TABLE family_accounts (
+          name TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+          password_hash TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          last_login_at TEXT
+        ) STRICT;
+        CREATE TABLE family_tokens (
+          token_hash TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL COLLATE NOCASE,
+          created_at INTEGER NOT NULL,
+          last_used_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX family_tokens_by_name ON family_tokens (name);
+        CREATE TABLE family_chat (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          "from" TEXT NOT NULL,
+          text TEXT NOT NULL,
+          at TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE audit_log (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          at TEXT NOT NULL,
+          action TEXT NOT NULL,
+          actor TEXT,
+          detail TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

@@ -36,13 +36,27 @@ export interface Hub {
   /** Send one message to one client (by its hello `clientId`); false when it is not connected. */
   sendTo(clientId: string, message: ServerMessage): boolean;
   readonly clientCount: number;
+  /**
+   * How a connection's `family-auth` token is checked (AuthBot's tokens): the family member's name,
+   * or null. `touch` counts the check as a use of the token (refreshing its idle expiry).
+   */
+  setFamilyAuth(check: FamilyTokenCheck | null): void;
+  /**
+   * Send to the connections signed in as family (ClientMessage family-auth), their token checked
+   * again first: an expired or revoked one signs the connection out instead. Returns how many got it.
+   */
+  sendToFamily(message: ServerMessage): number;
   /** Close every client with 1001 and stop accepting. */
   close(): Promise<void>;
 }
 
+export type FamilyTokenCheck = (token: string, touch: boolean) => string | null;
+
 interface ClientState {
   id: string;
   alive: boolean;
+  /** Signed in as family with this token (kept in memory only, to re-check it on each send). */
+  family: { name: string; token: string } | null;
 }
 
 /** Answer a refused upgrade with a real HTTP response in the catalogue shape, then close. */
@@ -69,6 +83,7 @@ export function createHub(options: HubOptions): Hub {
   });
   const clients = new Map<WebSocket, ClientState>();
   let closing = false;
+  let familyCheck: FamilyTokenCheck | null = null;
 
   const sendData = (ws: WebSocket, data: string, bytes: number): void => {
     if (ws.readyState !== WebSocket.OPEN) return;
@@ -101,11 +116,18 @@ export function createHub(options: HubOptions): Hub {
     if (!parsed.success) return;
     if (parsed.data.type === 'ping') {
       send(ws, parsed.data.id === undefined ? { type: 'pong' } : { type: 'pong', id: parsed.data.id });
+    } else if (parsed.data.type === 'family-auth') {
+      const state = clients.get(ws);
+      if (!state) return;
+      const { token } = parsed.data;
+      const name = token && familyCheck ? familyCheck(token, true) : null;
+      state.family = name && token ? { name, token } : null;
+      send(ws, { type: 'family-auth', name });
     }
   };
 
   const onConnection = (ws: WebSocket): void => {
-    const state: ClientState = { id: crypto.randomUUID(), alive: true };
+    const state: ClientState = { id: crypto.randomUUID(), alive: true, family: null };
     clients.set(ws, state);
     ws.on('pong', () => {
       state.alive = true;
@@ -158,6 +180,25 @@ export function createHub(options: HubOptions): Hub {
         return true;
       }
       return false;
+    },
+    setFamilyAuth(check) {
+      familyCheck = check;
+    },
+    sendToFamily(message) {
+      const data = JSON.stringify(message);
+      const bytes = Buffer.byteLength(data);
+      let sent = 0;
+      for (const [ws, state] of [...clients]) {
+        if (!state.family) continue;
+        if (!familyCheck || familyCheck(state.family.token, false) !== state.family.name) {
+          state.family = null;
+          send(ws, { type: 'family-auth', name: null });
+          continue;
+        }
+        sendData(ws, data, bytes);
+        sent++;
+      }
+      return sent;
     },
     get clientCount() {
       return clients.size;

@@ -38,6 +38,19 @@ import {
 import { Settings, SettingUpdate } from '../domain/settings.ts';
 import { Blueprint } from '../domain/blueprint.ts';
 import {
+  AuditEntry,
+  FamilyAccount,
+  FamilyAccountBody,
+  FamilyChatBody,
+  FamilyChatMessage,
+  FamilyChatQuery,
+  FamilyNameParams,
+  FamilyOk,
+  FamilyPasswordBody,
+  FamilySession,
+  LogoutResponse,
+} from '../domain/family.ts';
+import {
   BrainCodeBody,
   BrainConfigResult,
   BrainGreetingBody,
@@ -459,6 +472,66 @@ export const routes = defineRoutes({
     params: ProjectParams,
     response: ScanReport,
     summary: "ScanBot's scan of a project: undeclared imports, scripts, JSON, secrets, sizes, types.",
+  },
+  logout: {
+    method: 'POST',
+    path: '/api/logout',
+    response: LogoutResponse,
+    summary: 'Revoke the family token sent (it then answers 401).',
+  },
+  familyMe: {
+    method: 'GET',
+    path: '/api/family/me',
+    response: FamilySession,
+    summary: 'Who the family token belongs to, and when it expires (family token required).',
+  },
+  familyAccounts: {
+    method: 'GET',
+    path: '/api/family/accounts',
+    response: z.array(FamilyAccount),
+    summary: 'Family accounts (from this machine only: refused to browsers).',
+  },
+  familyAdd: {
+    method: 'POST',
+    path: '/api/family/accounts',
+    body: FamilyAccountBody,
+    response: FamilyOk,
+    summary: 'Add a family account (from this machine only: refused to browsers).',
+  },
+  familyRemove: {
+    method: 'DELETE',
+    path: '/api/family/accounts/:name',
+    params: FamilyNameParams,
+    response: FamilyOk,
+    summary: 'Remove a family account and end its sessions (from this machine only).',
+  },
+  familyPasswd: {
+    method: 'PUT',
+    path: '/api/family/accounts/:name/password',
+    params: FamilyNameParams,
+    body: FamilyPasswordBody,
+    response: FamilyOk,
+    summary: "Change a family account's password and end its sessions (from this machine only).",
+  },
+  familyChat: {
+    method: 'GET',
+    path: '/api/family/chat',
+    query: FamilyChatQuery,
+    response: z.array(FamilyChatMessage),
+    summary: 'Family chat messages, oldest first (family token required).',
+  },
+  familyChatSend: {
+    method: 'POST',
+    path: '/api/family/chat',
+    body: FamilyChatBody,
+    response: FamilyChatMessage,
+    summary: 'Send a family chat message; signed-in members get it live over /ws (family token required).',
+  },
+  familyAudit: {
+    method: 'GET',
+    path: '/api/family/audit',
+    response: z.array(AuditEntry),
+    summary: 'The audit log of family actions, newest first (family token required).',
   },
   generate: {
     method: 'POST',

@@ -154,6 +154,16 @@ export const ServerMessage = z.discriminatedUnion('type', [
     previewUrl: z.string(),
     timestamp: z.string().optional(),
   }),
+  z.object({
+    type: z.literal('family-chat'),
+    /** A family chat message; sent only to connections signed in as family (ClientMessage family-auth). */
+    message: z.object({ id: z.string(), from: z.string(), text: z.string(), at: z.string() }),
+  }),
+  z.object({
+    type: z.literal('family-auth'),
+    /** The answer to a connection's family-auth: signed in as `name`, or refused (null). */
+    name: z.string().nullable(),
+  }),
   z.object({ type: z.literal('settings-updated'), /** Settings after the change. */ settings: Settings }),
   z.object({ type: z.literal('pong'), /** Echo of the ping's id. */ id: z.string().optional() }),
 ]);
@@ -164,6 +174,8 @@ export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage
 /** Every message a client may send on /ws; the daemon parses each and answers bad ones with nothing. */
 export const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping'), id: z.string().max(64).optional() }),
+  /** Sign this connection in as family (the university's token), to get the family chat live; null signs out. */
+  z.object({ type: z.literal('family-auth'), token: z.string().max(200).nullable() }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 

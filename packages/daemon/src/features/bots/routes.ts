@@ -42,8 +42,8 @@ const WORKS_FROM: Record<string, string> = {
   MemoryBot: 'the brain\'s "remember …" (or forge memory)',
   LogBot: 'every build (its log)',
   WatchBot: 'the file explorer and editor (file changes)',
-  ExtensionBot: 'the extension manager (arriving with the platform issue)',
-  AuthBot: 'the university login (arriving with the platform issue)',
+  ExtensionBot: 'the extension manager (or forge ext)',
+  AuthBot: 'the university login (or forge family)',
 };
 
 function requireBot(name: string): void {

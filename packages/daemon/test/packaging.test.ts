@@ -1,0 +1,273 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AdmZip from 'adm-zip';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FORGE_VERSION } from '@forge/shared';
+import { createFleet } from '../src/fleet/fleet.ts';
+import { familyServiceOf } from '../src/features/family/guard.ts';
+import { createPackagingService } from '../src/features/packaging/service.ts';
+import { findForgeRoot } from '../src/features/packaging/source.ts';
+import {
+  cleanup,
+  memoryLogger,
+  onCleanup,
+  openSocket,
+  startTestApp,
+  tempDir,
+  userPackageCaches,
+  type TestApp,
+} from './helpers.ts';
+
+afterEach(cleanup);
+
+const ROOT = findForgeRoot(fileURLToPath(new URL('../src/features/packaging/source.ts', import.meta.url)))!;
+
+/**
+ * A family token, made the way AuthBot's users get one: `forge family add` (POST /api/family/accounts
+ * with no Origin header, as the CLI sends it), then POST /api/login.
+ */
+async function familyToken(
+  app: TestApp,
+  name = 'ada',
+  password = 'correct horse battery staple',
+): Promise<string> {
+  const added = await fetch(`${app.url}/api/family/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  expect(added.status, await added.clone().text()).toBe(200);
+  const login = await fetch(`${app.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: name, password }),
+  });
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { token: string }).token;
+}
+
+const post = (app: TestApp, token?: string) =>
+  fetch(`${app.url}/api/package-platform`, {
+    method: 'POST',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+const download = (app: TestApp, token?: string) =>
+  fetch(`${app.url}/api/download/app`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+/** Package once: POST, wait for PackageBot to go idle on /ws, then the next POST reports the result. */
+async function packageOnce(app: TestApp, token: string): Promise<string> {
+  const socket = await openSocket(app.url);
+  const started = await post(app, token);
+  expect(started.status).toBe(202);
+  expect(await started.json()).toEqual({ status: 'Build triggered' });
+  const again = await post(app, token);
+  expect(await again.json()).toEqual({ status: 'Build already running' });
+  for (;;) {
+    const m = await socket.next('bot-status');
+    if (m.botName === 'PackageBot' && !m.job) break;
+  }
+  const result = await post(app, token);
+  expect(result.status).toBe(200);
+  return ((await result.json()) as { status: string }).status;
+}
+
+describe('packaging the platform', () => {
+  it('refuses both routes without a valid family token', async () => {
+    const app = await startTestApp();
+    for (const res of [
+      await post(app),
+      await download(app),
+      await post(app, 'not-a-token'),
+      await download(app, 'nope'),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('FAMILY_AUTH_REQUIRED');
+    }
+    expect(fs.existsSync(path.join(app.home, 'packages'))).toBe(false);
+  });
+
+  it('answers 404 with what to do before the first package', async () => {
+    const app = await startTestApp();
+    const res = await download(app, await familyToken(app));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({
+      code: 'NO_ARTIFACT',
+      error: 'No platform package yet: Repackage Platform first.',
+    });
+  });
+
+  it('says which builds are missing when the Forge is not built', async () => {
+    const home = tempDir('forge-home-');
+    const root = tempDir('forge-root-');
+    fs.mkdirSync(path.join(root, 'packages', 'daemon', 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'packages', 'daemon', 'dist', 'main.js'), '');
+    // A web dist without its index.html is as good as none.
+    fs.mkdirSync(path.join(root, 'packages', 'web', 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'packages', 'web', 'package.json'), '{"name":"@forge/web"}');
+    fs.writeFileSync(path.join(root, 'packages', 'daemon', 'package.json'), '{"name":"@forge/daemon"}');
+    const fleet = createFleet({ broadcast: () => undefined, maxConcurrent: () => 2 });
+    const packaging = createPackagingService({
+      fleet,
+      logger: memoryLogger().logger,
+      home,
+      version: '9.9.9',
+      root,
+    });
+    expect(packaging.trigger('ada').status).toBe('Build triggered');
+    await packaging.idle();
+    const expected =
+      `Build failed: The built CLI (packages/cli/dist), web app (packages/web/dist) are missing in ${root}: ` +
+      'run `pnpm build` there first.';
+    expect(packaging.lastResult()).toBe(expected);
+    expect(fleet.list().find((b) => b.name === 'PackageBot')?.lastJob).toMatchObject({
+      label: 'package the platform',
+      ok: false,
+      summary: expected.slice('Build failed: '.length),
+    });
+    expect(packaging.trigger('ada').status).toBe(expected);
+    // Refused before anything is written.
+    expect(fs.existsSync(path.join(home, 'packages'))).toBe(false);
+    expect(fs.existsSync(path.join(home, 'tmp'))).toBe(false);
+  });
+
+  it(
+    'packages the built Forge, downloads it, and the archive installs and runs on its own',
+    async () => {
+      for (const dir of ['daemon', 'cli', 'web']) {
+        expect(fs.existsSync(path.join(ROOT, 'packages', dir, 'dist')), `run pnpm build first (${dir})`).toBe(
+          true,
+        );
+      }
+      const home = tempDir('forge-home-');
+      const extension = path.join(home, 'extensions', 'hello');
+      fs.mkdirSync(extension, { recursive: true });
+      fs.writeFileSync(path.join(extension, 'index.html'), '<h1>hello</h1>');
+      const app = await startTestApp({ home });
+      const token = await familyToken(app);
+
+      const status = await packageOnce(app, token);
+      expect(status).toMatch(
+        new RegExp(
+          `^Build complete: forge-${FORGE_VERSION.replace(/\./g, '\\.')}-\\d{8}-\\d{6}\\.zip \\(\\d+\\.\\d MB\\)$`,
+        ),
+      );
+      const audit = familyServiceOf(app.forge.services)!.auditLog();
+      expect(audit.find((e) => e.action === 'package')).toMatchObject({ actor: 'ada' });
+
+      const res = await download(app, token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/zip');
+      const name = /^Build complete: (\S+)/.exec(status)![1]!;
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
+      const zip = new AdmZip(Buffer.from(await res.arrayBuffer()));
+      const top = name.replace(/\.zip$/, '');
+      const entries = new Set(zip.getEntries().map((e) => e.entryName));
+      for (const entry of [
+        'install.sh',
+        'README.md',
+        'package.json',
+        'packages/daemon/package.json',
+        'packages/daemon/dist/main.js',
+        'packages/daemon/dist/extract-worker.js',
+        'packages/cli/package.json',
+        'packages/cli/bin/forge.js',
+        'packages/cli/dist/forge.js',
+        'packages/web/package.json',
+        'packages/web/dist/index.html',
+        'extensions/hello/index.html',
+      ]) {
+        expect(entries, entry).toContain(`${top}/${entry}`);
+      }
+      const daemonPkg = JSON.parse(zip.readAsText(`${top}/packages/daemon/package.json`)) as {
+        dependencies: Record<string, string>;
+        devDependencies?: unknown;
+      };
+      expect(daemonPkg.dependencies['better-sqlite3']).toBeDefined();
+      expect(daemonPkg.dependencies['@forge/shared']).toBeUndefined();
+      expect(daemonPkg.devDependencies).toBeUndefined();
+      expect(fs.readdirSync(path.join(home, 'packages'))).toEqual([name]);
+
+      // Another machine: unpack, `sh install.sh`, `./forge daemon run` on its own FORGE_HOME.
+      const machine = tempDir('forge-install-');
+      zip.extractAllTo(machine, true);
+      const installed = path.join(machine, top);
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env)) {
+        if (
+          value !== undefined &&
+          !key.startsWith('FORGE_') &&
+          !key.startsWith('npm_') &&
+          !key.startsWith('PNPM')
+        )
+          env[key] = value;
+      }
+      Object.assign(env, userPackageCaches(), { NO_COLOR: '1', FORGE_HOME: path.join(machine, 'home') });
+      const install = await run('sh', ['install.sh', '--prefer-offline'], installed, env, 9 * 60_000);
+      expect(install.code, install.output).toBe(0);
+      expect(install.output).toContain('Forge is installed');
+      expect(fs.existsSync(path.join(machine, 'home', 'extensions', 'hello', 'index.html'))).toBe(true);
+
+      const child = spawn(path.join(installed, 'forge'), ['daemon', 'run', '--port', '0'], {
+        cwd: machine,
+        env: { ...env, HOME: machine },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<number | string>((resolve) =>
+        child.on('exit', (c, s) => resolve(c ?? s ?? 'unknown')),
+      );
+      onCleanup(async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+      });
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const match = /Forge is running at (\S+)\n/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        void exited.then((code) => reject(new Error(`installed Forge exited (${code}):\n${out}\n${err}`)));
+      });
+      const health = await fetch(`${url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ ok: true, version: FORGE_VERSION });
+      // The installed daemon serves its own web app.
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    },
+    12 * 60_000,
+  );
+});
+
+/** Run a command to the end (or kill it after `timeoutMs`), with its stdout and stderr together. */
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | string; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => {
+      output += `\n(killed after ${timeoutMs} ms)`;
+      process.kill(-child.pid!, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal ?? 'unknown', output });
+    });
+  });
+}
