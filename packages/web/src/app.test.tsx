@@ -1,9 +1,14 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { UI_TEXT, type SocketHandlers } from '@forge/shared';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT, type SocketHandlers } from '@forge/shared';
 import type { SocketConnector } from '@/lib/socket.tsx';
-import { installFakeDaemon } from '@/test/fake-daemon.ts';
+import { installFakeDaemon, json } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
+import { stubDaemon } from '@/test/render-panel.tsx';
+import { SESSION_ENDED_TEXT } from '@/features/login/login-error.ts';
+// Loaded up front: the route imports the screen lazily, and a cold transform under load can outlast
+// a findBy timeout.
+import '@/features/login/components/login-page.tsx';
 
 describe('routes (spec §2.1)', () => {
   it('shows the 404 page with both spec texts for an unknown path', async () => {
@@ -125,5 +130,30 @@ describe('connection indicator', () => {
     socket.setStatus('connected');
 
     await waitFor(() => expect(healthCalls()).toBe(2));
+  });
+});
+
+describe('a refused family token anywhere', () => {
+  afterEach(() => {
+    window.localStorage.clear();
+    vi.restoreAllMocks();
+  });
+
+  it('signs out and returns the user to /login, saying the session ended', async () => {
+    window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, 'tok-old');
+    stubDaemon(({ url }) =>
+      url.pathname === '/api/download/app'
+        ? json({ error: 'Family authentication required.', code: 'FAMILY_AUTH_REQUIRED' }, 401)
+        : undefined,
+    );
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { pathname } = renderApp('/');
+
+    // The dashboard's platform download (extension manager) is refused for the stored token.
+    fireEvent.click(await screen.findByRole('link', { name: '/api/download/app' }));
+
+    await waitFor(() => expect(pathname()).toBe('/login'));
+    expect(await screen.findByText(SESSION_ENDED_TEXT)).toBeDefined();
+    expect(window.localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBeNull();
   });
 });

@@ -1,8 +1,17 @@
 import { Component, lazy, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import {
+  Navigate,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useRoutes,
+  type Location,
+  type RouteObject,
+} from 'react-router';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { TriangleAlert } from 'lucide-react';
 import { APP_PATHS } from '@/lib/app-paths.ts';
+import { useAuthExpired } from '@/lib/auth.ts';
 import { SocketProvider, type SocketConnector } from '@/lib/socket.tsx';
 import { ProjectProvider } from '@/lib/project-context.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -13,6 +22,8 @@ import { AppShell } from '@/components/layout/app-shell.tsx';
 import { EmptyState } from '@/components/layout/page.tsx';
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page.tsx';
 import { DynamicRouteOrNotFound } from '@/features/dynamic-routes/dynamic-route-page.tsx';
+import type { LoginLocationState } from '@/features/login/login-error.ts';
+import { forgetFamilyData } from '@/features/university/queries.ts';
 
 // The landing screen, the 404 and the dynamic-route frame ship in the main chunk; every other screen loads on first visit,
 // so the first paint pays only for the shell.
@@ -100,12 +111,31 @@ function RouteErrorBoundary({ children }: { children: ReactNode }) {
   return <RouteErrorBoundaryAt location={useLocation()}>{children}</RouteErrorBoundaryAt>;
 }
 
+/**
+ * A stored token the daemon refused anywhere (expired or revoked; lib/api.ts removed it) returns the
+ * user to /login, saying why. The university page does this for itself (it also leaves its screen),
+ * and /login needs no trip, so both are left alone here: one navigation per refusal.
+ */
+function AuthExpiredRedirect() {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  useAuthExpired(() => {
+    const atUniversity = pathname === APP_PATHS.university || pathname.startsWith(`${APP_PATHS.university}/`);
+    if (atUniversity || pathname === APP_PATHS.login) return;
+    forgetFamilyData(queryClient);
+    void navigate(APP_PATHS.login, { state: { expired: true } satisfies LoginLocationState });
+  });
+  return null;
+}
+
 /** The routes of spec §2.1. */
 export const appRoutes: RouteObject[] = [
   {
     // The shell itself failing leaves the error page alone; a screen failing keeps the shell.
     element: (
       <RouteErrorBoundary>
+        <AuthExpiredRedirect />
         <AppShell />
       </RouteErrorBoundary>
     ),

@@ -1,14 +1,54 @@
 import { createForgeClient, ForgeHttpError } from '@forge/shared';
+import { expireAuthToken, readAuthToken } from './auth.ts';
+
+/** Same-origin daemon API paths: the only requests the family token may travel on. */
+const isApiRequest = (target: string): boolean => {
+  try {
+    const url = new URL(target, window.location.href);
+    return url.origin === window.location.origin && url.pathname.startsWith('/api/');
+  } catch {
+    return false;
+  }
+};
+
+/** True when a 401 says the family token was refused (expired, revoked), not something else. */
+async function refusesFamilyToken(res: Response): Promise<boolean> {
+  if (res.status !== 401) return false;
+  try {
+    const body = (await res.clone().json()) as { code?: unknown };
+    return body.code === 'FAMILY_AUTH_REQUIRED';
+  } catch {
+    return false;
+  }
+}
 
 /**
- * The typed client for every call, same origin as the page (the daemon serves the app), cookies
- * included (spec §7). fetch is looked up per call, not bound once at import, so a later-installed
- * fetch is honoured.
+ * fetch for the daemon API: the university token (spec §4, `authToken`) rides along as
+ * `Authorization: Bearer` on every same-origin /api request while one is stored, and a
+ * FAMILY_AUTH_REQUIRED answer to it signs this browser out (lib/auth.ts `expireAuthToken`).
+ * fetch is looked up per call, not bound once at import, so a later-installed fetch is honoured.
  */
+export async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const target = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const token = isApiRequest(target) ? readAuthToken() : null;
+  let sent = init;
+  if (token) {
+    const headers = new Headers(init.headers);
+    // An explicit Authorization (another credential) is the caller's choice and stays.
+    if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    sent = { ...init, headers };
+  }
+  const res = await globalThis.fetch(input, sent);
+  if (token && (await refusesFamilyToken(res))) expireAuthToken(token);
+  return res;
+}
+
+/** The typed client for every call, same origin as the page (the daemon serves the app), cookies
+ * included (spec §7), the family token attached by `apiFetch`. */
 export const forgeClient = createForgeClient({
   baseUrl: '',
   credentials: 'include',
-  fetch: (input, init) => globalThis.fetch(input, init),
+  fetch: apiFetch,
 });
 
 /**

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { AUTH_TOKEN_STORAGE_KEY } from '@forge/shared';
 
 /**
@@ -8,6 +8,8 @@ import { AUTH_TOKEN_STORAGE_KEY } from '@forge/shared';
 
 /** Same-tab writes do not fire `storage`, so this event tells this tab's subscribers. */
 const CHANGE_EVENT = 'forge:auth-token';
+/** The daemon refused the stored token (expired or revoked): screens send the user to /login. */
+const EXPIRED_EVENT = 'forge:auth-expired';
 
 export function readAuthToken(): string | null {
   try {
@@ -30,6 +32,29 @@ function write(token: string | null): void {
 
 export const storeAuthToken = (token: string): void => write(token);
 export const clearAuthToken = (): void => write(null);
+
+/**
+ * The daemon answered FAMILY_AUTH_REQUIRED to `token`: forget it (unless a newer sign-in already
+ * replaced it) and tell the screens, which go to /login.
+ */
+export function expireAuthToken(token: string): void {
+  if (readAuthToken() !== token) return;
+  write(null);
+  window.dispatchEvent(new Event(EXPIRED_EVENT));
+}
+
+/** Run `onExpired` when the stored token is refused by the daemon, while the caller is mounted. */
+export function useAuthExpired(onExpired: () => void): void {
+  const latest = useRef(onExpired);
+  useEffect(() => {
+    latest.current = onExpired;
+  });
+  useEffect(() => {
+    const listener = () => latest.current();
+    window.addEventListener(EXPIRED_EVENT, listener);
+    return () => window.removeEventListener(EXPIRED_EVENT, listener);
+  }, []);
+}
 
 function subscribe(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {

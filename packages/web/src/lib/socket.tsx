@@ -10,7 +10,13 @@ import {
   type ReactNode,
 } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ServerMessage, SocketHandlers, SocketStatus, SocketSubscription } from '@forge/shared';
+import type {
+  ClientMessage,
+  ServerMessage,
+  SocketHandlers,
+  SocketStatus,
+  SocketSubscription,
+} from '@forge/shared';
 import { connectAppSocket } from './early-socket.ts';
 import { createLiveStore, LiveStoreContext } from './live-store.ts';
 import { routeQuery } from './query-client.ts';
@@ -44,6 +50,11 @@ interface SocketContextValue {
    * line so a signed-in brain answer comes back to this tab alone.
    */
   clientId: () => string | null;
+  /**
+   * Send a message to the daemon on this connection; false when it is not open (the caller sends
+   * it again once the status is back to connected, e.g. a family sign-in).
+   */
+  send: (message: ClientMessage) => boolean;
 }
 
 const SocketContext = createContext<SocketContextValue | null>(null);
@@ -83,6 +94,7 @@ export function SocketProvider({
   );
   const listeners = useRef(new Set<MessageListener>());
   const clientIdRef = useRef<string | null>(null);
+  const subscriptionRef = useRef<SocketSubscription | null>(null);
   const [store] = useState(createLiveStore);
 
   useEffect(() => {
@@ -120,7 +132,11 @@ export function SocketProvider({
         console.debug('[forge] ignored socket frame', value);
       },
     });
-    return () => subscription.close();
+    subscriptionRef.current = subscription;
+    return () => {
+      subscriptionRef.current = null;
+      subscription.close();
+    };
   }, [connect, queryClient, store]);
 
   const subscribe = useCallback((listener: MessageListener) => {
@@ -131,9 +147,13 @@ export function SocketProvider({
   }, []);
 
   const clientId = useCallback(() => clientIdRef.current, []);
+  const send = useCallback(
+    (message: ClientMessage) => subscriptionRef.current?.send(JSON.stringify(message)) ?? false,
+    [],
+  );
   const value = useMemo(
-    () => ({ status, firstAttempt, subscribe, clientId }),
-    [status, firstAttempt, subscribe, clientId],
+    () => ({ status, firstAttempt, subscribe, clientId, send }),
+    [status, firstAttempt, subscribe, clientId, send],
   );
   return (
     <SocketContext.Provider value={value}>

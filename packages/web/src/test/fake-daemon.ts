@@ -36,6 +36,16 @@ export function installFakeDaemon(
       return json(options.health ?? { ok: true, version: '1.0.0', uptimeMs: 1234 });
     }
     if (method === 'GET' && url.pathname === '/api/settings') return json(settings);
+    if (method === 'GET' && url.pathname === '/api/bots/status') {
+      // The whole fleet online, as a quiet daemon reports it.
+      const activities = [
+        { type: 'infrastructure', count: 6, status: 'online' },
+        { type: 'development', count: 6, status: 'online' },
+        { type: 'operations', count: 6, status: 'online' },
+        { type: 'services', count: 7, status: 'online' },
+      ];
+      return json({ success: true, activities });
+    }
     if (method === 'POST' && url.pathname === '/api/settings') {
       const update = body as Record<string, unknown>;
       if (options.onPostSettings) return options.onPostSettings(update, settings);

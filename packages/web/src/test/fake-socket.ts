@@ -1,5 +1,5 @@
 import { act } from '@testing-library/react';
-import type { ServerMessage, SocketHandlers, SocketStatus } from '@forge/shared';
+import type { ClientMessage, ServerMessage, SocketHandlers, SocketStatus } from '@forge/shared';
 import type { SocketConnector } from '@/lib/socket.tsx';
 
 /** Stands in for the /ws connection: the test decides when it opens, drops and what it says. */
@@ -7,6 +7,8 @@ export interface FakeSocket {
   connect: SocketConnector;
   setStatus: (status: SocketStatus) => void;
   emit: (message: ServerMessage) => void;
+  /** What the app sent on the socket while it was connected, parsed. */
+  sent: ClientMessage[];
 }
 
 export function createFakeSocket(): FakeSocket {
@@ -15,23 +17,35 @@ export function createFakeSocket(): FakeSocket {
     if (!handlers) throw new Error('the app has not opened its socket');
     return handlers;
   };
+  const sent: ClientMessage[] = [];
+  let status: SocketStatus = 'connecting';
   return {
+    sent,
     connect: (h) => {
       handlers = h;
-      let status: SocketStatus = 'connecting';
+      status = 'connecting';
       h.onStatus?.(status);
       return {
         get status() {
           return status;
         },
-        send: () => false,
+        send: (data: string) => {
+          // Like a real socket: only an open connection carries a message.
+          if (status !== 'connected') return false;
+          sent.push(JSON.parse(data) as ClientMessage);
+          return true;
+        },
         close: () => {
           status = 'disconnected';
           handlers = undefined;
         },
       };
     },
-    setStatus: (status) => act(() => current().onStatus?.(status)),
+    setStatus: (next) =>
+      act(() => {
+        status = next;
+        current().onStatus?.(next);
+      }),
     emit: (message) => act(() => current().onMessage?.(message)),
   };
 }

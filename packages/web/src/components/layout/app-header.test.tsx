@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
-import { UI_TEXT } from '@forge/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { AppHeader } from './app-header.tsx';
@@ -18,6 +18,8 @@ function renderHeader(onAssistantOpenChange = vi.fn()) {
 }
 
 describe('app header (spec §2.2)', () => {
+  afterEach(() => window.localStorage.clear());
+
   it('links the routes extensions added, with their descriptions', async () => {
     stubDaemon(({ url }) =>
       url.pathname === '/api/dynamic-routes'
@@ -51,6 +53,8 @@ describe('app header (spec §2.2)', () => {
   });
 
   it('explains a Download the daemon cannot serve instead of saving an error page', async () => {
+    // The download needs the family token (without one the link goes to /login).
+    window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, 'tok-1');
     stubDaemon(({ url }) => (url.pathname === '/api/download/app' ? notImplemented() : undefined));
     const header = renderHeader();
 

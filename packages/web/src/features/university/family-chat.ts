@@ -1,49 +1,24 @@
+import type { FamilyChatMessage } from '@forge/shared';
+
 /**
- * The university family chat (spec §2.8: "local only, simulated replies"). There is no chat service
- * behind it: messages stay in this browser tab (sessionStorage) and every reply is generated here
- * and labelled as simulated, so nobody mistakes it for a person answering.
+ * The university family chat (issue 12): messages persist in the daemon's store and reach every
+ * signed-in family member live over /ws. The same message can arrive twice (the POST's answer and
+ * its /ws echo, or a push racing the history read), so the history is merged by id.
  */
 
-export interface FamilyMessage {
-  id: string;
-  from: 'you' | 'simulated';
-  text: string;
-  /** Epoch milliseconds. */
-  ts: number;
-}
-
-export const FAMILY_CHAT_STORAGE_KEY = 'forge.family-chat';
-export const FAMILY_CHAT_KEEP = 200;
-
-const quote = (text: string): string => {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 60 ? `${oneLine.slice(0, 57)}…` : oneLine;
-};
-
-/** The simulated answer to `text`: deterministic, and honest about what this chat is. */
-export function simulatedReply(text: string): string {
-  const said = quote(text);
-  if (/\?\s*$/.test(text.trim())) {
-    return `You asked "${said}". This chat is local only and cannot answer; the brain chat on the dashboard can.`;
-  }
-  return `Noted: "${said}". Kept in this browser tab only; nobody else receives family chat messages.`;
-}
-
-export function readFamilyChat(storage: Pick<Storage, 'getItem'>): FamilyMessage[] {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(FAMILY_CHAT_STORAGE_KEY) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as FamilyMessage[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The conversation after the user says `text`: their line and its simulated reply. */
-export function withMessage(messages: readonly FamilyMessage[], text: string, now: number): FamilyMessage[] {
-  const next: FamilyMessage[] = [
-    ...messages,
-    { id: `${now}-you-${messages.length}`, from: 'you', text, ts: now },
-    { id: `${now}-sim-${messages.length + 1}`, from: 'simulated', text: simulatedReply(text), ts: now },
-  ];
-  return next.length > FAMILY_CHAT_KEEP ? next.slice(-FAMILY_CHAT_KEEP) : next;
+/** `current` with `incoming` added once each, oldest first (by time, then id for equal times). */
+export function mergeMessages(
+  current: readonly FamilyChatMessage[],
+  incoming: readonly FamilyChatMessage[],
+): FamilyChatMessage[] {
+  const known = new Set(current.map((m) => m.id));
+  const added = incoming.filter((m) => {
+    if (known.has(m.id)) return false;
+    known.add(m.id);
+    return true;
+  });
+  if (added.length === 0) return [...current];
+  return [...current, ...added].sort((a, b) =>
+    a.at === b.at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.at < b.at ? -1 : 1,
+  );
 }

@@ -1,20 +1,47 @@
-import { activityTone, TOTAL_BOTS, type BotStatusResponse } from '@forge/shared';
+import { BOT_CATEGORIES, type BotInfo } from '@forge/shared';
+
+/**
+ * The swarm status of /university/bots (spec §2.8), from the live fleet (GET /api/bots folded with
+ * pushed `bot-status` messages): how many bots can take work, who is busy and who is failing. Counts
+ * come from the fleet the daemon reports, never from constants.
+ */
 
 const list = (items: string[]): string =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
-/**
- * The swarm status text of /university/bots (spec §2.8), from GET /api/bots/status: how many bots
- * can take work (the daemon counts the bots of a category that are not in error), and where the
- * fleet is busy or failing.
- */
-export function swarmSummary(status: BotStatusResponse): string {
-  if (!status.success) return 'The swarm did not report its status.';
-  const available = status.activities.reduce((sum, a) => sum + a.count, 0);
-  const failing = status.activities.filter((a) => activityTone(a.status) === 'error').map((a) => a.type);
-  const busy = status.activities.filter((a) => activityTone(a.status) === 'pending').map((a) => a.type);
-  const head = `${available} of ${TOTAL_BOTS} bots available`;
-  if (failing.length > 0) return `Swarm degraded: ${head}; errors in ${list(failing)}.`;
-  if (busy.length > 0) return `Swarm working: ${head}; building in ${list(busy)}.`;
+export const isFailing = (bot: BotInfo): boolean => bot.status === 'error';
+export const isBusy = (bot: BotInfo): boolean =>
+  !isFailing(bot) && (bot.status === 'building' || bot.currentJob !== null);
+
+/** The badge tone of a bot's status: green when it can work, yellow busy, red failing. */
+export function botTone(bot: BotInfo): 'online' | 'pending' | 'error' | 'outline' {
+  if (isFailing(bot)) return 'error';
+  if (isBusy(bot)) return 'pending';
+  return bot.status === 'active' || bot.status === 'idle' ? 'online' : 'outline';
+}
+
+export function swarmSummary(bots: readonly BotInfo[]): string {
+  if (bots.length === 0) return 'The fleet reported no bots.';
+  const failing = bots.filter(isFailing).map((b) => b.name);
+  const busy = bots.filter(isBusy).map((b) => b.name);
+  const head = `${bots.length - failing.length} of ${bots.length} bots available`;
+  if (failing.length > 0) return `Swarm degraded: ${head}; failing: ${list(failing)}.`;
+  if (busy.length > 0) return `Swarm working: ${head}; busy: ${list(busy)}.`;
   return `Swarm online: ${head}.`;
+}
+
+/** The fleet by category, in the spec's category order (unknown categories last), names sorted. */
+export function byCategory(bots: readonly BotInfo[]): { category: string; bots: BotInfo[] }[] {
+  const groups = new Map<string, BotInfo[]>();
+  for (const bot of bots) groups.set(bot.category, [...(groups.get(bot.category) ?? []), bot]);
+  const rank = (c: string) => {
+    const i = (BOT_CATEGORIES as readonly string[]).indexOf(c);
+    return i === -1 ? BOT_CATEGORIES.length : i;
+  };
+  return [...groups.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([category, members]) => ({
+      category,
+      bots: members.sort((a, b) => a.name.localeCompare(b.name)),
+    }));
 }

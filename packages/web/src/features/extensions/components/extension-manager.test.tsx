@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
-import { UI_TEXT } from '@forge/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { notImplemented, renderPanel, stubDaemon, type RouteRequest } from '@/test/render-panel.tsx';
 import { ExtensionManager } from './extension-manager.tsx';
@@ -21,10 +21,33 @@ function daemonWith(handler: (request: RouteRequest, init?: RequestInit) => Resp
   return { ...daemon, bodies };
 }
 
+const TOKEN = 'tok-7';
+
+/** The manager at /, with a /login screen to land on. */
+function renderManagerWithLogin() {
+  renderPanel(
+    <MemoryRouter>
+      <Routes>
+        <Route path="/" element={<ExtensionManager />} />
+        <Route path="/login" element={<p>login screen</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+const familyAuthRequired = () =>
+  json({ error: 'Family authentication required.', code: 'FAMILY_AUTH_REQUIRED' }, 401);
+
 describe('Package (spec §2.2, §8)', () => {
+  beforeEach(() => window.localStorage.clear());
+
   it('says "Build failed - family authentication required" when packaging is refused', async () => {
     stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
-    renderPanel(<PackageButton />);
+    renderPanel(
+      <MemoryRouter>
+        <PackageButton />
+      </MemoryRouter>,
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Package' }));
 
@@ -36,7 +59,11 @@ describe('Package (spec §2.2, §8)', () => {
     const daemon = stubDaemon(({ url, method }) =>
       method === 'POST' && url.pathname === '/api/package-platform' ? json({ status }) : undefined,
     );
-    renderPanel(<PackageButton />);
+    renderPanel(
+      <MemoryRouter>
+        <PackageButton />
+      </MemoryRouter>,
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Package' }));
     expect(await notices().findByText('Packaging started')).toBeDefined();
@@ -48,6 +75,119 @@ describe('Package (spec §2.2, §8)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Package' }));
     expect(await notices().findByText(UI_TEXT.packageTriggered)).toBeDefined();
     expect(daemon.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+});
+
+describe('Repackage Platform needs the family token', () => {
+  beforeEach(() => window.localStorage.clear());
+  afterEach(() => window.localStorage.clear());
+
+  it('sends the stored token with the package request', async () => {
+    window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, TOKEN);
+    const daemon = stubDaemon(({ url, method }) =>
+      method === 'POST' && url.pathname === '/api/package-platform'
+        ? json({ status: 'Packaged' })
+        : undefined,
+    );
+    renderManagerWithLogin();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Repackage Platform' }));
+
+    expect(await notices().findByText('Packaged')).toBeDefined();
+    const call = daemon.fetch.mock.calls.find(([input]) => String(input).endsWith('/api/package-platform'));
+    expect(new Headers(call?.[1]?.headers).get('authorization')).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('a 401 says "Build failed - family authentication required", then goes to /login', async () => {
+    stubDaemon(({ url, method }) =>
+      method === 'POST' && url.pathname === '/api/package-platform' ? familyAuthRequired() : undefined,
+    );
+    renderManagerWithLogin();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Repackage Platform' }));
+
+    expect(await notices().findByText(UI_TEXT.packageFailed)).toBeDefined();
+    expect(await screen.findByText('login screen')).toBeDefined();
+  });
+});
+
+describe('platform download link (GET /api/download/app)', () => {
+  const created: Blob[] = [];
+  const revoked: string[] = [];
+  let clicked: { href: string; download: string }[] = [];
+  beforeEach(() => {
+    window.localStorage.clear();
+    created.length = 0;
+    revoked.length = 0;
+    clicked = [];
+    // jsdom has no object URLs, and its link clicks would try to navigate.
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => (created.push(blob), `blob:forge/${created.length}`),
+      revokeObjectURL: (url: string) => void revoked.push(url),
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.href, download: this.download });
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    window.localStorage.clear();
+  });
+
+  const link = () => screen.getByRole('link', { name: '/api/download/app' });
+
+  it('downloads with the family token, under the name the daemon gave', async () => {
+    window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, TOKEN);
+    const daemon = stubDaemon(({ url }) =>
+      url.pathname === '/api/download/app'
+        ? new Response('zip-bytes', {
+            headers: { 'content-disposition': 'attachment; filename="forge-platform-1.2.0.zip"' },
+          })
+        : undefined,
+    );
+    renderManagerWithLogin();
+
+    expect(link().getAttribute('href')).toBe('/api/download/app');
+    fireEvent.click(link());
+
+    await waitFor(() =>
+      expect(clicked).toEqual([{ href: 'blob:forge/1', download: 'forge-platform-1.2.0.zip' }]),
+    );
+    expect(await created[0]?.text()).toBe('zip-bytes');
+    const call = daemon.fetch.mock.calls.find(([input]) => String(input).endsWith('/api/download/app'));
+    expect(new Headers(call?.[1]?.headers).get('authorization')).toBe(`Bearer ${TOKEN}`);
+    await waitFor(() => expect(revoked).toEqual(['blob:forge/1']));
+    expect(screen.queryByText('login screen')).toBeNull();
+  });
+
+  it('without a stored token goes to /login and asks the daemon nothing', async () => {
+    const daemon = stubDaemon(() => undefined);
+    renderManagerWithLogin();
+
+    fireEvent.click(link());
+
+    expect(await screen.findByText('login screen')).toBeDefined();
+    expect(daemon.requests.some((r) => r.path === '/api/download/app')).toBe(false);
+    expect(clicked).toEqual([]);
+  });
+
+  it("shows the daemon's reason when there is nothing to download yet (404 NO_ARTIFACT)", async () => {
+    window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, TOKEN);
+    stubDaemon(({ url }) =>
+      url.pathname === '/api/download/app'
+        ? json({ error: 'No platform package yet: Repackage Platform first.', code: 'NO_ARTIFACT' }, 404)
+        : undefined,
+    );
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderManagerWithLogin();
+
+    fireEvent.click(link());
+
+    expect(await notices().findByText('Download failed')).toBeDefined();
+    expect(notices().getByText('No platform package yet: Repackage Platform first.')).toBeDefined();
+    expect(clicked).toEqual([]);
+    // A missing package is not a sign-in problem: the token stays.
+    expect(window.localStorage.getItem(AUTH_TOKEN_STORAGE_KEY)).toBe(TOKEN);
   });
 });
 

@@ -12,11 +12,11 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { isZipName, type Extension } from '@forge/shared';
-import { forgeClient } from '@/lib/api.ts';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useDownloadPlatform } from '@/components/layout/download-platform-link.tsx';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -134,6 +134,8 @@ function InstalledList({ onBanner }: { onBanner: (banner: Banner) => void }) {
 
 function RepackageCard() {
   const { run, pending, status } = useRepackage();
+  // A click downloads with the family token (a plain link would be refused); still a link to read.
+  const download = useDownloadPlatform();
   return (
     <section
       aria-label="Repackage Platform"
@@ -145,7 +147,12 @@ function RepackageCard() {
       </div>
       <p className="text-muted-foreground">
         Rebuild the Forge installer with the installed extensions; it downloads from{' '}
-        <a className="font-mono underline-offset-2 hover:underline" href={forgeClient.url('downloadApp')}>
+        <a
+          className="font-mono underline-offset-2 hover:underline"
+          href={download.href}
+          download
+          onClick={download.onClick}
+        >
           /api/download/app
         </a>
         .

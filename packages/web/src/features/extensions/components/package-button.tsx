@@ -1,18 +1,42 @@
 import type { ComponentProps } from 'react';
+import { useNavigate } from 'react-router';
 import { LoaderCircle, Package } from 'lucide-react';
+import { ForgeHttpError } from '@forge/shared';
+import { APP_PATHS } from '@/lib/app-paths.ts';
+import { readAuthToken } from '@/lib/auth.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { packageNotice, usePackagePlatform } from '../queries.ts';
 
-/** Hook for anything that repackages the platform: header button, menu item, Repackage card. */
+/**
+ * Whether a failed package request should take the user to /login: any 401, except the refusal of
+ * a stored token, after which lib/api.ts signed it out and the app shell (useAuthExpired) is
+ * already on its way there.
+ */
+const goesToLogin = (error: unknown, hadToken: boolean): boolean =>
+  error instanceof ForgeHttpError &&
+  error.status === 401 &&
+  !(hadToken && error.code === 'FAMILY_AUTH_REQUIRED');
+
+/**
+ * Hook for anything that repackages the platform: header button, menu item, Repackage card.
+ * POST /api/package-platform needs the family token, which forgeClient (lib/api.ts apiFetch) sends
+ * when one is stored. A 401 says "Build failed - family authentication required" and goes to /login.
+ */
 export function useRepackage() {
   const packagePlatform = usePackagePlatform();
   const { toast } = useToast();
-  const run = () =>
+  const navigate = useNavigate();
+  const run = () => {
+    const hadToken = readAuthToken() !== null;
     packagePlatform.mutate(undefined, {
       onSuccess: (answer) => toast(packageNotice({ ok: true, status: answer.status })),
-      onError: (error) => toast(packageNotice({ ok: false, error })),
+      onError: (error) => {
+        toast(packageNotice({ ok: false, error }));
+        if (goesToLogin(error, hadToken)) void navigate(APP_PATHS.login);
+      },
     });
+  };
   return { run, pending: packagePlatform.isPending, status: packagePlatform.data?.status };
 }
 

@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { LogIn } from 'lucide-react';
-import { forgeClient } from '@/lib/api.ts';
 import { storeAuthToken } from '@/lib/auth.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { loginErrorDetail, loginErrorText } from '../login-error.ts';
+import { requestLogin } from '../login-request.ts';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 
@@ -15,13 +15,13 @@ type Field = 'username' | 'password';
  * The university sign-in (spec §2.8). Both fields are required; on success the token is stored as
  * `authToken` and `onSignedIn` runs. Used by /login and in place of the university when signed out.
  */
-export function LoginForm({ onSignedIn }: { onSignedIn?: () => void }) {
+export function LoginForm({ onSignedIn, notice }: { onSignedIn?: () => void; notice?: string }) {
   const id = useId();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const login = useMutation({
-    mutationFn: (body: { username: string; password: string }) => forgeClient.request('login', { body }),
+    mutationFn: requestLogin,
     onSuccess: ({ token }) => {
       storeAuthToken(token);
       onSignedIn?.();
@@ -62,6 +62,11 @@ export function LoginForm({ onSignedIn }: { onSignedIn?: () => void }) {
         <CardTitle>Sign in</CardTitle>
         <CardDescription>Family access required</CardDescription>
       </CardHeader>
+      {notice ? (
+        <p role="status" className="mx-6 -mt-2 mb-2 text-sm text-muted-foreground">
+          {notice}
+        </p>
+      ) : null}
       <CardContent>
         <form noValidate onSubmit={submit} className="flex flex-col gap-3" aria-label="Login">
           <div className="flex flex-col gap-1.5">

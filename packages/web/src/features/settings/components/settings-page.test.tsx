@@ -92,7 +92,7 @@ describe('system information', () => {
       within(screen.getByText('System information').closest('[data-slot="card"]') as HTMLElement);
 
     expect(await card().findByText('9.8.7')).toBeDefined();
-    expect(card().getByText('25/25 bots')).toBeDefined();
+    expect(await card().findByText('25/25 bots')).toBeDefined();
     // Health answered but the socket has not opened yet: not known, so not claimed.
     expect(card().getAllByText('checking')).toHaveLength(2);
     expect(card().queryByText('operational')).toBeNull();

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { BOT_ROSTER, TOTAL_BOTS } from '@forge/shared';
+import { TOTAL_BOTS } from '@forge/shared';
+import { useBotStatus } from '@/components/layout/bot-status.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -23,6 +24,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 /** Spec §2.8 system information, every value observed from the running daemon. */
 export function SystemInfoCard() {
   const { state, health } = useDaemonState();
+  const bots = useBotStatus();
   const status = STATUS[state];
   return (
     <Card>
@@ -42,9 +44,16 @@ export function SystemInfoCard() {
             )}
           </Row>
           <Row label="Bots">
-            <span className="font-mono">
-              {BOT_ROSTER.length}/{TOTAL_BOTS} bots
-            </span>
+            {bots.data ? (
+              // Online as the fleet reports it (GET /api/bots/status), not the roster's size.
+              <span className="font-mono">
+                {bots.data.online}/{TOTAL_BOTS} bots
+              </span>
+            ) : bots.isPending ? (
+              <Skeleton className="h-4 w-16" />
+            ) : (
+              <span className="text-muted-foreground">unknown</span>
+            )}
           </Row>
           <Row label="Status">
             <Badge variant={status.tone}>{status.label}</Badge>

@@ -1,9 +1,23 @@
-import { Brain, RotateCw } from 'lucide-react';
+import { useState } from 'react';
+import { Brain, Pencil, RotateCw, Trash2 } from 'lucide-react';
+import type { MemoryCell } from '@forge/shared';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
+import { useToast } from '@/components/ui/use-toast.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { EmptyState } from '@/components/layout/page.tsx';
-import { reasonOf, useMemoryCells } from '../queries.ts';
+import { reasonOf, useDeleteMemoryCell, useMemoryCells, useSetMemoryCell } from '../queries.ts';
 
 /** A cell's time as shown and as machine-readable (none when ts is not a valid time). */
 const when = (ts: number): { text: string; iso?: string } => {
@@ -13,6 +27,118 @@ const when = (ts: number): { text: string; iso?: string } => {
     : { text: date.toLocaleString([], { hour12: false }), iso: date.toISOString() };
 };
 
+/** One cell: its value, edited in place (PUT), or deleted after a confirmation (DELETE). */
+function MemoryRow({ cell }: { cell: MemoryCell }) {
+  const { toast } = useToast();
+  const save = useSetMemoryCell();
+  const remove = useDeleteMemoryCell();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
+  const stored = when(cell.ts);
+
+  const submit = () => {
+    if (editing === null) return;
+    save.mutate(
+      { key: cell.key, value: editing },
+      {
+        onSuccess: () => setEditing(null),
+        onError: (error) =>
+          toast({
+            title: `Could not save ${cell.key}`,
+            description: reasonOf(error),
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  const confirmDelete = () =>
+    remove.mutate(cell.key, {
+      onSuccess: () => toast({ title: `Forgot ${cell.key}` }),
+      onError: (error) =>
+        toast({
+          title: `Could not delete ${cell.key}`,
+          description: reasonOf(error),
+          variant: 'destructive',
+        }),
+    });
+
+  return (
+    <tr className="align-top">
+      <td className="py-1.5 pr-3 font-mono text-xs">{cell.key}</td>
+      <td className="py-1.5 pr-3 break-words whitespace-pre-wrap">
+        {editing === null ? (
+          cell.value
+        ) : (
+          <form
+            aria-label={`Change ${cell.key}`}
+            className="flex flex-col gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit();
+            }}
+          >
+            <Textarea
+              aria-label={`Value of ${cell.key}`}
+              value={editing}
+              maxLength={10_000}
+              onChange={(e) => setEditing(e.target.value)}
+              autoFocus
+            />
+            <div className="flex gap-2">
+              <Button type="submit" size="sm" disabled={save.isPending}>
+                {save.isPending ? 'Saving…' : 'Save'}
+              </Button>
+              <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        )}
+      </td>
+      <td className="py-1.5 pr-3 text-xs whitespace-nowrap text-muted-foreground tabular-nums">
+        <time dateTime={stored.iso}>{stored.text}</time>
+      </td>
+      <td className="py-1 text-right whitespace-nowrap">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={`Edit ${cell.key}`}
+          disabled={editing !== null}
+          onClick={() => setEditing(cell.value)}
+        >
+          <Pencil />
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={`Delete ${cell.key}`}
+          disabled={remove.isPending}
+          onClick={() => setAsking(true)}
+        >
+          <Trash2 />
+        </Button>
+        <AlertDialog open={asking} onOpenChange={setAsking}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Delete the memory cell {cell.key}?</AlertDialogTitle>
+              <AlertDialogDescription>
+                The brain forgets this value. It cannot be brought back, only stored again.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <AlertDialogAction variant="destructive" onClick={confirmDelete}>
+                Delete
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
+      </td>
+    </tr>
+  );
+}
+
 /** /university/memory: the memory manager (spec §2.8), cells from GET /api/memory-cells. */
 export function MemoryTab() {
   const cells = useMemoryCells();
@@ -21,7 +147,9 @@ export function MemoryTab() {
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-2">
         <div className="flex flex-col gap-1">
           <CardTitle>Memory manager</CardTitle>
-          <CardDescription>What the brain remembers, one cell per key.</CardDescription>
+          <CardDescription>
+            What the brain remembers, one cell per key: edit a value or delete a cell.
+          </CardDescription>
         </div>
         <Button variant="outline" size="sm" disabled={cells.isFetching} onClick={() => void cells.refetch()}>
           <RotateCw />
@@ -58,20 +186,17 @@ export function MemoryTab() {
                   <th scope="col" className="py-1.5 pr-3 font-medium">
                     Value
                   </th>
-                  <th scope="col" className="py-1.5 font-medium whitespace-nowrap">
+                  <th scope="col" className="py-1.5 pr-3 font-medium whitespace-nowrap">
                     Stored
+                  </th>
+                  <th scope="col" className="py-1.5 text-right font-medium">
+                    <span className="sr-only">Actions</span>
                   </th>
                 </tr>
               </thead>
               <tbody className="divide-y">
                 {cells.data.map((cell) => (
-                  <tr key={cell.key} className="align-top">
-                    <td className="py-1.5 pr-3 font-mono text-xs">{cell.key}</td>
-                    <td className="py-1.5 pr-3 break-words whitespace-pre-wrap">{cell.value}</td>
-                    <td className="py-1.5 text-xs whitespace-nowrap text-muted-foreground tabular-nums">
-                      <time dateTime={when(cell.ts).iso}>{when(cell.ts).text}</time>
-                    </td>
-                  </tr>
+                  <MemoryRow key={cell.key} cell={cell} />
                 ))}
               </tbody>
             </table>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Download, ExternalLink, Package, Puzzle, RotateCw } from 'lucide-react';
-import { UI_TEXT } from '@forge/shared';
+import { Download, ExternalLink, History, Package, Puzzle, RotateCw } from 'lucide-react';
+import { formatLocalTime, UI_TEXT, type AuditEntry } from '@forge/shared';
 import { UNIVERSITY_TABS, universityPath } from '@/lib/app-paths.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -9,11 +9,20 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { EmptyState, Mono } from '@/components/layout/page.tsx';
 import { NAV_ITEMS } from '@/components/layout/nav-items.ts';
-import { downloadLatestBuild, reasonOf, useExtensions, usePackagePlatform } from '../queries.ts';
+import {
+  downloadLatestBuild,
+  reasonOf,
+  useExtensions,
+  useFamilyAudit,
+  usePackagePlatform,
+} from '../queries.ts';
 
 function BuildCard() {
   const { toast } = useToast();
-  const pack = usePackagePlatform();
+  // A refused token sends the user to /login (lib/api.ts); this notice says why on the way.
+  const pack = usePackagePlatform((error) =>
+    toast({ title: UI_TEXT.packageFailed, description: reasonOf(error), variant: 'destructive' }),
+  );
   const [downloading, setDownloading] = useState(false);
 
   const download = async () => {
@@ -45,7 +54,12 @@ function BuildCard() {
             Download latest build
           </Button>
         </div>
-        {pack.isSuccess ? (
+        {/* Spec §8: "Build triggered" while it runs, then the status the daemon returned. */}
+        {pack.isPending ? (
+          <p role="status" className="text-sm">
+            {UI_TEXT.packageTriggered}
+          </p>
+        ) : pack.isSuccess ? (
           <p role="status" className="text-sm">
             {pack.data.status || UI_TEXT.packageTriggered}
           </p>
@@ -145,7 +159,74 @@ function NavigationCard() {
   );
 }
 
-/** /university: platform controls (spec §2.8). */
+const ACTION_LABEL: Record<AuditEntry['action'], string> = {
+  login: 'Signed in',
+  'login-failed': 'Failed sign-in',
+  logout: 'Signed out',
+  'account-added': 'Account added',
+  'account-removed': 'Account removed',
+  'password-changed': 'Password changed',
+  package: 'Platform packaged',
+  'extension-installed': 'Extension installed',
+  'extension-removed': 'Extension removed',
+};
+
+/** The audit log of family actions, newest first (GET /api/family/audit). */
+function AuditCard() {
+  const audit = useFamilyAudit();
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-2">
+        <div className="flex flex-col gap-1">
+          <CardTitle>Audit log</CardTitle>
+          <CardDescription>Sign-ins, packaging and extension changes, newest first.</CardDescription>
+        </div>
+        <Button variant="outline" size="sm" disabled={audit.isFetching} onClick={() => void audit.refetch()}>
+          <RotateCw />
+          Refresh
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {audit.isPending ? (
+          <div className="flex flex-col gap-2" aria-busy="true">
+            <Skeleton className="h-6 w-full" />
+            <Skeleton className="h-6 w-full" />
+          </div>
+        ) : audit.isError ? (
+          <div role="alert" className="flex flex-col items-start gap-1">
+            <p className="text-sm">Could not load the audit log.</p>
+            <p className="font-mono text-xs break-words text-error">{reasonOf(audit.error)}</p>
+          </div>
+        ) : audit.data.length === 0 ? (
+          <EmptyState icon={History} title="Nothing recorded yet" className="py-6">
+            Family sign-ins and platform changes are listed here.
+          </EmptyState>
+        ) : (
+          <ol aria-label="Audit log" className="max-h-80 divide-y overflow-auto">
+            {audit.data.map((entry) => (
+              <li key={entry.id} data-action={entry.action} className="flex flex-col gap-0.5 py-1.5 text-sm">
+                <span className="flex flex-wrap items-baseline gap-x-2">
+                  <span className={entry.action === 'login-failed' ? 'text-error' : undefined}>
+                    {ACTION_LABEL[entry.action]}
+                  </span>
+                  {entry.actor ? <span className="font-medium">{entry.actor}</span> : null}
+                  <time dateTime={entry.at} className="ml-auto text-xs text-muted-foreground tabular-nums">
+                    {formatLocalTime(entry.at)}
+                  </time>
+                </span>
+                {entry.detail ? (
+                  <span className="font-mono text-xs break-words text-muted-foreground">{entry.detail}</span>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /university: platform controls (spec §2.8) and the audit log (issue 12). */
 export function PlatformTab() {
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
@@ -153,7 +234,10 @@ export function PlatformTab() {
         <BuildCard />
         <NavigationCard />
       </div>
-      <ExtensionsCard />
+      <div className="flex flex-col gap-4">
+        <ExtensionsCard />
+        <AuditCard />
+      </div>
     </div>
   );
 }

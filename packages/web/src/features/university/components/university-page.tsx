@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { LogOut } from 'lucide-react';
 import {
   APP_PATHS,
@@ -8,12 +9,15 @@ import {
   universityPath,
   type UniversityTab,
 } from '@/lib/app-paths.ts';
-import { clearAuthToken, useAuthToken } from '@/lib/auth.ts';
+import { forgeClient } from '@/lib/api.ts';
+import { clearAuthToken, useAuthExpired, useAuthToken } from '@/lib/auth.ts';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { PageFrame } from '@/components/layout/page.tsx';
 import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
 import { LoginForm } from '@/features/login/components/login-form.tsx';
+import type { LoginLocationState } from '@/features/login/login-error.ts';
+import { forgetFamilyData, useFamilySession } from '../queries.ts';
 import { FamilyChatTab } from './family-chat-tab.tsx';
 import { MemoryTab } from './memory-tab.tsx';
 import { PlatformTab } from './platform-tab.tsx';
@@ -26,17 +30,48 @@ const TAB_CONTENT: Record<UniversityTab, () => ReactNode> = {
   bots: () => <SwarmTab />,
 };
 
+/** "Signed in as ada" once the daemon has said whose token this is (GET /api/family/me). */
+function SignedInAs() {
+  const session = useFamilySession();
+  if (!session.data) return null;
+  return (
+    <span className="self-center text-xs text-muted-foreground">
+      Signed in as <span className="font-medium text-foreground">{session.data.name}</span>
+    </span>
+  );
+}
+
 /** The family-only area (spec §2.8, §6): the login form until a token is stored, then the tabs. */
 export function UniversityPage() {
   const { tab = '' } = useParams();
   const token = useAuthToken();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [leaving, setLeaving] = useState(false);
+
+  // The daemon refused the token (expired or revoked; lib/api.ts removed it): sign in again.
+  useAuthExpired(() => {
+    forgetFamilyData(queryClient);
+    void navigate(APP_PATHS.login, { state: { expired: true } satisfies LoginLocationState });
+  });
+
   // Spec §2.1: only the tabs of §2.8 exist; any other /university/<x> is an unknown page.
   if (!isUniversityTab(tab)) return <NotFoundPage />;
 
-  const logout = () => {
-    clearAuthToken();
-    void navigate(APP_PATHS.login);
+  // Spec §4: POST /api/logout revokes the token, then it is removed and the user goes to /login.
+  // The local sign-out happens even when the daemon cannot be told: the user asked to leave.
+  const logout = async () => {
+    setLeaving(true);
+    try {
+      await forgeClient.request('logout');
+    } catch {
+      /* already revoked, expired or unreachable: nothing more to undo here */
+    } finally {
+      setLeaving(false);
+      clearAuthToken();
+      forgetFamilyData(queryClient);
+      void navigate(APP_PATHS.login);
+    }
   };
 
   return (
@@ -49,10 +84,13 @@ export function UniversityPage() {
             <Link to={APP_PATHS.dashboard}>Main Platform</Link>
           </Button>
           {token ? (
-            <Button variant="ghost" size="sm" onClick={logout}>
-              <LogOut />
-              Logout
-            </Button>
+            <>
+              <SignedInAs />
+              <Button variant="ghost" size="sm" disabled={leaving} onClick={() => void logout()}>
+                <LogOut />
+                Logout
+              </Button>
+            </>
           ) : null}
         </>
       }

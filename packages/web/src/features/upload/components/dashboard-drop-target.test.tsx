@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { installFakeXhr } from '@/test/fake-xhr.ts';
 import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
@@ -11,13 +12,16 @@ const files = (...list: File[]) => ({ dataTransfer: { files: list, types: ['File
 function setup() {
   const daemon = stubDaemon(() => undefined);
   const xhr = installFakeXhr();
+  // The extension manager's links navigate (Open, and /login for the download), so it needs a router.
   renderPanel(
-    <UploadProvider>
-      <DashboardDropTarget>
-        <p>code view</p>
-        <ExtensionManager />
-      </DashboardDropTarget>
-    </UploadProvider>,
+    <MemoryRouter>
+      <UploadProvider>
+        <DashboardDropTarget>
+          <p>code view</p>
+          <ExtensionManager />
+        </DashboardDropTarget>
+      </UploadProvider>
+    </MemoryRouter>,
   );
   return { daemon, xhr };
 }
