@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, BotInfo, FamilyAccount, FamilyChatMessage, FamilySession } from '@forge/shared';
+import { makeZip } from '@forge/testing';
 import { STORE_FILE } from '../src/store/store.ts';
 import { cleanup, openSocket, startTestApp, type TestApp, type TestSocket } from './helpers.ts';
 
@@ -460,5 +461,39 @@ describe('family chat', () => {
     const fresh = await tokenOf(again, 'mum');
     const kept = (await call(again, 'GET', '/api/family/chat', { token: fresh })).body as FamilyChatMessage[];
     expect(kept.map((m) => m.text).slice(-2)).toEqual(['still there?', 'hello?']);
+  });
+});
+
+describe('the audit log of extensions', () => {
+  it('records an extension installed and removed, by the family member signed in', async () => {
+    const { app } = await appWithClock();
+    await addAccount(app, 'mum');
+    const token = await tokenOf(app, 'mum');
+    const form = new FormData();
+    const zip = makeZip({
+      'forge-extension.json': JSON.stringify({
+        name: 'audited',
+        displayName: 'Audited',
+        route: '/ext/audited',
+        version: '1.2.3',
+      }),
+      'index.html': '<h1>audited</h1>',
+    });
+    form.set('zipfile', new Blob([zip]), 'audited.zip');
+    const installed = await fetch(`${app.url}/api/upload-extension`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(installed.status).toBe(200);
+    expect((await call(app, 'DELETE', '/api/extensions/audited', { token })).status).toBe(200);
+
+    const audit = (await call(app, 'GET', '/api/family/audit', { token })).body as AuditEntry[];
+    const extensions = audit.filter((e) => e.action.startsWith('extension-'));
+    expect(extensions.map((e) => [e.action, e.actor])).toEqual([
+      ['extension-removed', 'mum'],
+      ['extension-installed', 'mum'],
+    ]);
+    expect(extensions[1]!.detail).toContain('audited@1.2.3');
   });
 });

@@ -8,6 +8,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { receiveZip } from '../uploads/receive-zip.ts';
 import { MAX_EXTENSION_ZIP_BYTES, MAX_EXTENSION_ZIP_LABEL } from './limits.ts';
 import { createExtensionService, type ExtensionService } from './service.ts';
+import { familyOf } from '../family/guard.ts';
 
 /** The extensions of an app, for the features that show them (the lead's GET /api/dynamic-routes). */
 export interface ExtensionsView {
@@ -75,12 +76,24 @@ export function registerExtensionRoutes(
       // Gone before the answer: a refused ZIP leaves nothing behind.
       await rm(zip.path, { force: true });
     }
+    // Audited as a family action, by the family member signed in if any (the main platform has no login).
+    const family = familyOf(services);
+    const { name, version } = installed.extension;
+    const upgraded = installed.upgradedFrom ? ` (upgraded from ${installed.upgradedFrom})` : '';
+    family?.audit(
+      'extension-installed',
+      family.authenticate(req)?.name ?? null,
+      `${name}@${version}${upgraded}`,
+      req,
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.json(routes.uploadExtension.response.parse({ ok: true, ...installed }));
   });
 
-  defineRoute(router, routes.deleteExtension, async ({ params }) => {
+  defineRoute(router, routes.deleteExtension, async ({ params, req }) => {
     await service.uninstall(params.name);
+    const family = familyOf(services);
+    family?.audit('extension-removed', family.authenticate(req)?.name ?? null, params.name, req);
     return { ok: true as const, name: params.name };
   });
 
