@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { CliResult, MemoryCell, ScanReport, type CliBuildResult } from '@forge/shared';
 import { writeZip, type ProjectFiles } from '@forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { exitOf, FORGE_BIN, Sandbox, type RunResult } from './helpers.ts';
+import { Sandbox, type RunResult } from './helpers.ts';
 
 // The assistants' commands against the real built daemon: a failed build diagnosed, its proposed
 // repair applied by forge fix and undone; the scan; memory; the brain's session kept by forge between
@@ -42,19 +41,7 @@ const buildResult = (run: RunResult): CliBuildResult => {
   return result;
 };
 
-function runWithStdin(args: string[], input: string): Promise<RunResult> {
-  const child = spawn(process.execPath, [FORGE_BIN, ...args], {
-    cwd: sandbox.cwd,
-    env: sandbox.env(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  child.stdin.end(input);
-  return exitOf(child).then((code) => ({ code, stdout, stderr }));
-}
+const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 describe('a failed build, diagnosed and repaired with forge fix', () => {
   let failed: CliBuildResult;

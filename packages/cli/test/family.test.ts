@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FamilyAccount } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, FORGE_BIN, Sandbox, type RunResult } from './helpers.ts';
+import { Sandbox, type RunResult } from './helpers.ts';
 
 // `forge family add|ls|rm|passwd` against the real built daemon: the password from stdin (never an
 // argument), accounts that log in to the university, sessions ended by passwd and rm, and no
@@ -21,19 +20,7 @@ afterAll(async () => {
   await sandbox.dispose();
 });
 
-function runWithStdin(args: string[], input: string): Promise<RunResult> {
-  const child = spawn(process.execPath, [FORGE_BIN, ...args], {
-    cwd: sandbox.cwd,
-    env: sandbox.env(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  child.stdin.end(input);
-  return exitOf(child).then((code) => ({ code, stdout, stderr }));
-}
+const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 async function login(username: string, password: string): Promise<{ status: number; token?: string }> {
   const res = await fetch(`${url}/api/login`, {

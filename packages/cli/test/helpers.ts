@@ -75,11 +75,11 @@ export class Sandbox {
   }
 
   /** A long-running forge (daemon run, logs -f); killed by dispose if still running. */
-  spawn(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  spawn(args: string[], env: NodeJS.ProcessEnv = {}, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
     const child = spawn(process.execPath, [FORGE_BIN, ...args], {
       cwd: this.cwd,
       env: this.env(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin, 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) if (stream) record(stream);
     this.children.add(child);
@@ -87,9 +87,10 @@ export class Sandbox {
     return child;
   }
 
-  /** Run forge to completion. */
-  run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-    const child = this.spawn(args, env);
+  /** Run forge to completion; `input` is written to its stdin (which is then not a TTY). */
+  run(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<RunResult> {
+    const child = this.spawn(args, env, input === undefined ? 'ignore' : 'pipe');
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

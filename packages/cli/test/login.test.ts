@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryCell } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, FORGE_BIN, Sandbox, type RunResult } from './helpers.ts';
+import { Sandbox, type RunResult } from './helpers.ts';
 
 // `forge login`, `forge logout` and `forge memory` with the family token, against the real built
 // daemon: the token kept in FORGE_HOME (0600 in 0700) and never printed, sent by forge memory,
@@ -21,19 +20,7 @@ afterAll(async () => {
   await sandbox.dispose();
 });
 
-function runWithStdin(args: string[], input: string): Promise<RunResult> {
-  const child = spawn(process.execPath, [FORGE_BIN, ...args], {
-    cwd: sandbox.cwd,
-    env: sandbox.env(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  child.stdin.end(input);
-  return exitOf(child).then((code) => ({ code, stdout, stderr }));
-}
+const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 const PASSWORD = 'correct horse battery';
 const LOGIN_NEEDED = 'The memory cells need the family login: forge login <name>';
