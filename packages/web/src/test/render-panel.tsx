@@ -63,14 +63,16 @@ export function stubDaemon(handler: RouteHandler) {
   return { fetch: fetchMock, requests };
 }
 
-/** The daemon's answer for a route that is not built yet (spec §8 "Forge operation"). */
-export const notImplemented = (): Response =>
+/** What the daemon says when it fails inside (ERROR_CATALOGUE.INTERNAL). */
+export const DAEMON_FAILURE_TEXT = 'Something went wrong inside Forge.';
+
+/** A daemon failure every panel must survive: its 500 INTERNAL answer (the catalogue's text). */
+export const daemonFailure = (): Response =>
   json(
     {
-      error:
-        'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
-      code: 'NOT_IMPLEMENTED',
-      hint: 'This part of Forge is not built yet.',
+      error: DAEMON_FAILURE_TEXT,
+      code: 'INTERNAL',
+      hint: 'See the daemon log: forge daemon logs',
     },
-    503,
+    500,
   );

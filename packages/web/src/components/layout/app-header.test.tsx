@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
+import { DAEMON_FAILURE_TEXT, daemonFailure, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { AppHeader } from './app-header.tsx';
 
 const notices = () => within(screen.getByRole('region', { name: 'Notifications (F8)' }));
@@ -34,17 +34,17 @@ describe('app header (spec §2.2)', () => {
 
   it('shows no extension links when the routes cannot be read', async () => {
     const daemon = stubDaemon(({ url }) =>
-      url.pathname === '/api/dynamic-routes' ? notImplemented() : undefined,
+      url.pathname === '/api/dynamic-routes' ? daemonFailure() : undefined,
     );
     const header = renderHeader();
 
     await waitFor(() => expect(daemon.requests.some((r) => r.path === '/api/dynamic-routes')).toBe(true));
     expect(header.queryByRole('navigation', { name: 'Extensions' })).toBeNull();
-    expect(screen.queryByText(UI_TEXT.forgeUnavailable)).toBeNull();
+    expect(screen.queryByText(DAEMON_FAILURE_TEXT)).toBeNull();
   });
 
   it('says "Build failed - family authentication required" when Package is refused', async () => {
-    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
+    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? daemonFailure() : undefined));
     const header = renderHeader();
 
     fireEvent.click(header.getByRole('button', { name: 'Package' }));
@@ -55,7 +55,7 @@ describe('app header (spec §2.2)', () => {
   it('explains a Download the daemon cannot serve instead of saving an error page', async () => {
     // The download needs the family token (without one the link goes to /login).
     window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, 'tok-1');
-    stubDaemon(({ url }) => (url.pathname === '/api/download/app' ? notImplemented() : undefined));
+    stubDaemon(({ url }) => (url.pathname === '/api/download/app' ? daemonFailure() : undefined));
     const header = renderHeader();
 
     const download = header.getByRole('link', { name: 'Download' });
@@ -64,7 +64,7 @@ describe('app header (spec §2.2)', () => {
     fireEvent.click(download);
 
     expect(await notices().findByText('Download failed')).toBeDefined();
-    expect(notices().getByText(UI_TEXT.forgeUnavailable)).toBeDefined();
+    expect(notices().getByText(DAEMON_FAILURE_TEXT)).toBeDefined();
   });
 
   it('opens the Forge assistant, links the university, and shows the connection', () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BuildOutput } from '@forge/shared';
 import { FixItConsole } from '@/features/fixit/components/fixit-console.tsx';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
+import { daemonFailure, renderPanel, stubDaemon } from '@/test/render-panel.tsx';
 import { BUILD_COMPLETE_TITLE, BuildCompleteDialog } from './build-complete-dialog.tsx';
 
 const output: BuildOutput = {
@@ -90,7 +90,7 @@ describe('Build-complete dialog (spec §2.7)', () => {
   it('a route that is not built yet gets no special wording: the daemon says why', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     stubDaemon(({ method, url }) =>
-      method === 'POST' && url.pathname === '/api/integrate' ? notImplemented() : undefined,
+      method === 'POST' && url.pathname === '/api/integrate' ? daemonFailure() : undefined,
     );
     renderPanel(
       <MemoryRouter>
@@ -100,11 +100,7 @@ describe('Build-complete dialog (spec §2.7)', () => {
     openDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Integrate' }));
 
-    expect(
-      await notices().findByText(
-        'Bot orchestration service unavailable. Set BOT_SERVICE_URL environment variable for production.',
-      ),
-    ).toBeDefined();
+    expect(await notices().findByText('Something went wrong inside Forge.')).toBeDefined();
     expect(screen.queryByText(/not available in this Forge yet/)).toBeNull();
   });
 

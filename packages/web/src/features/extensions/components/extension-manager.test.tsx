@@ -3,7 +3,13 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon, type RouteRequest } from '@/test/render-panel.tsx';
+import {
+  DAEMON_FAILURE_TEXT,
+  daemonFailure,
+  renderPanel,
+  stubDaemon,
+  type RouteRequest,
+} from '@/test/render-panel.tsx';
 import { ExtensionManager } from './extension-manager.tsx';
 import { PackageButton } from './package-button.tsx';
 
@@ -42,7 +48,7 @@ describe('Package (spec §2.2, §8)', () => {
   beforeEach(() => window.localStorage.clear());
 
   it('says "Build failed - family authentication required" when packaging is refused', async () => {
-    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
+    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? daemonFailure() : undefined));
     renderPanel(
       <MemoryRouter>
         <PackageButton />
@@ -340,16 +346,14 @@ describe('extension manager (spec §2.7)', () => {
   });
 
   it("says why the list is unavailable instead of showing one, in the daemon's words", async () => {
-    stubDaemon(({ url }) => (url.pathname === '/api/extensions' ? notImplemented() : undefined));
+    stubDaemon(({ url }) => (url.pathname === '/api/extensions' ? daemonFailure() : undefined));
     renderPanel(
       <MemoryRouter>
         <ExtensionManager />
       </MemoryRouter>,
     );
 
-    expect(
-      await screen.findByText(`Installed extensions unavailable: ${UI_TEXT.forgeUnavailable}`),
-    ).toBeDefined();
+    expect(await screen.findByText(`Installed extensions unavailable: ${DAEMON_FAILURE_TEXT}`)).toBeDefined();
     expect(screen.queryByRole('list', { name: 'Installed extensions' })).toBeNull();
   });
 
@@ -375,7 +379,7 @@ describe('extension manager (spec §2.7)', () => {
 
   it('installs a dropped ZIP as multipart "zipfile" and shows the failure message in a banner', async () => {
     const daemon = daemonWith(({ url, method }) =>
-      method === 'POST' && url.pathname === '/api/upload-extension' ? notImplemented() : undefined,
+      method === 'POST' && url.pathname === '/api/upload-extension' ? daemonFailure() : undefined,
     );
     renderPanel(
       <MemoryRouter>
@@ -387,7 +391,7 @@ describe('extension manager (spec §2.7)', () => {
       dataTransfer: { files: [new File(['PK'], 'kanban.zip')], types: ['Files'] },
     });
 
-    expect((await screen.findByRole('alert')).textContent).toContain(UI_TEXT.forgeUnavailable);
+    expect((await screen.findByRole('alert')).textContent).toContain(DAEMON_FAILURE_TEXT);
     const form = daemon.bodies[0] as FormData;
     expect((form.get('zipfile') as File).name).toBe('kanban.zip');
   });
@@ -418,7 +422,7 @@ describe('extension manager (spec §2.7)', () => {
   });
 
   it('repackages the platform from its card, with the Package texts', async () => {
-    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? notImplemented() : undefined));
+    stubDaemon(({ url }) => (url.pathname === '/api/package-platform' ? daemonFailure() : undefined));
     renderPanel(
       <MemoryRouter>
         <ExtensionManager />

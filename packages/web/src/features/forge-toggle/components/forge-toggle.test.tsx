@@ -1,8 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
-import { notImplemented, renderPanel, stubDaemon, type RouteRequest } from '@/test/render-panel.tsx';
+import {
+  DAEMON_FAILURE_TEXT,
+  daemonFailure,
+  renderPanel,
+  stubDaemon,
+  type RouteRequest,
+} from '@/test/render-panel.tsx';
 import { AutoForgeToggle } from './auto-forge-toggle.tsx';
 import { ForgeToggleSwitch } from './forge-toggle-switch.tsx';
 
@@ -54,15 +59,15 @@ describe('Auto-Forge toggle (spec §4)', () => {
   });
 
   it('shows on while the state is unknown, and stays as it was when the daemon refuses', async () => {
-    const { answer } = deferredToggle(() => notImplemented());
+    const { answer } = deferredToggle(() => daemonFailure());
     renderPanel(<AutoForgeToggle />);
     expect(screen.getByTestId('auto-forge-state').textContent).toBe('On');
 
     fireEvent.click(autoForge());
     await waitFor(() => expect(screen.getByTestId('auto-forge-state').textContent).toBe('Processing…'));
-    await answer(notImplemented());
+    await answer(daemonFailure());
 
-    expect(await notices().findByText(UI_TEXT.forgeUnavailable)).toBeDefined();
+    expect(await notices().findByText(DAEMON_FAILURE_TEXT)).toBeDefined();
     expect(screen.getByTestId('auto-forge-state').textContent).toBe('On');
     expect(autoForge().getAttribute('aria-pressed')).toBe('true');
   });
@@ -89,10 +94,10 @@ describe('header forge toggle (spec §2.2, §4)', () => {
 
     fireEvent.click(headerToggle());
     expect(headerToggle().getAttribute('aria-pressed')).toBe('false');
-    await answer(notImplemented());
+    await answer(daemonFailure());
 
     expect(await notices().findByText('Auto-forge was not turned off')).toBeDefined();
-    expect(notices().getByText(UI_TEXT.forgeUnavailable)).toBeDefined();
+    expect(notices().getByText(DAEMON_FAILURE_TEXT)).toBeDefined();
     expect(headerToggle().getAttribute('aria-pressed')).toBe('true');
   });
 
