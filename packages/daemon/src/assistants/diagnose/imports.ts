@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Diagnosis } from '@forge/shared';
 import { at, listText, REPAIR_HINT, type Context, type Place } from './context.ts';
-import { isNodeBuiltin, packageNameOf } from './package-name.ts';
+import { isNodeBuiltin, packageNameOf } from '../package-name.ts';
 import { matchIgnoringCase } from './resolve-case.ts';
 
 /**

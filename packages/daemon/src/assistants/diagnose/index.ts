@@ -101,4 +101,4 @@ function probableCause(ctx: Context): Diagnosis | null {
 }
 
 export type { DiagnoseInput } from './context.ts';
-export { packageNameOf, isNodeBuiltin } from './package-name.ts';
+export { packageNameOf, isNodeBuiltin } from '../package-name.ts';

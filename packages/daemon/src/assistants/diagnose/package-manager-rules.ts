@@ -3,7 +3,7 @@ import path from 'node:path';
 import { formatCommand, type Diagnosis } from '@forge/shared';
 import { listText, REPAIR_HINT, type Context } from './context.ts';
 import { packageOfBin, packagesDiagnosis } from './imports.ts';
-import { stripVersion } from './package-name.ts';
+import { stripVersion } from '../package-name.ts';
 
 /**
  * What the package managers refuse, by their own codes and sentences (npm 11, pnpm 10, Yarn 1 and 2+,

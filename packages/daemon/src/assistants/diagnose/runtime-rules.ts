@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatCommand, formatDuration, type Diagnosis } from '@forge/shared';
 import { listText, placeText, REPAIR_HINT, type Context } from './context.ts';
-import { stripVersion } from './package-name.ts';
+import { stripVersion } from '../package-name.ts';
 
 /**
  * Failures of the machine around the code rather than of the code: a step stopped at its time limit,

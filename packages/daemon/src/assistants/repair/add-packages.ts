@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Diagnosis } from '@forge/shared';
 import { unifiedDiff } from './diff.ts';
 import { addMember } from './json-edit.ts';
-import { packageNameOf } from './package-name.ts';
+import { packageNameOf } from '../package-name.ts';
 import { appManifest, lockfileOf, objectField, readManifest, type Manifest } from './project.ts';
 import { resolveVersion } from './resolve-version.ts';
 import type { PlanResult, RepairTarget } from './types.ts';

@@ -17,7 +17,7 @@ export { applyPlan, restoreBackup, type ApplyOptions } from './apply.ts';
 export { installArgs, installTool, LOCKFILES } from './install-args.ts';
 export { binaryTarget, foreignBinaries, isForeign, type BinaryTarget } from './foreign-binaries.ts';
 export { FRAMEWORK_BUILDS, frameworkBuild } from './framework-build.ts';
-export { isValidPackageName, packageNameOf } from './package-name.ts';
+export { isValidPackageName, packageNameOf } from '../package-name.ts';
 
 const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => Promise<PlanResult>>> = {
   ADD_MISSING_PACKAGES: planAddPackages,

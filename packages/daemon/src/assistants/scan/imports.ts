@@ -1,4 +1,4 @@
-import { isBuiltin } from 'node:module';
+import { packageNameOf } from '../package-name.ts';
 import type * as TS from 'typescript';
 import { lineAt } from './jsonc.ts';
 
@@ -87,20 +87,8 @@ export function importsOf(ts: typeof TS, fileName: string, text: string): FileIm
   return result;
 }
 
-/** npm's rule for names (old mixed-case names included). */
-const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/i;
-
 /**
  * The package a bare specifier imports ("lodash/fp" → "lodash", "@a/b/c" → "@a/b"), or null for what
- * is not a package: a relative or absolute path, a URL or scheme ("node:", "virtual:", "astro:"),
- * a Node built-in, a subpath import ("#internal") or a conventional alias prefix ("~/", "@/", "$lib").
+ * is not a package: the one rule ScanBot's diagnosis and RepairBot use too.
  */
-export function packageOf(specifier: string): string | null {
-  const spec = specifier.trim();
-  if (spec === '' || /^[./]/.test(spec) || /^[~#$]/.test(spec) || spec.startsWith('@/')) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return null;
-  const parts = spec.split('/');
-  const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-  if (!PACKAGE_NAME.test(name) || isBuiltin(name)) return null;
-  return name;
-}
+export const packageOf = packageNameOf;

@@ -1,9 +1,9 @@
 import { builtinModules } from 'node:module';
 
 /**
- * Which npm package an import specifier loads. Shared by ScanBot (a failed import names the package
- * to add) and RepairBot (which adds it): both must agree that `lodash/debounce` is `lodash` and that
- * `node:fs` is nobody's package.
+ * Which npm package an import specifier loads. One rule for ScanBot's diagnosis (a failed import
+ * names the package to add), its scan (undeclared imports) and RepairBot (which adds it): all must
+ * agree that `lodash/debounce` is `lodash` and that `node:fs` is nobody's package.
  */
 
 const BUILTINS = new Set(builtinModules);
@@ -39,4 +39,14 @@ export function packageNameOf(specifier: string): string | null {
 export function stripVersion(spec: string): string {
   const at = spec.indexOf('@', 1);
   return at === -1 ? spec : spec.slice(0, at);
+}
+
+/** npm refuses longer names. */
+const MAX_NAME = 214;
+/** npm's rule for names (old mixed-case names included), without a leading "-": a name is put in argv. */
+const NAME = /^(?:@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/i;
+
+/** Whether `name` is a package name npm would accept, safe to pass as one argument. */
+export function isValidPackageName(name: string): boolean {
+  return name.length <= MAX_NAME && NAME.test(name) && !name.startsWith('@/');
 }
