@@ -58,3 +58,11 @@ export const forgeClient = createForgeClient({
 export async function assertOk(res: Response): Promise<void> {
   if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
 }
+
+/** What to tell a person about a failed call: the daemon's own words when it answered, else the error. */
+export const errorMessage = (error: unknown): string =>
+  error instanceof ForgeHttpError
+    ? error.serverMessage || error.message
+    : error instanceof Error
+      ? error.message
+      : String(error);

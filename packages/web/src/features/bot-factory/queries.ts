@@ -1,3 +1,4 @@
+import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ForgeHttpError, POLL_MS, UI_TEXT, type ClientState } from '@forge/shared';
@@ -35,12 +36,6 @@ export function useBots() {
 export type BotOperation = 'build' | 'fix';
 
 /** Why a call failed, in the daemon's words when it gave some. */
-const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
-    ? error.serverMessage
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 /** The same with the HTTP status in front, for a failure that stays on screen. */
 export const errorDetail = (error: unknown): string =>

@@ -1,5 +1,7 @@
+import { errorMessage } from '@/lib/api.ts';
+export { errorMessage };
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, routes, UI_TEXT } from '@forge/shared';
+import { POLL_MS, routes, UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQuery } from '@/lib/query-client.ts';
 import type { ToastInput } from '@/components/ui/use-toast.tsx';
@@ -15,12 +17,6 @@ export const useDynamicRoutes = () =>
   useQuery({ ...dynamicRoutesQuery, refetchInterval: POLL_MS.dynamicRoutes });
 
 /** The message a failure shows (spec §8 "Extension install: the error message is shown"). */
-export const errorMessage = (error: unknown): string =>
-  error instanceof ForgeHttpError
-    ? error.serverMessage || error.message
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 /** POST /api/upload-extension (multipart field "zipfile"); the lists refresh after an install. */
 export function useInstallExtension() {

@@ -1,5 +1,7 @@
+export { errorMessage as reasonOf } from '@/lib/api.ts';
+import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, type Repair, type RepairCode } from '@forge/shared';
+import { type Repair, type RepairCode } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { useLiveStore } from '@/lib/live-store.ts';
 import { projectsQueryKey } from '@/lib/project-context.tsx';
@@ -9,12 +11,6 @@ import { useToast } from '@/components/ui/use-toast.tsx';
 import { buildsQueryKey } from '@/features/builds/queries.ts';
 
 /** The daemon's own words for a refusal ("There is nothing to fix in this build."), else the error. */
-export const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
-    ? error.serverMessage
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 const journalKey = (project: string) => routeQueryKey('projectRepairs', { params: { name: project } });
 

@@ -18,9 +18,14 @@ const GUEST: BrainStatus = { authenticated: false, sessionTimeRemaining: 0, memo
 /** The daemon's answer when something broke inside it. */
 const internalError = () => json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500);
 
-function brain(options: { status?: BrainStatus; reply?: () => Response | Promise<Response> } = {}) {
+function brain(
+  options: { status?: BrainStatus | (() => BrainStatus); reply?: () => Response | Promise<Response> } = {},
+) {
   return stubDaemon(({ method, url }) => {
-    if (method === 'GET' && url.pathname === '/api/brain/status') return json(options.status ?? GUEST);
+    if (method === 'GET' && url.pathname === '/api/brain/status') {
+      const status = typeof options.status === 'function' ? options.status() : options.status;
+      return json(status ?? GUEST);
+    }
     if (method === 'POST' && url.pathname === '/api/brain/handshake') {
       return options.reply ? options.reply() : internalError();
     }
@@ -125,7 +130,17 @@ describe('Brain chat (spec §2.7)', () => {
       { reply: 'Welcome back.', authenticated: true, sessionExpired: false },
       { reply: 'Too late.', authenticated: false, sessionExpired: true },
     ];
-    brain({ reply: () => json(replies.shift()) });
+    // The status the chat refetches after each reply says what the daemon says: the session of the last reply.
+    let session = GUEST;
+    brain({
+      status: () => session,
+      reply: () => {
+        const reply = replies.shift()!;
+        const authenticated = reply.authenticated && !reply.sessionExpired;
+        session = { authenticated, sessionTimeRemaining: authenticated ? 1_800_000 : 0, memoryCellCount: 0 };
+        return json(reply);
+      },
+    });
     renderPanel(<BrainChat />);
 
     type('greeting and code');

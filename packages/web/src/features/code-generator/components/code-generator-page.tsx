@@ -1,15 +1,9 @@
+import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Braces, Copy, FilePlus2, Eraser } from 'lucide-react';
-import {
-  CODE_KINDS,
-  ForgeHttpError,
-  generatedFileName,
-  UI_TEXT,
-  type CodeKind,
-  type GenerateResult,
-} from '@forge/shared';
+import { CODE_KINDS, generatedFileName, UI_TEXT, type CodeKind, type GenerateResult } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { useProject } from '@/lib/project-context.tsx';
@@ -43,13 +37,6 @@ const SOURCE_TITLES: Record<GenerateResult['source'], string> = {
   template: "Written by CodeGenBot's built-in generator",
   model: 'Written by the configured model (its code parsed)',
 };
-
-const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
-    ? error.serverMessage
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 interface Generated {
   kind: CodeKind;

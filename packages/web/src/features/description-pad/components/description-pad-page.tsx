@@ -1,8 +1,9 @@
+import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
-import { ForgeHttpError, UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { useConnectionStatus, useSocket, useSocketMessages } from '@/lib/socket.tsx';
@@ -15,13 +16,6 @@ import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { mergeChatMessage, type ChatLine } from '@/features/console/forge-chat.ts';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
-
-const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
-    ? error.serverMessage
-    : error instanceof Error
-      ? error.message
-      : String(error);
 
 /** What came back for the last description sent. */
 type PadResponse =
