@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BotInfo, ErrorBody, Extension, routes, UploadExtensionResponse } from '@forge/shared';
+import {
+  BotInfo,
+  ErrorBody,
+  Extension,
+  RollbackExtensionResponse,
+  routes,
+  UploadExtensionResponse,
+} from '@forge/shared';
 import { forgeZip, makeZip, S_IFLNK, zeroBomb, type ProjectFiles } from '@forge/testing';
 import { extensionsOf } from '../src/features/extensions/routes.ts';
 import { EXTENSION_CSP } from '../src/features/extensions/server.ts';
@@ -124,6 +131,72 @@ describe('extensions: install, serve, upgrade, uninstall', () => {
     expect((await list(app)).map((e) => e.version)).toEqual(['2.0.0']);
     const row = app.store.db.prepare('SELECT version, previous_version FROM extensions').get();
     expect(row).toEqual({ version: '2.0.0', previous_version: '1.1.0' });
+  });
+
+  it('rolls back to the previous version and forward again; 409 with nothing to roll back to', async () => {
+    const app = await startTestApp();
+    const rollback = (name: string) =>
+      fetch(`${app.url}/api/extensions/${name}/rollback`, { method: 'POST' });
+
+    await install(app, extensionZip({ version: '1.0.0' }, '<h1>v1</h1>'));
+    const none = await rollback('hello');
+    expect(none.status).toBe(409);
+    expect(ErrorBody.parse(await none.json())).toMatchObject({
+      code: 'NO_PREVIOUS_VERSION',
+      error: expect.stringContaining('hello 1.0.0 has no previous version'),
+    });
+    // A refused rollback is the caller's mistake, not a failed job of the bot.
+    expect((await extensionBot(app)).lastJob).toMatchObject({ label: 'install ext.zip', ok: true });
+
+    // The previous version's own manifest comes back: its route and display name, not the new ones.
+    const upgraded = await install(
+      app,
+      extensionZip({ version: '2.0.0', displayName: 'Hello 2', route: '/ext/hello-two' }, '<h1>v2</h1>'),
+    );
+    expect(upgraded.extension).toMatchObject({ previousVersion: '1.0.0', route: '/ext/hello-two' });
+    const res = await rollback('hello');
+    expect(res.status).toBe(200);
+    const back = RollbackExtensionResponse.parse(await res.json());
+    expect(back.rolledBackFrom).toBe('2.0.0');
+    expect(back.extension).toMatchObject({
+      version: '1.0.0',
+      previousVersion: '2.0.0',
+      displayName: 'Hello',
+      route: '/ext/hello',
+    });
+    expect(await (await fetch(back.extension.url!)).text()).toBe('<h1>v1</h1>');
+    await expect(fetch(upgraded.extension.url!)).rejects.toThrow();
+    expect(await list(app)).toEqual([back.extension]);
+    expect((await extensionBot(app)).lastJob).toMatchObject({
+      label: 'roll back hello',
+      ok: true,
+      summary: 'rolled back hello 2.0.0 → 1.0.0',
+    });
+    // Both versions stay on disk, so a second rollback undoes the first.
+    expect(fs.readdirSync(path.join(app.home, 'extensions/hello')).sort()).toEqual(['1.0.0', '2.0.0']);
+    const forward = RollbackExtensionResponse.parse(await (await rollback('hello')).json());
+    expect(forward.extension).toMatchObject({ version: '2.0.0', previousVersion: '1.0.0' });
+    expect(await (await fetch(forward.extension.url!)).text()).toBe('<h1>v2</h1>');
+
+    const row = app.store.db.prepare('SELECT version, previous_version FROM extensions').get();
+    expect(row).toEqual({ version: '2.0.0', previous_version: '1.0.0' });
+    const missing = await rollback('nope');
+    expect(missing.status).toBe(404);
+    expect(ErrorBody.parse(await missing.json()).code).toBe('EXTENSION_NOT_FOUND');
+  });
+
+  it('refuses a rollback whose old route another extension has taken since', async () => {
+    const app = await startTestApp();
+    await install(app, extensionZip({ version: '1.0.0' }));
+    await install(app, extensionZip({ version: '2.0.0', route: '/ext/hello-two' }));
+    await install(app, makeZip({ 'forge-extension.json': manifestOf({ name: 'other' }), 'index.html': 'x' }));
+    const res = await fetch(`${app.url}/api/extensions/hello/rollback`, { method: 'POST' });
+    expect(res.status).toBe(409);
+    expect(ErrorBody.parse(await res.json())).toMatchObject({
+      code: 'ROUTE_TAKEN',
+      error: expect.stringContaining('the extension "other" (/ext/hello)'),
+    });
+    expect((await list(app)).find((e) => e.name === 'hello')).toMatchObject({ version: '2.0.0' });
   });
 
   it('uninstalls: its server stops, its files go, a second time is 404', async () => {

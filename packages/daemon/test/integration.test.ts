@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import AdmZip from 'adm-zip';
+import { IntegratedApp, RollbackAppResponse } from '@forge/shared';
 import type { ServerMessage, UploadResult } from '@forge/shared';
 import { appsOf } from '../src/features/integration/routes.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
@@ -213,6 +214,60 @@ describe('IntegrationBot', () => {
     const last = await post(app, '/api/forge/integrate-last');
     expect(last.status).toBe(404);
     expect((await json<ErrorAnswer>(last)).error).toContain('broken has no successful build');
+  });
+
+  it('rolls an app back to the build it replaced and forward again, and keeps that after a restart', async () => {
+    const home = tempDir('forge-home-');
+    const app = await startTestApp({ home });
+    const live = await watch(app);
+    const first = await build(app, live, 'zero', ZERO_DEP_BUILD);
+    await json<OkText>(post(app, '/api/integrate', first.output));
+    const none = await post(app, '/api/apps/zero/rollback');
+    expect(none.status).toBe(409);
+    expect(await json<ErrorAnswer>(none)).toMatchObject({
+      code: 'NO_PREVIOUS_VERSION',
+      error: expect.stringContaining(`zero serves build ${first.id} and has no previous build`),
+    });
+    const unknown = await post(app, '/api/apps/nope/rollback');
+    expect(unknown.status).toBe(404);
+    expect((await json<ErrorAnswer>(unknown)).code).toBe('APP_NOT_FOUND');
+
+    const second = await build(app, live, 'zero', SECOND_BUILD);
+    await json<OkText>(post(app, '/api/integrate', second.output));
+    expect(IntegratedApp.array().parse(await json(fetch(`${app.url}/api/apps`)))).toEqual([
+      expect.objectContaining({
+        name: 'zero',
+        path: '/apps/zero',
+        buildId: second.id,
+        previousBuildId: first.id,
+      }),
+    ]);
+
+    const res = await post(app, '/api/apps/zero/rollback');
+    expect(res.status).toBe(200);
+    const back = RollbackAppResponse.parse(await res.json());
+    expect(back.rolledBackFrom).toBe(second.id);
+    expect(back.app).toMatchObject({ buildId: first.id, previousBuildId: second.id, files: 2 });
+    expect((await page(back.app.url!)).body).toContain('Built by Forge');
+    expect(appsOf(app.forge.services)!.list()).toEqual([expect.objectContaining({ url: back.app.url })]);
+    const bot = app.forge.services.fleet.list().find((b) => b.name === 'IntegrationBot')!;
+    expect(bot.lastJob).toMatchObject({
+      label: 'roll back zero',
+      ok: true,
+      summary: `rolled back zero from build ${second.id} to ${first.id}`,
+    });
+
+    const forward = RollbackAppResponse.parse(await json(post(app, '/api/apps/zero/rollback')));
+    expect(forward.app).toMatchObject({ buildId: second.id, previousBuildId: first.id });
+    expect((await page(forward.app.url!)).body).toContain('Second build');
+    const back2 = RollbackAppResponse.parse(await json(post(app, '/api/apps/zero/rollback')));
+    await app.stop();
+
+    const again = await startTestApp({ home });
+    const apps = appsOf(again.forge.services)!;
+    await expect.poll(() => apps.list()[0]?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await page(apps.list()[0]!.url!)).body).toContain('Built by Forge');
+    expect(back2.app.buildId).toBe(first.id);
   });
 
   it('serves the published apps again after a restart', async () => {

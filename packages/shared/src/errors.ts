@@ -139,6 +139,16 @@ export const ERROR_CATALOGUE = {
     message: 'There is no installed extension with that name.',
     hint: 'List them with: forge ext ls',
   },
+  NO_PREVIOUS_VERSION: {
+    status: 409,
+    message: 'There is no previous version to roll back to.',
+    hint: 'Forge keeps the version before the last upgrade: upload a new version first, then roll back to the one before it.',
+  },
+  APP_NOT_FOUND: {
+    status: 404,
+    message: 'There is no integrated app with that name.',
+    hint: 'List them with: forge apps ls',
+  },
   ROUTE_TAKEN: {
     status: 409,
     message: 'That route is already used by another extension or app, or by the workspace itself.',
@@ -163,6 +173,11 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'This project has no successful build output yet.',
     hint: 'Build it: forge build <project>',
+  },
+  NO_PACKAGE: {
+    status: 404,
+    message: 'No platform package yet: Repackage Platform first.',
+    hint: "Package it from the university's Platform tab (Repackage Platform), signed in as a family member.",
   },
   BUILD_SUPERSEDED: { status: 409, message: 'A newer upload of this project replaced this one.' },
   BUILD_FINISHED: { status: 409, message: 'This build has already finished.' },

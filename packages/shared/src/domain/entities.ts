@@ -53,6 +53,8 @@ export const Extension = z.object({
   version: z.string().optional(),
   description: z.string().optional(),
   installedAt: z.string().optional(),
+  /** The version kept beside it, which a rollback brings back (null when there is none). */
+  previousVersion: z.string().nullable().optional(),
 });
 export type Extension = z.infer<typeof Extension>;
 export const UploadExtensionResponse = z.object({
@@ -63,6 +65,37 @@ export const UploadExtensionResponse = z.object({
 });
 export const ExtensionParams = z.object({ name: z.string().min(1).max(64) });
 export const DeleteExtensionResponse = z.object({ ok: z.literal(true), name: z.string() });
+/** POST /api/extensions/:name/rollback: the previous version is current again. */
+export const RollbackExtensionResponse = z.object({
+  ok: z.literal(true),
+  extension: Extension,
+  /** The version it replaced, now kept as the previous one (a second rollback returns to it). */
+  rolledBackFrom: z.string(),
+});
+
+/** An app of the platform published by IntegrationBot (GET /api/apps). */
+export const IntegratedApp = z.object({
+  name: z.string(),
+  /** Its route in the workspace, /apps/<name>. */
+  path: z.string(),
+  /** Where it is served (its own origin); null while its server is not up. */
+  url: z.string().nullable(),
+  /** The build whose output is published. */
+  buildId: z.string(),
+  /** The build published before it, kept for a rollback (null when there is none). */
+  previousBuildId: z.string().nullable(),
+  files: z.number().int(),
+  integratedAt: z.string(),
+});
+export type IntegratedApp = z.infer<typeof IntegratedApp>;
+export const AppParams = z.object({ name: z.string().min(1).max(64) });
+/** POST /api/apps/:name/rollback: the previously published build is served again. */
+export const RollbackAppResponse = z.object({
+  ok: z.literal(true),
+  app: IntegratedApp,
+  /** The build it replaced, now kept as the previous one. */
+  rolledBackFrom: z.string(),
+});
 
 /** Dynamic route (spec §3). */
 export const DynamicRoute = z.object({

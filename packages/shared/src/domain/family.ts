@@ -65,6 +65,8 @@ export const AUDIT_ACTIONS = [
   'package',
   'extension-installed',
   'extension-removed',
+  'extension-rolled-back',
+  'app-rolled-back',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 /** The audit log of family actions, shown in the university's platform tab. */

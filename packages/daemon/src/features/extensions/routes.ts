@@ -90,6 +90,18 @@ export function registerExtensionRoutes(
     res.json(routes.uploadExtension.response.parse({ ok: true, ...installed }));
   });
 
+  defineRoute(router, routes.rollbackExtension, async ({ params, req }) => {
+    const { extension, rolledBackFrom } = await service.rollback(params.name);
+    const family = familyOf(services);
+    family?.audit(
+      'extension-rolled-back',
+      family.authenticate(req)?.name ?? null,
+      `${extension.name}@${rolledBackFrom} → ${extension.version ?? '?'}`,
+      req,
+    );
+    return { ok: true as const, extension, rolledBackFrom };
+  });
+
   defineRoute(router, routes.deleteExtension, async ({ params, req }) => {
     await service.uninstall(params.name);
     const family = familyOf(services);

@@ -110,6 +110,7 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
       version: record.version,
       description: record.description,
       installedAt: record.installedAt,
+      previousVersion: record.previousVersion,
     };
   };
 
@@ -192,6 +193,57 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     }
   };
 
+  /**
+   * The previous version becomes current again and the current one becomes the previous: a second
+   * rollback undoes the first. Its manifest is read again from its folder (its route or entry may
+   * differ from the current version's), and the route is checked as for an install.
+   */
+  const rollback = async (name: string): Promise<{ record: ExtensionRecord; from: string }> => {
+    await ready;
+    const current = records.get(name);
+    if (!current) throw notFound(name);
+    const previous = current.previousVersion;
+    const dir = previous === null ? null : versionDir(name, previous);
+    if (previous === null || dir === null || !existsSync(dir)) throw noPrevious(current);
+    const manifest = await readManifest(dir);
+    const owner = routeOwner(
+      manifest.route,
+      [...records.values()].filter((r) => r.name !== name),
+    );
+    if (owner) {
+      throw new ForgeError(
+        'ROUTE_TAKEN',
+        `The route ${manifest.route} of ${name} ${previous} is now taken by ${owner}.`,
+        {
+          route: manifest.route,
+        },
+      );
+    }
+    const record: ExtensionRecord = {
+      name,
+      displayName: manifest.displayName,
+      route: manifest.route,
+      description: manifest.description,
+      version: previous,
+      entry: manifest.entry,
+      previousVersion: current.version,
+      installedAt: new Date().toISOString(),
+    };
+    const server = await startExtensionServer(dir);
+    try {
+      registry.save(record);
+    } catch (err) {
+      await server.close();
+      throw err;
+    }
+    records.set(name, record);
+    const old = servers.get(name);
+    servers.set(name, server);
+    await old?.close();
+    if (closed) await server.close();
+    return { record, from: current.version };
+  };
+
   const uninstall = async (name: string): Promise<void> => {
     await ready;
     const record = records.get(name);
@@ -222,6 +274,21 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
             ? `installed ${r.extension.name} ${r.extension.version}`
             : `upgraded ${r.extension.name} ${r.upgradedFrom} → ${r.extension.version}`,
       }),
+    /** Roll back to the previous version (NO_PREVIOUS_VERSION when none is kept), as a job of ExtensionBot. */
+    async rollback(name: string): Promise<{ extension: Extension; rolledBackFrom: string }> {
+      await ready;
+      // Nothing to roll back to is the caller's mistake, not a failed job of the bot.
+      const current = records.get(name);
+      if (!current) throw notFound(name);
+      if (current.previousVersion === null) throw noPrevious(current);
+      const { record, from } = await fleet.run(
+        'ExtensionBot',
+        { label: `roll back ${name}` },
+        () => exclusive(() => rollback(name)),
+        { slot: false, summary: (r) => `rolled back ${name} ${r.from} → ${r.record.version}` },
+      );
+      return { extension: toExtension(record), rolledBackFrom: from };
+    },
     /** Uninstall: its server stops, its files and registry row go. EXTENSION_NOT_FOUND when absent. */
     async uninstall(name: string): Promise<void> {
       // A name that is not installed is the caller's mistake, not a failed job of the bot.
@@ -251,6 +318,13 @@ export type ExtensionService = ReturnType<typeof createExtensionService>;
 
 const notFound = (name: string) =>
   new ForgeError('EXTENSION_NOT_FOUND', `There is no installed extension named "${name}".`, { name });
+
+const noPrevious = (record: ExtensionRecord) =>
+  new ForgeError(
+    'NO_PREVIOUS_VERSION',
+    `${record.name} ${record.version} has no previous version to roll back to: Forge keeps the version an upgrade replaced.`,
+    { name: record.name },
+  );
 
 async function sweepScratch(tmpDir: string): Promise<void> {
   const names = await readdir(tmpDir).catch(() => [] as string[]);

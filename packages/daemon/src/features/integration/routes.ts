@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { routes, type DynamicRoute } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { familyOf } from '../family/guard.ts';
 import { createIntegrationService, type IntegrationService } from './service.ts';
 
 /**
@@ -38,6 +39,20 @@ export function registerIntegrationRoutes(
     return {
       text: `Integrated ${app.name} at ${app.path}: build ${app.buildId}, ${app.files} ${app.files === 1 ? 'file' : 'files'}, served at ${app.url}`,
     };
+  });
+
+  defineRoute(router, routes.apps, () => integration.apps());
+
+  defineRoute(router, routes.rollbackApp, async ({ params, req }) => {
+    const result = await integration.rollback(params.name);
+    const family = familyOf(services);
+    family?.audit(
+      'app-rolled-back',
+      family.authenticate(req)?.name ?? null,
+      `${params.name}: build ${result.rolledBackFrom} → ${result.app.buildId}`,
+      req,
+    );
+    return { ok: true as const, ...result };
   });
 
   defineRoute(router, routes.saveProject, async ({ body }) => {

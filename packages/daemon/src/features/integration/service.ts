@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectZipName, type DynamicRoute, type ProjectKind } from '@forge/shared';
+import { projectZipName, type DynamicRoute, type IntegratedApp, type ProjectKind } from '@forge/shared';
 import type { AppServices } from '../../app.ts';
 import { discardDir, swapDir } from '../../fs/moves.ts';
 import { isValidProjectName } from '../../home-layout.ts';
@@ -44,6 +44,13 @@ export interface IntegrationService {
   save(projectName: string, buildPath: string): Promise<string>;
   /** Every published app as a route of the platform (`url` null while its server is not up). */
   list(): DynamicRoute[];
+  /** Every published app with the build it serves and the one kept for a rollback. */
+  apps(): IntegratedApp[];
+  /**
+   * Serves the previously published build again; the current one becomes the previous (a second
+   * rollback undoes the first). APP_NOT_FOUND, or NO_PREVIOUS_VERSION when none is kept.
+   */
+  rollback(name: string): Promise<{ app: IntegratedApp; rolledBackFrom: string }>;
   /** Starts the servers of the apps published before this daemon started. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -178,6 +185,36 @@ export function createIntegrationService(services: AppServices): IntegrationServ
     });
   }
 
+  const urlOf = (app: IntegratedAppRecord): string | null => {
+    const served = servers.get(app.name);
+    return served?.buildId === app.buildId ? served.server.url : null;
+  };
+
+  const toApp = (app: IntegratedAppRecord): IntegratedApp => ({
+    name: app.name,
+    path: appRoute(app.name),
+    url: urlOf(app),
+    buildId: app.buildId,
+    previousBuildId: app.previousBuildId,
+    files: app.files,
+    integratedAt: app.integratedAt,
+  });
+
+  /** The app and the snapshot a rollback would bring back, or the error that says why not. */
+  function rollbackTarget(name: string): { app: IntegratedAppRecord; previous: string } {
+    const app = isValidProjectName(name) ? apps.get(name) : null;
+    if (!app) throw new ForgeError('APP_NOT_FOUND', `There is no integrated app named "${name}".`, { name });
+    const previous = app.previousBuildId;
+    if (previous === null || !fs.existsSync(snapshotDir(name, previous))) {
+      throw new ForgeError(
+        'NO_PREVIOUS_VERSION',
+        `${name} serves build ${app.buildId} and has no previous build to roll back to: Forge keeps the one an integration replaced.`,
+        { name },
+      );
+    }
+    return { app, previous };
+  }
+
   const asJob = (name: string, fn: () => Promise<Published>) =>
     fleet.run('IntegrationBot', { label: `integrate ${name}`, projectName: name }, fn, {
       slot: false,
@@ -231,8 +268,48 @@ export function createIntegrationService(services: AppServices): IntegrationServ
         displayName: app.name,
         description: `Build ${app.buildId} of ${app.name}, integrated ${app.integratedAt}`,
         kind: 'app' as const,
-        url: servers.get(app.name)?.buildId === app.buildId ? servers.get(app.name)!.server.url : null,
+        url: urlOf(app),
       }));
+    },
+
+    apps() {
+      return apps.list().map(toApp);
+    },
+
+    async rollback(name) {
+      // Checked first: nothing to roll back to is the caller's mistake, not a failed job of the bot.
+      rollbackTarget(name);
+      return fleet.run(
+        'IntegrationBot',
+        { label: `roll back ${name}`, projectName: name },
+        () =>
+          queued(name, async () => {
+            const { app, previous } = rollbackTarget(name);
+            const dir = snapshotDir(name, previous);
+            const files = fs
+              .readdirSync(dir, { recursive: true, withFileTypes: true })
+              .filter((e) => e.isFile()).length;
+            const back: IntegratedAppRecord = {
+              name,
+              buildId: previous,
+              files,
+              previousBuildId: app.buildId,
+              integratedAt: new Date().toISOString(),
+            };
+            // Served first, saved second: a snapshot that cannot be served leaves the app as it was.
+            const server = await serve(back);
+            apps.save(back);
+            logger.info(
+              { project: name, buildId: previous, from: app.buildId, url: server.url },
+              'app rolled back',
+            );
+            return { app: toApp(back), rolledBackFrom: app.buildId };
+          }),
+        {
+          slot: false,
+          summary: (r) => `rolled back ${name} from build ${r.rolledBackFrom} to ${r.app.buildId}`,
+        },
+      );
     },
 
     start() {

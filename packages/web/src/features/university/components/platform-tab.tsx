@@ -169,6 +169,8 @@ const ACTION_LABEL: Record<AuditEntry['action'], string> = {
   package: 'Platform packaged',
   'extension-installed': 'Extension installed',
   'extension-removed': 'Extension removed',
+  'extension-rolled-back': 'Extension rolled back',
+  'app-rolled-back': 'App rolled back',
 };
 
 /** The audit log of family actions, newest first (GET /api/family/audit). */
