@@ -12,6 +12,7 @@ import { register as registerConfig } from './commands/config.ts';
 import { register as registerDaemon } from './commands/daemon.ts';
 import { register as registerDownload } from './commands/download.ts';
 import { register as registerExt } from './commands/ext.ts';
+import { register as registerApps } from './commands/apps.ts';
 import { register as registerFamily } from './commands/family.ts';
 import { register as registerFix } from './commands/fix.ts';
 import { register as registerGenerate } from './commands/generate.ts';
@@ -93,6 +94,7 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['memory', () => registerMemory(program, invoke)],
     ['generate', () => registerGenerate(program, invoke)],
     ['ext', () => registerExt(program, invoke)],
+    ['apps', () => registerApps(program, invoke)],
     ['family', () => registerFamily(program, invoke)],
     ['login', () => registerLogin(program, invoke)],
     ['logout', () => registerLogout(program, invoke)],

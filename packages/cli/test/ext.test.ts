@@ -1,7 +1,13 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Extension, UploadExtensionResponse } from '@forge/shared';
-import { forgeZip, makeZip, type ProjectFiles } from '@forge/testing';
+import {
+  CliResult,
+  Extension,
+  IntegratedApp,
+  RollbackExtensionResponse,
+  UploadExtensionResponse,
+} from '@forge/shared';
+import { forgeZip, makeZip, writeZip, type ProjectFiles } from '@forge/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, Sandbox } from './helpers.ts';
 
@@ -61,6 +67,18 @@ describe('forge ext', () => {
     const json = await sandbox.run(['ext', 'ls', '--json']);
     expect(Extension.array().parse(JSON.parse(json.stdout))).toEqual([answer.extension]);
 
+    const rollback = await sandbox.run(['ext', 'rollback', 'hello']);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    expect(rollback.stderr).toContain(
+      'Rolled back hello from 1.1.0 to 1.0.0: shown at /ext/hello. Run it again to return to 1.1.0.',
+    );
+    expect(rollback.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/index\.html$/);
+    const forward = await sandbox.run(['ext', 'rollback', 'hello', '--json']);
+    expect(RollbackExtensionResponse.parse(JSON.parse(forward.stdout))).toMatchObject({
+      rolledBackFrom: '1.0.0',
+      extension: { version: '1.1.0', previousVersion: '1.0.0' },
+    });
+
     const rm = await sandbox.run(['ext', 'rm', 'hello']);
     expect(rm.code).toBe(0);
     expect(rm.stderr).toContain('Uninstalled hello.');
@@ -69,6 +87,50 @@ describe('forge ext', () => {
     expect(again.stderr).toContain(
       'There is no installed extension named "hello". [EXTENSION_NOT_FOUND, HTTP 404]',
     );
+    const gone = await sandbox.run(['ext', 'rollback', 'hello']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('[EXTENSION_NOT_FOUND, HTTP 404]');
+  });
+
+  it('forge apps: lists an integrated app and rolls it back to the build it replaced', async () => {
+    const empty = await sandbox.run(['apps', 'ls']);
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toContain('No apps integrated.');
+
+    const integrate = async (html: string) => {
+      const zip = writeZip(sandbox.cwd, 'site.zip', { 'index.html': html });
+      const upload = await sandbox.run(['upload', zip, '--wait', '--json']);
+      expect(upload.code, upload.stderr).toBe(0);
+      const res = await fetch(`${sandbox.state()!.url}/api/forge/integrate-last`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      return (CliResult.parse(JSON.parse(upload.stdout)) as { buildId: string }).buildId;
+    };
+    const first = await integrate('<h1>one</h1>');
+    const none = await sandbox.run(['apps', 'rollback', 'site']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('[NO_PREVIOUS_VERSION, HTTP 409]');
+    const second = await integrate('<h1>two</h1>');
+
+    const ls = await sandbox.run(['apps', 'ls']);
+    const lines = ls.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME +BUILD +PREVIOUS +ROUTE +URL$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^site +${second} +${first} +/apps/site +http://127\\.0\\.0\\.1:\\d+$`),
+    );
+
+    const rollback = await sandbox.run(['apps', 'rollback', 'site']);
+    expect(rollback.code, rollback.stderr).toBe(0);
+    expect(rollback.stderr).toContain(
+      `Rolled back site from build ${second} to ${first}: shown at /apps/site.`,
+    );
+    expect(await (await fetch(rollback.stdout.trim())).text()).toContain('<h1>one</h1>');
+    const json = await sandbox.run(['apps', 'ls', '--json']);
+    expect(IntegratedApp.array().parse(JSON.parse(json.stdout))).toEqual([
+      expect.objectContaining({ name: 'site', buildId: first, previousBuildId: second }),
+    ]);
+    const unknown = await sandbox.run(['apps', 'rollback', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no integrated app named "nope". [APP_NOT_FOUND, HTTP 404]');
   });
 
   it('refuses what is not an extension, with a clear message', async () => {

@@ -9,7 +9,8 @@ import { paint, sanitize } from '../terminal.ts';
 /**
  * `forge ext`: ExtensionBot's extensions (docs/extensions.md). `install <zip>` uploads an extension
  * ZIP (a new name installs it, a known name upgrades it), `ls` lists what is installed and where
- * each is served, `rm <name>` uninstalls one.
+ * each is served, `rollback <name>` brings back the version an upgrade replaced, `rm <name>`
+ * uninstalls one.
  */
 
 /** As the daemon limits POST /api/upload-extension (features/extensions/limits.ts). */
@@ -71,13 +72,32 @@ export async function runList(deps: Deps, opts: { json?: boolean }): Promise<num
   return EXIT.ok;
 }
 
-export async function runRemove(deps: Deps, opts: { name: string; json?: boolean }): Promise<number> {
-  const name = opts.name.trim();
+export const checkName = (raw: string, list: string): string => {
+  const name = raw.trim();
   if (!name || name.length > 64) {
-    throw new CliError('An extension name is 1 to 64 characters (see forge ext ls).', {
-      exitCode: EXIT.usage,
-    });
+    throw new CliError(`A name is 1 to 64 characters (see ${list}).`, { exitCode: EXIT.usage });
   }
+  return name;
+};
+
+export async function runRollback(deps: Deps, opts: { name: string; json?: boolean }): Promise<number> {
+  const name = checkName(opts.name, 'forge ext ls');
+  const { client } = await deps.connect();
+  const result = await client.request('rollbackExtension', { params: { name } });
+  if (opts.json) {
+    deps.out.json(result);
+    return EXIT.ok;
+  }
+  const { extension, rolledBackFrom } = result;
+  deps.out.info(
+    `Rolled back ${sanitize(extension.name)} from ${sanitize(rolledBackFrom)} to ${sanitize(extension.version ?? '?')}: shown at ${sanitize(extension.route)}. Run it again to return to ${sanitize(rolledBackFrom)}.`,
+  );
+  if (extension.url) deps.out.data(sanitize(extension.url));
+  return EXIT.ok;
+}
+
+export async function runRemove(deps: Deps, opts: { name: string; json?: boolean }): Promise<number> {
+  const name = checkName(opts.name, 'forge ext ls');
   const { client } = await deps.connect();
   const result = await client.request('deleteExtension', { params: { name } });
   if (opts.json) deps.out.json(result);
@@ -88,7 +108,9 @@ export async function runRemove(deps: Deps, opts: { name: string; json?: boolean
 export function register(program: Command, invoke: Invoke): void {
   const ext = program
     .command('ext')
-    .description('extensions: install or upgrade from a ZIP, list, remove (see docs/extensions.md)');
+    .description(
+      'extensions: install or upgrade from a ZIP, list, roll back, remove (see docs/extensions.md)',
+    );
   ext
     .command('install')
     .description('install an extension ZIP (at most 10MB); the same name again upgrades it')
@@ -102,6 +124,14 @@ export function register(program: Command, invoke: Invoke): void {
     .description('list the installed extensions (name, version, route, where it is served)')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }, command: Command) => invoke(command, runList, opts));
+  ext
+    .command('rollback')
+    .description('bring back the version the last upgrade replaced (run again to return)')
+    .argument('<name>', 'the extension name (forge ext ls)')
+    .option('--json', 'print the daemon answer as JSON')
+    .action((name: string, opts: { json?: boolean }, command: Command) =>
+      invoke(command, runRollback, { name, json: opts.json }),
+    );
   ext
     .command('rm')
     .description('uninstall an extension: its server stops and its files are removed')
