@@ -8,6 +8,7 @@ import type { ToastInput } from '@/components/ui/use-toast.tsx';
 
 const extensionsQuery = routeQuery('extensions');
 const dynamicRoutesQuery = routeQuery('dynamicRoutes');
+const appsQuery = routeQuery('apps');
 
 /** GET /api/extensions, polled every 5 s (spec §9). */
 export const useExtensions = () => useQuery({ ...extensionsQuery, refetchInterval: POLL_MS.extensions });
@@ -44,6 +45,58 @@ export function useRemoveExtension() {
       void queryClient.invalidateQueries({ queryKey: dynamicRoutesQuery.queryKey });
     },
   });
+}
+
+/**
+ * POST /api/extensions/:name/rollback: the kept previous version is current again (and the one it
+ * replaced is kept in turn). Its route may serve other files now, so both lists refresh after it.
+ */
+export function useRollbackExtension() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => forgeClient.request('rollbackExtension', { params: { name } }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: extensionsQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQuery.queryKey });
+    },
+  });
+}
+
+/** The success banner of an extension rollback: which version it left and which it serves now. */
+export function rolledBackExtensionLine(answer: {
+  extension: { displayName: string; version?: string | undefined };
+  rolledBackFrom: string;
+}): string {
+  const { displayName, version } = answer.extension;
+  return version
+    ? `Rolled back ${displayName} from ${answer.rolledBackFrom} to ${version}.`
+    : `Rolled back ${displayName} from ${answer.rolledBackFrom}.`;
+}
+
+/** GET /api/apps: the apps IntegrationBot published, polled like the extensions (spec §9: 5 s). */
+export const useIntegratedApps = () => useQuery({ ...appsQuery, refetchInterval: POLL_MS.extensions });
+
+/**
+ * POST /api/apps/:name/rollback: the previously published build is served again. The app list and
+ * the dynamic routes (which list integrated apps) refresh after it.
+ */
+export function useRollbackApp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => forgeClient.request('rollbackApp', { params: { name } }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: appsQuery.queryKey });
+      void queryClient.invalidateQueries({ queryKey: dynamicRoutesQuery.queryKey });
+    },
+  });
+}
+
+/** The success banner of an app rollback: the build it left and the build it serves now. */
+export function rolledBackAppLine(answer: {
+  app: { name: string; buildId: string };
+  rolledBackFrom: string;
+}): string {
+  return `Rolled back ${answer.app.name} from build ${answer.rolledBackFrom} to build ${answer.app.buildId}.`;
 }
 
 /** The success banner of an install: what was installed, and what it replaced when it upgraded. */

@@ -3,6 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_TOKEN_STORAGE_KEY, UI_TEXT } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
+import { routeQueryKey } from '@/lib/query-client.ts';
 import {
   DAEMON_FAILURE_TEXT,
   daemonFailure,
@@ -177,11 +178,11 @@ describe('platform download link (GET /api/download/app)', () => {
     expect(clicked).toEqual([]);
   });
 
-  it("shows the daemon's reason when there is nothing to download yet (404 NO_ARTIFACT)", async () => {
+  it("shows the daemon's reason when there is nothing to download yet (404 NO_PACKAGE)", async () => {
     window.localStorage.setItem(AUTH_TOKEN_STORAGE_KEY, TOKEN);
     stubDaemon(({ url }) =>
       url.pathname === '/api/download/app'
-        ? json({ error: 'No platform package yet: Repackage Platform first.', code: 'NO_ARTIFACT' }, 404)
+        ? json({ error: 'No platform package yet: Repackage Platform first.', code: 'NO_PACKAGE' }, 404)
         : undefined,
     );
     vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -432,5 +433,236 @@ describe('extension manager (spec §2.7)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Repackage Platform' }));
 
     expect(await notices().findByText(UI_TEXT.packageFailed)).toBeDefined();
+  });
+});
+
+describe('rolling back an extension (issue 12)', () => {
+  const kanban = (version: string, previousVersion: string | null) => ({
+    name: 'kanban',
+    displayName: 'Kanban board',
+    route: '/ext/kanban',
+    version,
+    previousVersion,
+  });
+
+  it('offers "Roll back to <version>" only for an extension that kept a previous version', async () => {
+    stubDaemon(({ url }) =>
+      url.pathname === '/api/extensions'
+        ? json([
+            kanban('2.0.0', '1.0.0'),
+            {
+              name: 'notes',
+              displayName: 'Notes',
+              route: '/ext/notes',
+              version: '1.0.0',
+              previousVersion: null,
+            },
+            { name: 'clock', displayName: 'Clock', route: '/ext/clock' },
+          ])
+        : undefined,
+    );
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    const button = await screen.findByRole('button', { name: 'Roll back Kanban board to 1.0.0' });
+    expect(button.textContent).toBe('Roll back to 1.0.0');
+    const list = screen.getByRole('list', { name: 'Installed extensions' });
+    expect(within(list).getAllByRole('button', { name: /^Roll back/ })).toHaveLength(1);
+    expect(within(list).getByRole('button', { name: 'Remove Notes' })).toBeDefined();
+  });
+
+  it('posts the rollback, shows pending, then says which version it left and refreshes the list', async () => {
+    let installed = [kanban('2.0.0', '1.0.0')];
+    let answer: (response: Response) => void = () => {};
+    const answered = new Promise<Response>((resolve) => (answer = resolve));
+    const daemon = stubDaemon(({ url, method }) => {
+      if (method === 'POST' && url.pathname === '/api/extensions/kanban/rollback') return answered;
+      return url.pathname === '/api/extensions' ? json(installed) : undefined;
+    });
+    const { queryClient } = renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+    // The header's routes: the rollback may change what the extension's route serves.
+    queryClient.setQueryData(routeQueryKey('dynamicRoutes'), []);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Roll back Kanban board to 1.0.0' }));
+
+    const pending = await screen.findByRole('button', { name: 'Rolling back Kanban board…' });
+    expect(pending.hasAttribute('disabled')).toBe(true);
+    expect(pending.textContent).toBe('Rolling back…');
+    const listedBefore = daemon.requests.filter((r) => r.path === '/api/extensions').length;
+    installed = [kanban('1.0.0', '2.0.0')];
+    answer(json({ ok: true, extension: installed[0], rolledBackFrom: '2.0.0' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Rolled back Kanban board from 2.0.0 to 1.0.0.',
+    );
+    // The refreshed list serves 1.0.0 and offers the way back to 2.0.0.
+    expect(await screen.findByRole('button', { name: 'Roll back Kanban board to 2.0.0' })).toBeDefined();
+    expect(screen.getByRole('list', { name: 'Installed extensions' }).textContent).toContain('v1.0.0');
+    expect(daemon.requests.filter((r) => r.path === '/api/extensions').length).toBeGreaterThan(listedBefore);
+    expect(daemon.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      '/api/extensions/kanban/rollback',
+    ]);
+    expect(queryClient.getQueryState(routeQueryKey('dynamicRoutes'))?.isInvalidated).toBe(true);
+  });
+
+  it("shows the daemon's reason when a rollback is refused", async () => {
+    stubDaemon(({ url, method }) => {
+      if (method === 'POST' && url.pathname === '/api/extensions/kanban/rollback') {
+        return json(
+          {
+            error: 'There is no previous version to roll back to.',
+            code: 'NO_PREVIOUS_VERSION',
+            hint: 'Forge keeps the version before the last upgrade.',
+          },
+          409,
+        );
+      }
+      return url.pathname === '/api/extensions' ? json([kanban('2.0.0', '1.0.0')]) : undefined;
+    });
+    renderPanel(
+      <MemoryRouter>
+        <ExtensionManager />
+      </MemoryRouter>,
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Roll back Kanban board to 1.0.0' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'There is no previous version to roll back to.',
+    );
+    expect(screen.queryByRole('status')).toBeNull();
+    await waitFor(() =>
+      expect(
+        screen.getByRole('button', { name: 'Roll back Kanban board to 1.0.0' }).hasAttribute('disabled'),
+      ).toBe(false),
+    );
+  });
+});
+
+describe('integrated apps (issue 12)', () => {
+  const todo = (
+    buildId: string,
+    previousBuildId: string | null,
+    url: string | null = 'http://127.0.0.1:4301/',
+  ) => ({
+    name: 'todo',
+    path: '/apps/todo',
+    url,
+    buildId,
+    previousBuildId,
+    files: 3,
+    integratedAt: '2026-11-02T10:00:00.000Z',
+  });
+
+  const renderManagerWithApps = () =>
+    renderPanel(
+      <MemoryRouter>
+        <Routes>
+          <Route path="/" element={<ExtensionManager />} />
+          <Route path="/apps/todo" element={<p>todo route</p>} />
+        </Routes>
+      </MemoryRouter>,
+    );
+
+  it('lists each app with its route, the build it serves and Open on its own origin', async () => {
+    const daemon = stubDaemon(({ url }) =>
+      url.pathname === '/api/apps'
+        ? json([
+            todo('b2-aaaaaa', null),
+            { ...todo('b5-cccccc', null, null), name: 'blog', path: '/apps/blog' },
+          ])
+        : undefined,
+    );
+    renderManagerWithApps();
+
+    const list = await screen.findByRole('list', { name: 'Integrated apps' });
+    expect(list.textContent).toContain('build b2-aaaaaa');
+    expect(list.textContent).toContain('build b5-cccccc');
+    const open = within(list).getByRole('link', { name: 'Open todo' });
+    expect(open.getAttribute('href')).toBe('http://127.0.0.1:4301/');
+    expect(open.getAttribute('target')).toBe('_blank');
+    // Not served right now: no Open; no kept build: no rollback.
+    expect(within(list).queryByRole('link', { name: 'Open blog' })).toBeNull();
+    expect(within(list).queryByRole('button', { name: /^Roll back/ })).toBeNull();
+    expect(daemon.requests.some((r) => r.method === 'GET' && r.path === '/api/apps')).toBe(true);
+
+    const route = within(list).getByRole('link', { name: '/apps/todo' });
+    expect(route.getAttribute('target')).toBeNull();
+    fireEvent.click(route);
+    expect(await screen.findByText('todo route')).toBeDefined();
+  });
+
+  it('shows a hint instead of a list while nothing is integrated', async () => {
+    stubDaemon(({ url }) => (url.pathname === '/api/apps' ? json([]) : undefined));
+    renderManagerWithApps();
+
+    expect(
+      await screen.findByText('No apps integrated yet — use Integrate in the Build Complete dialog.'),
+    ).toBeDefined();
+    expect(screen.queryByRole('list', { name: 'Integrated apps' })).toBeNull();
+  });
+
+  it('rolls an app back to its previous build, then refreshes the list', async () => {
+    let apps = [todo('b3-bbbbbb', 'b2-aaaaaa')];
+    let answer: (response: Response) => void = () => {};
+    const answered = new Promise<Response>((resolve) => (answer = resolve));
+    const daemon = stubDaemon(({ url, method }) => {
+      if (method === 'POST' && url.pathname === '/api/apps/todo/rollback') return answered;
+      return url.pathname === '/api/apps' ? json(apps) : undefined;
+    });
+    const { queryClient } = renderManagerWithApps();
+    queryClient.setQueryData(routeQueryKey('dynamicRoutes'), []);
+
+    const button = await screen.findByRole('button', { name: 'Roll back todo to build b2-aaaaaa' });
+    expect(button.textContent).toBe('Roll back to build b2-aaaaaa');
+    fireEvent.click(button);
+
+    const pending = await screen.findByRole('button', { name: 'Rolling back todo…' });
+    expect(pending.hasAttribute('disabled')).toBe(true);
+    apps = [todo('b2-aaaaaa', 'b3-bbbbbb')];
+    answer(json({ ok: true, app: apps[0], rolledBackFrom: 'b3-bbbbbb' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Rolled back todo from build b3-bbbbbb to build b2-aaaaaa.',
+    );
+    expect(await screen.findByRole('button', { name: 'Roll back todo to build b3-bbbbbb' })).toBeDefined();
+    expect(screen.getByRole('list', { name: 'Integrated apps' }).textContent).toContain('build b2-aaaaaa');
+    expect(daemon.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      '/api/apps/todo/rollback',
+    ]);
+    expect(queryClient.getQueryState(routeQueryKey('dynamicRoutes'))?.isInvalidated).toBe(true);
+  });
+
+  it("shows the daemon's reason when an app rollback is refused", async () => {
+    stubDaemon(({ url, method }) => {
+      if (method === 'POST' && url.pathname === '/api/apps/todo/rollback') {
+        return json(
+          { error: 'There is no integrated app with that name.', code: 'APP_NOT_FOUND', hint: '' },
+          404,
+        );
+      }
+      return url.pathname === '/api/apps' ? json([todo('b3-bbbbbb', 'b2-aaaaaa')]) : undefined;
+    });
+    renderManagerWithApps();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Roll back todo to build b2-aaaaaa' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'There is no integrated app with that name.',
+    );
+  });
+
+  it("says why the app list is unavailable, in the daemon's words", async () => {
+    stubDaemon(({ url }) => (url.pathname === '/api/apps' ? daemonFailure() : undefined));
+    renderManagerWithApps();
+
+    expect(await screen.findByText(`Integrated apps unavailable: ${DAEMON_FAILURE_TEXT}`)).toBeDefined();
   });
 });

@@ -30,13 +30,43 @@ import {
 import {
   errorMessage,
   installedLine,
+  rolledBackExtensionLine,
   useExtensions,
   useInstallExtension,
   useRemoveExtension,
+  useRollbackExtension,
 } from '../queries.ts';
+import { IntegratedApps } from './integrated-apps.tsx';
 import { useRepackage } from './package-button.tsx';
+import { RollbackButton, type BannerMessage } from './rollback-button.tsx';
 
-type Banner = { kind: 'success'; text: string } | { kind: 'error'; text: string } | null;
+type Banner = BannerMessage | null;
+
+/** Back to the version kept before the last upgrade; the daemon keeps the one it leaves in turn. */
+function ExtensionRollback({
+  extension,
+  previousVersion,
+  onRolledBack,
+}: {
+  extension: Extension;
+  previousVersion: string;
+  onRolledBack: (banner: Banner) => void;
+}) {
+  const rollback = useRollbackExtension();
+  const rollBack = () =>
+    rollback.mutate(extension.name, {
+      onSuccess: (answer) => onRolledBack({ kind: 'success', text: rolledBackExtensionLine(answer) }),
+      onError: (error) => onRolledBack({ kind: 'error', text: errorMessage(error) }),
+    });
+  return (
+    <RollbackButton
+      target={previousVersion}
+      subject={extension.displayName}
+      pending={rollback.isPending}
+      onClick={rollBack}
+    />
+  );
+}
 
 /** Remove, after "Are you sure?": an uninstalled extension's route stops working at once. */
 function RemoveButton({
@@ -125,6 +155,13 @@ function InstalledList({ onBanner }: { onBanner: (banner: Banner) => void }) {
               <ExternalLink aria-hidden="true" className="size-3" />
             </Link>
           </Button>
+          {extension.previousVersion ? (
+            <ExtensionRollback
+              extension={extension}
+              previousVersion={extension.previousVersion}
+              onRolledBack={onBanner}
+            />
+          ) : null}
           <RemoveButton extension={extension} onRemoved={onBanner} />
         </li>
       ))}
@@ -173,8 +210,9 @@ function RepackageCard() {
 /**
  * The extension manager (spec §2.7): drop or browse for a ZIP (anything else is silently ignored),
  * install it (pending, then a success or failure banner that shows the error message), the installed
- * list with its version, an Open button (its route in the workspace) and Remove (confirmed first)
- * each, and the Repackage Platform card.
+ * list with its version, an Open button (its route in the workspace), a rollback to the kept
+ * previous version when there is one, and Remove (confirmed first) each; then the integrated apps
+ * (with their own rollback to the previous build) and the Repackage Platform card.
  */
 export function ExtensionManager() {
   const install = useInstallExtension();
@@ -289,6 +327,7 @@ export function ExtensionManager() {
           </div>
         ) : null}
         <InstalledList onBanner={setBanner} />
+        <IntegratedApps onBanner={setBanner} />
         <RepackageCard />
       </CardContent>
     </Card>
