@@ -93,8 +93,9 @@ describe('packaging the platform', () => {
     const res = await download(app, await familyToken(app));
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({
-      code: 'NO_ARTIFACT',
+      code: 'NO_PACKAGE',
       error: 'No platform package yet: Repackage Platform first.',
+      hint: expect.stringContaining('Repackage Platform'),
     });
   });
 
@@ -107,6 +108,9 @@ describe('packaging the platform', () => {
     fs.mkdirSync(path.join(root, 'packages', 'web', 'dist'), { recursive: true });
     fs.writeFileSync(path.join(root, 'packages', 'web', 'package.json'), '{"name":"@forge/web"}');
     fs.writeFileSync(path.join(root, 'packages', 'daemon', 'package.json'), '{"name":"@forge/daemon"}');
+    fs.mkdirSync(path.join(root, 'packages', 'tui', 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'packages', 'tui', 'dist', 'index.js'), '');
+    fs.writeFileSync(path.join(root, 'packages', 'tui', 'package.json'), '{"name":"@forge/tui"}');
     const fleet = createFleet({ broadcast: () => undefined, maxConcurrent: () => 2 });
     const packaging = createPackagingService({
       fleet,
@@ -135,7 +139,7 @@ describe('packaging the platform', () => {
   it(
     'packages the built Forge, downloads it, and the archive installs and runs on its own',
     async () => {
-      for (const dir of ['daemon', 'cli', 'web']) {
+      for (const dir of ['daemon', 'cli', 'web', 'tui']) {
         expect(fs.existsSync(path.join(ROOT, 'packages', dir, 'dist')), `run pnpm build first (${dir})`).toBe(
           true,
         );
@@ -176,6 +180,8 @@ describe('packaging the platform', () => {
         'packages/cli/dist/forge.js',
         'packages/web/package.json',
         'packages/web/dist/index.html',
+        'packages/tui/package.json',
+        'packages/tui/dist/index.js',
         'extensions/hello/index.html',
       ]) {
         expect(entries, entry).toContain(`${top}/${entry}`);
@@ -189,7 +195,7 @@ describe('packaging the platform', () => {
       expect(daemonPkg.devDependencies).toBeUndefined();
       expect(fs.readdirSync(path.join(home, 'packages'))).toEqual([name]);
 
-      // Another machine: unpack, `sh install.sh`, `./forge daemon run` on its own FORGE_HOME.
+      // Another machine: unpack, then one command, `sh install.sh`, installs and starts it.
       const machine = tempDir('forge-install-');
       zip.extractAllTo(machine, true);
       const installed = path.join(machine, top);
@@ -203,15 +209,15 @@ describe('packaging the platform', () => {
         )
           env[key] = value;
       }
-      Object.assign(env, userPackageCaches(), { NO_COLOR: '1', FORGE_HOME: path.join(machine, 'home') });
-      const install = await run('sh', ['install.sh', '--prefer-offline'], installed, env, 9 * 60_000);
-      expect(install.code, install.output).toBe(0);
-      expect(install.output).toContain('Forge is installed');
-      expect(fs.existsSync(path.join(machine, 'home', 'extensions', 'hello', 'index.html'))).toBe(true);
-
-      const child = spawn(path.join(installed, 'forge'), ['daemon', 'run', '--port', '0'], {
+      Object.assign(env, userPackageCaches(), {
+        NO_COLOR: '1',
+        FORGE_HOME: path.join(machine, 'home'),
+        FORGE_PORT: '0',
+      });
+      // The user's HOME stays: npm reads its settings there (e.g. where Node's headers are).
+      const child = spawn('sh', [path.join(installed, 'install.sh'), '--prefer-offline'], {
         cwd: machine,
-        env: { ...env, HOME: machine },
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const exited = new Promise<number | string>((resolve) =>
@@ -234,6 +240,8 @@ describe('packaging the platform', () => {
         });
         void exited.then((code) => reject(new Error(`installed Forge exited (${code}):\n${out}\n${err}`)));
       });
+      expect(out).toContain('Forge is installed');
+      expect(fs.existsSync(path.join(machine, 'home', 'extensions', 'hello', 'index.html'))).toBe(true);
       const health = await fetch(`${url}/api/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ ok: true, version: FORGE_VERSION });
@@ -241,8 +249,18 @@ describe('packaging the platform', () => {
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
+      // The terminal dashboard is in the archive: without a terminal it loads and says it needs one.
+      const tui = await run(path.join(installed, 'forge'), ['tui'], machine, env, 60_000);
+      expect(tui.output).not.toContain('could not be loaded');
+      expect(tui.output).toContain('forge tui needs a terminal');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+
+      // Installed once: the same command again only starts it (--no-start: not even that).
+      const again = await run('sh', ['install.sh', '--no-start'], installed, env, 60_000);
+      expect(again.code, again.output).toBe(0);
+      expect(again.output).toContain('dependencies are already installed');
+      expect(again.output).not.toContain('Installing');
     },
     12 * 60_000,
   );

@@ -1,4 +1,4 @@
-import { PACKAGED } from './source.ts';
+import { ENTRY_FILES, PACKAGED } from './source.ts';
 
 /** The Node versions the packaged Forge needs (the daemon and CLI target node20; 20.19 loads ESM from require). */
 export const NODE_RANGE = '>=20.19';
@@ -17,10 +17,10 @@ const packagedNames: ReadonlySet<string> = new Set(PACKAGED.map((p) => p.name));
 /**
  * A package's package.json as the archive ships it: production dependencies only. Workspace links
  * become `*`, which npm resolves to the archive's own workspace of that name; workspace packages the
- * archive does not carry are dropped (@forge/shared is bundled into the daemon and CLI by tsup,
- * @forge/tui is loaded only by `forge tui`). The web app's dist is a self-contained static bundle, so
- * it installs nothing. `exports` keeps only package.json, the one path resolved at run time (the CLI
- * finds the daemon, the daemon finds the web app through it).
+ * archive does not carry are dropped (@forge/shared is bundled into the daemon, CLI and TUI by tsup).
+ * The web app's dist is a self-contained static bundle, so it installs nothing. `exports` keeps
+ * package.json, the path the CLI and daemon resolve to find each other and the web app, and for the
+ * terminal dashboard its built entry, which `forge tui` imports.
  */
 export function productionManifest(dir: string, pkg: PackageJson): Record<string, unknown> {
   const dependencies: Record<string, string> = {};
@@ -37,7 +37,10 @@ export function productionManifest(dir: string, pkg: PackageJson): Record<string
     type: pkg.type ?? 'module',
     ...(pkg.description ? { description: pkg.description } : {}),
     ...(pkg.bin ? { bin: pkg.bin } : {}),
-    exports: { './package.json': './package.json' },
+    exports: {
+      ...(dir === 'tui' ? { '.': `./${ENTRY_FILES.tui}` } : {}),
+      './package.json': './package.json',
+    },
     engines: { node: NODE_RANGE },
     dependencies,
   };
@@ -50,7 +53,7 @@ export function rootManifest(version: string): Record<string, unknown> {
     version,
     private: true,
     type: 'module',
-    description: 'Forge, packaged by PackageBot: run `sh install.sh`, then `./forge daemon run`.',
+    description: 'Forge, packaged by PackageBot: `sh install.sh` installs and starts it.',
     engines: { node: NODE_RANGE },
     workspaces: PACKAGED.map((p) => `packages/${p.dir}`),
     scripts: { start: 'node packages/cli/bin/forge.js daemon run' },
@@ -58,15 +61,28 @@ export function rootManifest(version: string): Record<string, unknown> {
 }
 
 /**
- * install.sh: checks Node, installs the production dependencies from the npm registry (extra
- * arguments go to npm, e.g. `--prefer-offline`), writes the `forge` launcher, and copies the bundled
- * extensions into the FORGE_HOME the installed daemon will use (never over an existing one).
+ * install.sh, the one command of an unpacked archive: checks Node, installs the production
+ * dependencies from the npm registry (once: a second run finds them and goes on), writes the `forge`
+ * launcher, copies the bundled extensions into the FORGE_HOME the installed daemon will use (never
+ * over an existing one), then starts the daemon in the foreground. `--no-start` stops after
+ * installing; other arguments go to npm (e.g. `--prefer-offline`). FORGE_PORT, FORGE_HOST and
+ * FORGE_HOME choose where the daemon listens and keeps its data.
  */
 export const INSTALL_SH = `#!/bin/sh
-# Installs this Forge. Usage: sh install.sh [extra npm install arguments]
+# Installs this Forge and starts it. Usage: sh install.sh [--no-start] [extra npm install arguments]
 set -eu
 cd "$(dirname "$0")"
 ROOT=$(pwd)
+
+# --no-start is ours; every other argument stays in "$@" for npm, quoting intact.
+START=1
+for arg do
+  shift
+  case "$arg" in
+    --no-start) START=0 ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
 
 if ! command -v node >/dev/null 2>&1; then
   echo "error: Node.js ${NODE_RANGE} is required, and node is not on the PATH." >&2
@@ -78,13 +94,19 @@ if (major < 20 || (major === 20 && minor < 19)) {
   console.error("error: Node.js ${NODE_RANGE} is required; this is " + process.version + ".");
   process.exit(1);
 }'
-if ! command -v npm >/dev/null 2>&1; then
-  echo "error: npm is required (it comes with Node.js) and is not on the PATH." >&2
-  exit 1
-fi
 
-echo "Installing Forge's dependencies from the npm registry..."
-npm install --omit=dev --no-audit --no-fund "$@"
+VERSION=$(node -p 'require("./package.json").version')
+if [ -f node_modules/.forge-installed ] && [ "$(cat node_modules/.forge-installed)" = "$VERSION" ]; then
+  echo "Forge $VERSION's dependencies are already installed."
+else
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "error: npm is required (it comes with Node.js) and is not on the PATH." >&2
+    exit 1
+  fi
+  echo "Installing Forge's dependencies from the npm registry..."
+  npm install --omit=dev --no-audit --no-fund "$@"
+  echo "$VERSION" > node_modules/.forge-installed
+fi
 
 cat > forge <<'LAUNCHER'
 #!/bin/sh
@@ -110,7 +132,13 @@ if [ -d extensions ] && [ -n "$(ls -A extensions 2>/dev/null)" ]; then
   fi
 fi
 
-echo "Forge is installed in $ROOT. Start it with: ./forge daemon run"
+echo "Forge is installed in $ROOT."
+if [ "$START" = 0 ]; then
+  echo "Start it with: ./forge daemon run (or sh install.sh again)"
+  exit 0
+fi
+echo "Starting Forge (Ctrl+C stops it; start it again with: ./forge daemon run)..."
+exec node packages/cli/bin/forge.js daemon run
 `;
 
 export function readme(name: string, version: string, createdAt: string): string {
@@ -123,20 +151,22 @@ Forge ${version}, packaged by PackageBot on ${createdAt}.
 Needs Node.js ${NODE_RANGE} (with npm) and access to the npm registry.
 
     unzip ${name}.zip
-    cd ${name}
-    sh install.sh
-    ./forge daemon run
+    sh ${name}/install.sh
 
-\`./forge daemon run\` prints the URL it serves (default http://127.0.0.1:4317). Options: \`--port N\`
-(0 picks a free port), \`--host H\`; environment: FORGE_HOME (where projects, builds and extensions
-live), FORGE_PORT, FORGE_HOST, FORGE_TOKEN. \`./forge --help\` lists every command.
+install.sh installs the dependencies (the first time only), then starts Forge, which prints the URL
+it serves (default http://127.0.0.1:4317). Ctrl+C stops it; \`./forge daemon run\` (or install.sh
+again) starts it later, \`sh install.sh --no-start\` only installs. Environment: FORGE_HOME (where
+projects, builds and extensions live), FORGE_PORT (0 picks a free port), FORGE_HOST, FORGE_TOKEN.
+\`./forge --help\` lists every command; \`./forge tui\` opens the terminal dashboard.
 
 ## What is inside
 
 - packages/daemon: the daemon (dist/main.js), packages/cli: the forge command, packages/web: the
-  browser workspace the daemon serves. An npm workspace: \`npm install --omit=dev\` links them.
+  browser workspace the daemon serves, packages/tui: the terminal dashboard (\`forge tui\`). An npm
+  workspace: \`npm install --omit=dev\` links them.
 - extensions/: the extensions installed where this was packaged; install.sh copies them into the
   FORGE_HOME of this machine (an extension already there is left alone).
-- install.sh: checks Node, runs \`npm install --omit=dev\` (extra arguments go to npm), writes ./forge.
+- install.sh: checks Node, runs \`npm install --omit=dev\` once (extra arguments go to npm), writes
+  ./forge, then starts the daemon (not with --no-start).
 `;
 }

@@ -37,7 +37,7 @@ export function registerPackagingRoutes(router: Router, services: AppServices, d
   router.get(routes.downloadApp.path, async (req, res) => {
     requireFamily(services, req);
     const latest = await packaging.latest();
-    if (!latest) throw new ForgeError('NO_ARTIFACT', NO_PACKAGE_MESSAGE);
+    if (!latest) throw new ForgeError('NO_PACKAGE', NO_PACKAGE_MESSAGE);
     res.setHeader('Content-Type', 'application/zip');
     res.setHeader('Content-Disposition', `attachment; filename="${latest.name}"`);
     res.setHeader('Content-Length', String(latest.bytes));

@@ -27,11 +27,15 @@ export function findForgeRoot(from: string = fileURLToPath(import.meta.url)): st
   }
 }
 
-/** The packages an archive carries, each as its built dist/ plus a production package.json. */
+/**
+ * The packages an archive carries, each as its built dist/ plus a production package.json. The
+ * terminal dashboard is one of them: `forge tui` imports it at run time.
+ */
 export const PACKAGED = [
   { dir: 'daemon', name: '@forge/daemon', what: 'daemon' },
   { dir: 'cli', name: '@forge/cli', what: 'CLI' },
   { dir: 'web', name: '@forge/web', what: 'web app' },
+  { dir: 'tui', name: '@forge/tui', what: 'terminal dashboard' },
 ] as const;
 
 /** Files of a package besides dist/ that its built code runs (the CLI's `forge` entry script). */
@@ -42,6 +46,7 @@ export const ENTRY_FILES: Record<string, string> = {
   daemon: 'dist/main.js',
   cli: 'dist/forge.js',
   web: 'dist/index.html',
+  tui: 'dist/index.js',
 };
 
 /**
