@@ -59,6 +59,16 @@ export const ERROR_CATALOGUE = {
     hint: 'This part of Forge is not built yet.',
   },
   SHUTTING_DOWN: { status: 503, message: 'Forge is shutting down.' },
+  OVERLOADED: {
+    status: 503,
+    message: 'Forge is busy: too many requests at once.',
+    hint: 'Try again after the number of seconds in the Retry-After header.',
+  },
+  DISK_FULL: {
+    status: 507,
+    message: "The disk that holds Forge's data is full.",
+    hint: 'Free space on it (old builds and projects: forge builds; the data folder: forge config print), then try again.',
+  },
   INVALID_FILE_TYPE: { status: 400, message: 'Invalid file type', hint: 'Please upload a ZIP file' },
   FILE_TOO_LARGE: {
     status: 413,
