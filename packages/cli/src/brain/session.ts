@@ -1,6 +1,6 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { readPerDaemon, writePrivateJson } from '../private-store.ts';
 
 /**
  * The brain's session between runs of forge. The daemon identifies a session by an HttpOnly cookie,
@@ -78,7 +78,7 @@ export async function openBrainSession(
       const next = { ...(await readSessions(file)) };
       if (session) next[baseUrl] = session;
       else delete next[baseUrl];
-      await writeSessions(file, next);
+      await writePrivateJson(file, next);
     },
   };
 }
@@ -120,40 +120,13 @@ export function parseSetCookie(
   return found;
 }
 
-async function readSessions(file: string): Promise<SessionFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const sessions: SessionFile = {};
-    for (const [url, value] of Object.entries(parsed as Record<string, unknown>)) {
-      const v = value as Partial<StoredSession> | null;
-      if (v && typeof v.cookie === 'string' && v.cookie.startsWith(`${BRAIN_COOKIE}=`)) {
-        sessions[url] = {
-          cookie: v.cookie,
-          expiresAt: typeof v.expiresAt === 'string' ? v.expiresAt : null,
-          authenticated: v.authenticated === true,
-        };
-      }
-    }
-    return sessions;
-  } catch {
-    // A damaged file is a lost session, not an error: the next handshake starts a new one.
-    return {};
-  }
-}
-
-/** Written whole to a temporary file of mode 0600, then renamed over the old one. */
-async function writeSessions(file: string, sessions: SessionFile): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(sessions, null, 2)}\n`, { mode: 0o600 });
-  // The mode given to writeFile applies only to a new file; a leftover temporary keeps its own.
-  await chmod(temp, 0o600);
-  await rename(temp, file);
-}
+const readSessions = (file: string): Promise<SessionFile> =>
+  readPerDaemon(file, (value) => {
+    const v = value as Partial<StoredSession> | null;
+    if (!v || typeof v.cookie !== 'string' || !v.cookie.startsWith(`${BRAIN_COOKIE}=`)) return undefined;
+    return {
+      cookie: v.cookie,
+      expiresAt: typeof v.expiresAt === 'string' ? v.expiresAt : null,
+      authenticated: v.authenticated === true,
+    };
+  });

@@ -1,5 +1,5 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { readPerDaemon, writePrivateJson } from '../private-store.ts';
 
 /**
  * The university's family login between runs of forge. `forge login` gets a token from the daemon
@@ -36,7 +36,7 @@ export async function readFamilyLogin(home: string, baseUrl: string): Promise<Fa
 /** Keep `login` for the daemon at `baseUrl` (replacing an earlier one). */
 export async function saveFamilyLogin(home: string, baseUrl: string, login: FamilyLogin): Promise<void> {
   const file = familySessionFile(home);
-  await writeLogins(file, { ...(await readLogins(file)), [baseUrl]: login });
+  await writePrivateJson(file, { ...(await readLogins(file)), [baseUrl]: login });
 }
 
 /**
@@ -56,7 +56,7 @@ export async function forgetFamilyLogins(
     if (matches(url)) forgotten.push(login);
     else kept[url] = login;
   }
-  if (forgotten.length > 0) await writeLogins(file, kept);
+  if (forgotten.length > 0) await writePrivateJson(file, kept);
   return forgotten;
 }
 
@@ -65,38 +65,9 @@ export const familyHeaders = (login: FamilyLogin): Record<string, string> => ({
   [FAMILY_TOKEN_HEADER]: login.token,
 });
 
-async function readLogins(file: string): Promise<SessionFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    const logins: SessionFile = {};
-    for (const [url, value] of Object.entries(parsed as Record<string, unknown>)) {
-      const v = value as Partial<FamilyLogin> | null;
-      if (v && typeof v.token === 'string' && v.token && typeof v.name === 'string') {
-        logins[url] = { token: v.token, name: v.name, at: typeof v.at === 'string' ? v.at : '' };
-      }
-    }
-    return logins;
-  } catch {
-    // A damaged file is a lost login, not an error: `forge login` makes a new one.
-    return {};
-  }
-}
-
-/** Written whole to a temporary file of mode 0600, then renamed over the old one. */
-async function writeLogins(file: string, logins: SessionFile): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  // mkdir's mode applies only to a folder it creates: FORGE_HOME/cli may predate this file.
-  await chmod(dirname(file), 0o700);
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(logins, null, 2)}\n`, { mode: 0o600 });
-  // The mode given to writeFile applies only to a new file; a leftover temporary keeps its own.
-  await chmod(temp, 0o600);
-  await rename(temp, file);
-}
+const readLogins = (file: string): Promise<SessionFile> =>
+  readPerDaemon(file, (value) => {
+    const v = value as Partial<FamilyLogin> | null;
+    if (!v || typeof v.token !== 'string' || !v.token || typeof v.name !== 'string') return undefined;
+    return { token: v.token, name: v.name, at: typeof v.at === 'string' ? v.at : '' };
+  });
