@@ -61,6 +61,36 @@ describe('the university in Chromium against a real daemon', () => {
     }
   });
 
+  it('refuses a visitor without a valid token on the first navigation to /university', async () => {
+    const { page, close, errors } = await openPage(browser);
+    try {
+      // No token at all (spec §6): the login form appears in place of the tabs.
+      await page.goto(`${daemon.url}/university/memory`);
+      await page.getByText('Family access required').waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('navigation', { name: 'University' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+
+      // A forged token in localStorage: the daemon refuses it, the token is dropped, back to /login.
+      await page.evaluate(
+        (key) =>
+          (
+            globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }
+          ).localStorage.setItem(key, 'forged-token-0000000000000000000000000000'),
+        AUTH_TOKEN_STORAGE_KEY,
+      );
+      await page.goto(`${daemon.url}/university/memory`);
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/login');
+      await expect.poll(() => storedToken(page), { timeout: 15_000 }).toBeNull();
+      await page.getByText('Family access required').waitFor({ timeout: 15_000 });
+      // Nothing of the university was shown to it: the audit log is family-only.
+      expect(await page.getByRole('list', { name: 'Audit log' }).count()).toBe(0);
+      // Chromium logs the refused request itself; anything else would be a fault of the page.
+      expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('family chat between two browser contexts, live over /ws; logout ends the session', async () => {
     const ada = await openPage(browser);
     const bob = await openPage(browser);
