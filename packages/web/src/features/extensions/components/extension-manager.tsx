@@ -137,32 +137,37 @@ function InstalledList({ onBanner }: { onBanner: (banner: Banner) => void }) {
   return (
     <ul className="flex flex-col gap-1" aria-label="Installed extensions">
       {data.map((extension) => (
-        <li key={extension.name} className="flex items-center gap-2">
-          <Puzzle aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
-          <span className="min-w-0 flex-1" title={extension.description || undefined}>
-            <span className="block truncate text-foreground">
-              {extension.displayName}
-              {extension.version ? (
-                <span className="ml-1 font-mono text-muted-foreground">v{extension.version}</span>
-              ) : null}
+        <li key={extension.name} className="flex flex-col gap-1">
+          <div className="flex min-w-0 items-center gap-2">
+            <Puzzle aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+            <span className="min-w-0 flex-1" title={extension.description || undefined}>
+              <span className="block truncate text-foreground">
+                {extension.displayName}
+                {extension.version ? (
+                  <span className="ml-1 font-mono text-muted-foreground">v{extension.version}</span>
+                ) : null}
+              </span>
+              <span className="block truncate font-mono text-muted-foreground">{extension.route}</span>
             </span>
-            <span className="block truncate font-mono text-muted-foreground">{extension.route}</span>
-          </span>
-          <Button asChild variant="outline" size="sm" className="h-6 px-2">
-            {/* Its route in the workspace, where the router frames it (features/dynamic-routes). */}
-            <Link to={extension.route} aria-label={`Open ${extension.displayName}`}>
-              Open
-              <ExternalLink aria-hidden="true" className="size-3" />
-            </Link>
-          </Button>
-          {extension.previousVersion ? (
-            <ExtensionRollback
-              extension={extension}
-              previousVersion={extension.previousVersion}
-              onRolledBack={onBanner}
-            />
-          ) : null}
-          <RemoveButton extension={extension} onRemoved={onBanner} />
+            <RemoveButton extension={extension} onRemoved={onBanner} />
+          </div>
+          {/* The actions on a line of their own: the right column is 200-400 px wide. */}
+          <div className="flex flex-wrap items-center gap-1 pl-5.5">
+            <Button asChild variant="outline" size="sm" className="h-6 px-2">
+              {/* Its route in the workspace, where the router frames it (features/dynamic-routes). */}
+              <Link to={extension.route} aria-label={`Open ${extension.displayName}`}>
+                Open
+                <ExternalLink aria-hidden="true" className="size-3" />
+              </Link>
+            </Button>
+            {extension.previousVersion ? (
+              <ExtensionRollback
+                extension={extension}
+                previousVersion={extension.previousVersion}
+                onRolledBack={onBanner}
+              />
+            ) : null}
+          </div>
         </li>
       ))}
     </ul>

@@ -17,37 +17,42 @@ function AppRow({ app, onBanner }: { app: IntegratedApp; onBanner: (banner: Bann
       onError: (error) => onBanner({ kind: 'error', text: errorMessage(error) }),
     });
   return (
-    <li className="flex items-center gap-2">
-      <AppWindow aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
-      <span className="min-w-0 flex-1">
-        <span className="block truncate text-foreground">{app.name}</span>
-        <span className="flex min-w-0 gap-1.5 font-mono text-muted-foreground">
-          {/* Its route in the workspace, where the router frames it (features/dynamic-routes). */}
-          <Link to={app.path} className="truncate underline-offset-2 hover:text-foreground hover:underline">
-            {app.path}
-          </Link>
-          <span className="shrink-0" title={`Serves build ${app.buildId}`}>
-            build {app.buildId}
+    <li className="flex flex-col gap-1">
+      <div className="flex min-w-0 items-center gap-2">
+        <AppWindow aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+        <span className="min-w-0 flex-1">
+          <span className="block truncate text-foreground">{app.name}</span>
+          <span className="flex min-w-0 gap-1.5 font-mono text-muted-foreground">
+            {/* Its route in the workspace, where the router frames it (features/dynamic-routes). */}
+            <Link to={app.path} className="truncate underline-offset-2 hover:text-foreground hover:underline">
+              {app.path}
+            </Link>
+            <span className="truncate" title={`Serves build ${app.buildId}`}>
+              build {app.buildId}
+            </span>
           </span>
         </span>
-      </span>
-      {app.url ? (
-        <Button asChild variant="outline" size="sm" className="h-6 px-2">
-          {/* Its own origin, outside the workspace (a plain page of its own). */}
-          <a href={app.url} target="_blank" rel="noreferrer" aria-label={`Open ${app.name}`}>
-            Open
-            <ExternalLink aria-hidden="true" className="size-3" />
-          </a>
-        </Button>
-      ) : null}
-      {app.previousBuildId ? (
-        <RollbackButton
-          target={`build ${app.previousBuildId}`}
-          subject={app.name}
-          pending={rollback.isPending}
-          onClick={rollBack}
-        />
-      ) : null}
+      </div>
+      {/* The actions on a line of their own: the right column is 200-400 px wide. */}
+      <div className="flex flex-wrap items-center gap-1 pl-5.5">
+        {app.url ? (
+          <Button asChild variant="outline" size="sm" className="h-6 px-2">
+            {/* Its own origin, outside the workspace (a plain page of its own). */}
+            <a href={app.url} target="_blank" rel="noreferrer" aria-label={`Open ${app.name}`}>
+              Open
+              <ExternalLink aria-hidden="true" className="size-3" />
+            </a>
+          </Button>
+        ) : null}
+        {app.previousBuildId ? (
+          <RollbackButton
+            target={`build ${app.previousBuildId}`}
+            subject={app.name}
+            pending={rollback.isPending}
+            onClick={rollBack}
+          />
+        ) : null}
+      </div>
     </li>
   );
 }

@@ -26,7 +26,7 @@ export function RollbackButton({
     <Button
       variant="secondary"
       size="sm"
-      className="h-6 px-2"
+      className="h-6 max-w-full px-2"
       aria-label={pending ? `Rolling back ${subject}…` : `Roll back ${subject} to ${target}`}
       aria-busy={pending || undefined}
       disabled={pending}
@@ -37,7 +37,7 @@ export function RollbackButton({
       ) : (
         <Undo2 aria-hidden="true" className="size-3" />
       )}
-      {pending ? 'Rolling back…' : `Roll back to ${target}`}
+      <span className="truncate">{pending ? 'Rolling back…' : `Roll back to ${target}`}</span>
     </Button>
   );
 }
