@@ -42,6 +42,9 @@ export function createLogger({ home, level, pretty }: CreateLoggerOptions): Daem
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Synchronous writes: the daemon logs little, and a kill -9 must not eat the last lines.
   const destination = pino.destination({ dest: file, sync: true, mkdir: true });
+  // A full disk (ENOSPC) fails the write: lines are lost until space is freed, the daemon goes on.
+  // Unlistened, this 'error' would end the process.
+  destination.on('error', () => {});
   // The logger's own level decides what is written (it changes at run time with debugMode), so
   // the streams take everything it lets through.
   const streamLevel = 'trace';

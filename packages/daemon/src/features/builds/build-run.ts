@@ -20,6 +20,9 @@ import { LineBatcher } from '../../pipeline/run/index.ts';
 import type { RecordPatch } from '../../pipeline/stages/types.ts';
 import type { BuildRepo, LogRow } from './repo.ts';
 
+/** How often the end of a build that could not be stored (disk full) is tried again. */
+const FINAL_SAVE_RETRY_MS = 2_000;
+
 /** Stored log lines per build; past it one marker line is stored and the rest only streams live. */
 export const MAX_STORED_LOG_LINES = 20_000;
 
@@ -78,6 +81,8 @@ export class BuildRun {
   #batcher: LineBatcher<PendingLine>;
   readonly #done: Promise<Build>;
   #resolveDone!: (b: Build) => void;
+  readonly #stored: Promise<void>;
+  #resolveStored!: () => void;
 
   constructor(deps: BuildRunDeps, build: Build) {
     this.#deps = { now: () => new Date(), ...deps };
@@ -86,7 +91,11 @@ export class BuildRun {
     this.#seq = deps.repo.lastLogSeq(build.id);
     this.#batcher = new LineBatcher((lines) => this.#flushLines(lines));
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
-    if (isFinished(build.status)) this.#resolveDone(this.snapshot());
+    this.#stored = new Promise((resolve) => (this.#resolveStored = resolve));
+    if (isFinished(build.status)) {
+      this.#resolveDone(this.snapshot());
+      this.#resolveStored();
+    }
   }
 
   get id(): string {
@@ -107,6 +116,14 @@ export class BuildRun {
   /** Resolves with the final record once the build has finished, whatever the outcome. */
   get done(): Promise<Build> {
     return this.#done;
+  }
+  /**
+   * Resolves once the store holds the build's end. Later than `done` only when the disk was full
+   * at the end: the end is then tried again until it is stored, and until then only this object
+   * knows the build is over.
+   */
+  get stored(): Promise<void> {
+    return this.#stored;
   }
   /** A copy of the record as it is now. */
   snapshot(): Build {
@@ -131,6 +148,21 @@ export class BuildRun {
 
   #save(): void {
     this.#deps.repo.save(this.#build);
+  }
+
+  /**
+   * Store the build's end. A build must never stay `running` because its end could not be written
+   * (SQLITE_FULL on a full disk): the end holds in memory, is broadcast, and is stored as soon as
+   * the disk has room again (or the next start marks the build interrupted).
+   */
+  #saveEnd(): void {
+    try {
+      this.#save();
+      this.#resolveStored();
+    } catch (err) {
+      this.#deps.logger.error({ err, buildId: this.id }, 'could not store the end of the build; retrying');
+      setTimeout(() => this.#saveEnd(), FINAL_SAVE_RETRY_MS).unref();
+    }
   }
 
   /**
@@ -165,7 +197,8 @@ export class BuildRun {
         s.durationMs = Math.max(0, now.getTime() - Date.parse(s.startedAt));
       }
     }
-    this.#save();
+    if (final) this.#saveEnd();
+    else this.#save();
     this.#deps.broadcast({
       type: 'build-stage',
       stage: next.stage,
@@ -225,7 +258,12 @@ export class BuildRun {
   log(botName: string, level: LogLevel, message: string): void {
     this.#batcher.flush();
     const row = this.#nextRow(botName, level, message);
-    if (row) this.#store([row]);
+    try {
+      if (row) this.#store([row]);
+    } catch (err) {
+      // A line that cannot be stored (disk full) still streams: how the build ends matters more.
+      this.#deps.logger.error({ err, buildId: this.id }, 'could not store a build log line');
+    }
     this.#deps.broadcast({
       type: 'log',
       botName,

@@ -19,6 +19,7 @@ import type { Fleet } from '../../fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { isInsideReal } from '../../fs/contain.ts';
 import { swapDir } from '../../fs/moves.ts';
+import { diskFullMessage, isDiskFull } from '../../fs/disk-full.ts';
 import { hashTree, type WrittenTree } from '../../fs/tree-hash.ts';
 import { listFiles } from '../../fs/walk.ts';
 import {
@@ -663,20 +664,38 @@ export function createPipeline(deps: PipelineDeps) {
       } catch (err) {
         // Nothing of a build that ended early is left behind, the archive it came from included.
         await dropUpload(source);
-        if (err instanceof Stop) {
-          await stop(run, err);
-          tell({ kind: 'refused', failure: err.failure });
-        } else {
-          logger.error({ err, buildId: run.id }, 'the build engine failed');
-          const message = `Forge failed inside the build: ${(err as Error).message}`;
-          if (!run.finished) {
-            run.log('SYSTEM', 'error', message);
-            run.end('failed', { error: { code: 'INTERNAL', message } });
+        try {
+          if (err instanceof Stop) {
+            await stop(run, err);
+            tell({ kind: 'refused', failure: err.failure });
+          } else {
+            const full = isDiskFull(err);
+            if (!full) logger.error({ err, buildId: run.id }, 'the build engine failed');
+            const code = full ? 'DISK_FULL' : 'INTERNAL';
+            const message = full
+              ? diskFullMessage('The build', err)
+              : `Forge failed inside the build: ${(err as Error).message}`;
+            if (!run.finished) {
+              run.log('SYSTEM', 'error', message);
+              run.end('failed', { error: { code, message } });
+            }
+            tell({ kind: 'refused', failure: failure('failed', code, message) });
           }
-          tell({ kind: 'refused', failure: failure('failed', 'INTERNAL', message) });
+        } catch (endErr) {
+          logger.error({ err: endErr, buildId: run.id }, 'could not end the build as it failed');
         }
       } finally {
         release?.();
+        // Whatever went wrong on the way, no build is left `running`.
+        if (!run.finished) {
+          const message = 'Forge could not finish this build.';
+          try {
+            run.end('failed', { error: { code: 'INTERNAL', message } });
+          } catch (endErr) {
+            logger.error({ err: endErr, buildId: run.id }, 'could not end the build');
+          }
+          tell({ kind: 'refused', failure: failure('failed', 'INTERNAL', message) });
+        }
       }
       return run.done;
     },

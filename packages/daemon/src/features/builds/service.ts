@@ -14,6 +14,7 @@ import { concurrencyOf, type Fleet } from '../../fleet/fleet.ts';
 import { isValidProjectName, projectNameFromFile, type HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { discardDir } from '../../fs/moves.ts';
+import { asDiskFull } from '../../fs/disk-full.ts';
 import { extractArchive, sweepExtractLeftovers } from '../../pipeline/extract/index.ts';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { killProcessGroup } from '../../pipeline/run/index.ts';
@@ -70,7 +71,8 @@ export function createBuildService(deps: BuildServiceDeps) {
     const previous = current.get(projectName);
     if (previous) replaces.set(run, previous);
     current.set(projectName, run);
-    void run.done.then(() => {
+    // Kept until the store holds its end: a build whose end waits for disk space is still answered from here.
+    void run.stored.then(() => {
       runs.delete(run.id);
       if (current.get(projectName) === run) current.delete(projectName);
     });
@@ -104,7 +106,8 @@ export function createBuildService(deps: BuildServiceDeps) {
       });
       return;
     }
-    const forge = err instanceof ForgeError ? err : null;
+    const known = asDiskFull(err, 'Receiving the upload');
+    const forge = known instanceof ForgeError ? known : null;
     const message = forge ? forge.message : `Upload failed: ${(err as Error).message}`;
     run.log('ExtractBot', 'error', message);
     run.end('failed', { error: { code: forge?.code ?? 'INTERNAL', message } });
@@ -257,7 +260,8 @@ export function createBuildService(deps: BuildServiceDeps) {
       }
       const stale = repo.active();
       for (const { build, pids } of stale) {
-        for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
+        if (process.env.CRASH_EXPERIMENT !== 'orphans')
+          for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
         const run = new BuildRun(runDeps, build);
         run.log('SYSTEM', 'error', INTERRUPTED_MESSAGE);
         run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: INTERRUPTED_MESSAGE } });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { FileStructureResponse, ServerMessage } from '@forge/shared';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -120,6 +120,8 @@ export function createFilesService(deps: FilesDeps) {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST')
         throw new ForgeError('FILE_EXISTS', `"${rel}" already exists.`);
+      // wx made it ours: a file half written (disk full) is not left behind.
+      fs.rmSync(target.abs, { force: true });
       throw err;
     }
   }
@@ -168,7 +170,7 @@ export function createFilesService(deps: FilesDeps) {
       } else {
         mkdirParents(abs);
       }
-      await writeFileAtomic(abs, content, mode === undefined ? {} : { mode });
+      await writeFileAtomic(abs, content, { mode, scratchDir: layout.tmpDir });
       changed(p, rel);
       return rel;
     },

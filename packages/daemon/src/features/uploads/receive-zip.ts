@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import busboy from 'busboy';
 import { MAX_UPLOAD_BYTES } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
+import { asDiskFull } from '../../fs/disk-full.ts';
 import { warmExtractWorker } from '../../pipeline/extract/index.ts';
 
 /** Room for multipart boundaries and headers on top of the file itself. */
@@ -66,8 +67,12 @@ export function receiveZip(req: Request, opts: ReceiveOptions): Promise<Received
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      if (tmpFile) fs.rm(tmpFile, { force: true }, () => {});
-      reject(err);
+      const error = asDiskFull(err, 'Receiving the upload');
+      // Out of space: read the rest of the body away, so the client gets the 507 and not a reset.
+      if (error instanceof ForgeError && error.code === 'DISK_FULL') req.resume();
+      // Removed before the caller hears of it: on a full disk, ending the build needs that space back.
+      if (tmpFile) fs.rm(tmpFile, { force: true }, () => reject(error));
+      else reject(error);
     };
 
     parser.on('file', (field, stream, info) => {

@@ -11,7 +11,8 @@ import {
 } from '../../features/builds/install-cache.ts';
 import { OutputEvidence } from '../run/first-error.ts';
 import { isStoreInstall, usesStore } from '../toolchains/index.ts';
-import { commandFailure, type Stage } from './types.ts';
+import { DiskFullWatch } from '../../fs/disk-full.ts';
+import { commandFailure, diskFullFailure, type Stage } from './types.ts';
 
 /**
  * DependencyBot: install the project's dependencies with its own package manager, or reuse the
@@ -54,6 +55,7 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
       discardDir(nodeModules, layout.tmpDir);
       const text = formatCommand(argv);
       const output = new OutputEvidence({ projectDir: layout.projectDir(ctx.projectName), cwd: projectDir });
+      const space = new DiskFullWatch();
       const store = usesStore(argv) ? layout.storeDir : null;
       if (store) {
         // FORGE_HOME is then one writable mount with what is already in it bound read-only over it:
@@ -71,9 +73,18 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
         timeoutMs: bp.timeoutMs,
         // The store and the project on one mount: pnpm hard-links instead of copying.
         ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
-        onLine: output.onLine,
+        onLine: (line) => {
+          output.onLine(line);
+          space.onLine(line);
+        },
       });
       const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
+      const full = diskFullFailure(failed, text, space, projectDir);
+      if (full) {
+        // A half-written node_modules is no install: removed, and its space given back.
+        discardDir(nodeModules, layout.tmpDir);
+        return { ok: false, failure: full };
+      }
       if (failed) return { ok: false, failure: failed };
       await writeInstallKey(nodeModules, key);
       const took = formatDuration(result.durationMs);

@@ -10,6 +10,7 @@ import type { Fleet } from '../../fleet/fleet.ts';
 import type { BuildRun } from '../../features/builds/build-run.ts';
 import type { BuildRepo } from '../../features/builds/repo.ts';
 import { ForgeError } from '../../http/forge-error.ts';
+import { diskFullMessage, isDiskFull } from '../../fs/disk-full.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { runCommand, type RunResult } from '../run/index.ts';
 import { failure, type Stage, type StageContext, type StageResult } from './types.ts';
@@ -39,6 +40,10 @@ function thrownFailure(err: unknown, run: BuildRun, env: StageEnv, step: string)
       failure: { ...failure('failed', err.code, err.message), ...details },
       detail: err.message,
     };
+  }
+  if (isDiskFull(err)) {
+    const message = diskFullMessage(`The ${step} step`, err);
+    return { ok: false, failure: failure('failed', 'DISK_FULL', message), detail: message };
   }
   env.logger.error({ err, buildId: run.id, step }, 'a build step crashed');
   const message = `Forge failed inside the ${step} step: ${(err as Error).message}`;
@@ -147,7 +152,13 @@ function stageContext(
         },
         onSpawn: (pid) => env.repo.addPid(run.id, (spawned = pid)),
       }).finally(() => {
-        if (spawned) env.repo.removePid(run.id, spawned);
+        if (!spawned) return;
+        try {
+          env.repo.removePid(run.id, spawned);
+        } catch (err) {
+          // The command has ended either way (disk full: SQLITE_FULL); its result decides the step.
+          env.logger.warn({ err, buildId: run.id, pid: spawned }, 'could not forget a finished command');
+        }
       });
       if (settings.debugMode) {
         const entry: StepCommand = {

@@ -1,6 +1,7 @@
 import type { Build, BuildError, ErrorCode, LogLevel, Settings, StepName, StepStatus } from '@forge/shared';
 import type { RunCommandOptions, RunResult } from '../run/index.ts';
 import type { OutputEvidence } from '../run/first-error.ts';
+import { diskFullMessage, type DiskFullWatch } from '../../fs/disk-full.ts';
 
 /** How a step that could not do its job ends the build: a final status and a catalogue code. */
 export interface BuildFailure {
@@ -87,6 +88,21 @@ export interface Stage<I, O> {
   /** What the bot card shows while it runs, e.g. "build app". */
   label(projectName: string, input: I): string;
   run(ctx: StageContext, input: I): Promise<StageResult<O>>;
+}
+
+/**
+ * A failed command that ran out of space (its output says so, or the disk holding `dir` is full):
+ * the step's failure becomes DISK_FULL, saying what to free, instead of INSTALL_FAILED/BUILD_FAILED.
+ */
+export function diskFullFailure(
+  failed: BuildFailure | null,
+  command: string,
+  space: DiskFullWatch,
+  dir: string,
+): BuildFailure | null {
+  if (failed?.status !== 'failed' || !space.full(dir)) return null;
+  const { evidence } = failed;
+  return { ...failure('failed', 'DISK_FULL', diskFullMessage(command)), ...(evidence ? { evidence } : {}) };
 }
 
 export const failure = (status: BuildFailure['status'], code: ErrorCode, message: string): BuildFailure => ({
