@@ -6,6 +6,8 @@ import { FORGE_VERSION, SHUTDOWN_GRACE_MS } from '@forge/shared';
 import { createApp } from '../app.ts';
 import type { DaemonConfig } from '../config/schema.ts';
 import { resolveWebPackageDir, type WebMode } from '../http/web.ts';
+import { sweepScratch } from '../fs/atomic-write.ts';
+import { homeLayout } from '../home-layout.ts';
 import { createLogger } from '../logging/logger.ts';
 import { openStore, STORE_FILE } from '../store/store.ts';
 import { acquireInstanceLock } from './instance-lock.ts';
@@ -94,6 +96,9 @@ export async function startDaemon({ config, dev, pretty }: StartOptions): Promis
     const log = createLogger({ home: config.home, level: config.logLevel, pretty });
     cleanups.push(() => log.close());
     const { logger } = log;
+    // We hold the lock: whatever is in tmp/ was left by a daemon killed mid-work. Gone before any new work.
+    const swept = sweepScratch(homeLayout(config.home).tmpDir);
+    if (swept) logger.info({ entries: swept }, 'removing what a stopped daemon left in tmp');
     const store = openStore(path.join(config.home, STORE_FILE));
     cleanups.push(() => store.close());
 

@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { DAEMON_STATE_FILE, DaemonState, routes } from '@forge/shared';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { homeLayout } from '../home-layout.ts';
 
 export const stateFilePath = (home: string): string => path.join(home, DAEMON_STATE_FILE);
 
-/** Written with write-file-atomic (temp file + rename), so readers never see half a file. */
+/**
+ * Written atomically (temporary in FORGE_HOME/tmp, then rename), so readers never see half a file and
+ * a kill -9 mid-write leaves no `daemon.json.<n>` beside it.
+ */
 export async function writeStateFile(home: string, state: DaemonState): Promise<void> {
   await writeFileAtomic(stateFilePath(home), `${JSON.stringify(DaemonState.parse(state), null, 2)}\n`, {
     mode: 0o600,
+    scratchDir: homeLayout(home).tmpDir,
   });
 }
 
