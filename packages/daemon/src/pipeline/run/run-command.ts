@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CancelReason } from '@forge/shared';
 import { execa } from 'execa';
@@ -10,8 +11,17 @@ import {
 } from './limits.ts';
 import { OutputLimiter, type OutputLine, type OutputStream } from './output-limiter.ts';
 import { killProcessGroup, trackGroup } from './process-group.ts';
+import {
+  createCommandCgroup,
+  limitedArgv,
+  limitMessage,
+  resourceLimits,
+  type ResourceLimits,
+} from './resource-limits.ts';
 import { sandboxArgv, sandboxAvailable, type SandboxOptions } from './sandbox.ts';
 import { scrubEnv } from './scrub-env.ts';
+import { watchDiskWrites } from './disk-watch.ts';
+import { formatBytes } from '@forge/shared';
 
 export type { CancelReason } from '@forge/shared';
 export type { OutputLine, OutputStream };
@@ -35,6 +45,11 @@ export interface RunCommandOptions {
   killGraceMs?: number;
   /** Run inside bubblewrap when available (see `sandboxAvailable`); `RunResult.sandboxed` says if it did. */
   sandbox?: boolean | SandboxOptions;
+  /**
+   * Kernel limits (cgroup memory and processes when the daemon may create cgroups, file size always)
+   * and the cap on bytes written to disk; default `resourceLimits()`, false for none.
+   */
+  limits?: ResourceLimits | false;
 }
 
 export type RunOutcome = 'succeeded' | 'failed' | 'timed-out' | 'cancelled';
@@ -58,9 +73,15 @@ export interface RunResult {
   sandboxed: boolean;
   /** Names of the environment variables the command was given (never their values), sorted. */
   envNames: string[];
-  /** Why the command could not be started (missing program or cwd, bad sandbox). */
+  /**
+   * Why the command could not be started (missing program or cwd, bad sandbox), or which limit
+   * stopped it ("used more than its memory limit of 2 GB…"), worded to follow the command's name.
+   */
   error?: string;
 }
+
+/** How programs report EFBIG: Node's error code, C's strerror. */
+const FILE_TOO_LARGE = /\bEFBIG\b|File too large/;
 
 const toCancelReason = (reason: unknown): CancelReason => {
   const parsed = CancelReason.safeParse(reason);
@@ -80,10 +101,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
 
   const started = performance.now();
   let callbackError: unknown;
+  /** A write failed at the file-size rlimit (SIGXFSZ is ignored, so the program says EFBIG itself). */
+  let fileTooLarge = false;
   const limiter = new OutputLimiter({
     maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH,
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     deliver: (line) => {
+      if (!fileTooLarge && FILE_TOO_LARGE.test(line.text)) fileTooLarge = true;
       if (callbackError === undefined) onLine(line);
     },
   });
@@ -116,7 +140,17 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
       return notStarted(false, 'failed', message);
     }
   }
-  if (signal?.aborted) return notStarted(sandboxed, 'cancelled');
+  const limits = options.limits ?? resourceLimits();
+  // The wrapper is a shell: a program that does not exist would be its error, not spawn's clear ENOENT.
+  const limited = limits && (await canExec(command[0]!, env.PATH, cwd)) ? limits : false;
+  const cgroup = limited ? await createCommandCgroup(limited) : null;
+  if (limited) command = limitedArgv(command, limited, cgroup);
+  // Checked after the last await before the spawn: an abort during those awaits has already fired,
+  // and the listener added below would never hear it.
+  if (signal?.aborted) {
+    await cgroup?.remove();
+    return notStarted(sandboxed, 'cancelled');
+  }
 
   const subprocess = execa(command[0]!, command.slice(1), {
     cwd,
@@ -140,6 +174,8 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     exitCode: number | null;
     signal: string | null;
     stopReason?: CancelReason;
+    /** A limit the runner itself enforces (bytes written) stopped the command. */
+    limitError?: string;
   } = {
     exited: false,
     exitCode: null,
@@ -159,6 +195,19 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     killTimer = setTimeout(killNow, killGraceMs);
   };
   const onAbort = () => stop(toCancelReason(signal?.reason));
+  const stopWatchingDisk =
+    limited && pid !== undefined
+      ? watchDiskWrites([cwd, ...sandboxWritable(options.sandbox)], limited.writtenBytes, (bytes) => {
+          if (state.exited || state.stopReason !== undefined) return;
+          state.limitError = `wrote ${formatBytes(bytes)} to disk, more than its limit of ${formatBytes(limited.writtenBytes)}, and was stopped`;
+          killNow();
+          try {
+            onLine({ stream: 'stderr', text: `[forge] the command ${state.limitError}` });
+          } catch (error) {
+            callbackError ??= error;
+          }
+        })
+      : undefined;
   const timeoutTimer = pid === undefined ? undefined : setTimeout(() => stop('timeout'), timeoutMs);
 
   if (pid !== undefined) {
@@ -200,6 +249,10 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
   }
 
   const result = await subprocess;
+  stopWatchingDisk?.();
+  // What the kernel counted, then whatever is still in the cgroup (even outside the group) is killed.
+  const events = cgroup ? await cgroup.events() : { oomKills: 0, forksRefused: 0 };
+  await cgroup?.remove();
   clearTimeout(timeoutTimer);
   clearTimeout(killTimer);
   clearTimeout(drainTimer);
@@ -229,15 +282,21 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     return { ...notStarted(sandboxed, 'failed', message), ...totals };
   }
 
-  const { stopReason } = state;
+  const { stopReason, limitError } = state;
+  const hit = limited ? limitMessage(limited, { ...events, fileTooLarge }, state.signal) : null;
+  if (hit && callbackError === undefined) onLine({ stream: 'stderr', text: hit.line });
+  const error = limitError ?? (stopReason === undefined ? hit?.error : undefined);
   const outcome: RunOutcome =
-    stopReason === 'timeout'
-      ? 'timed-out'
-      : stopReason !== undefined
-        ? 'cancelled'
-        : state.exitCode === 0
-          ? 'succeeded'
-          : 'failed';
+    // A command whose forks or memory the kernel refused did not do its job, even if it exited 0.
+    limitError !== undefined || (stopReason === undefined && (events.oomKills > 0 || events.forksRefused > 0))
+      ? 'failed'
+      : stopReason === 'timeout'
+        ? 'timed-out'
+        : stopReason !== undefined
+          ? 'cancelled'
+          : state.exitCode === 0
+            ? 'succeeded'
+            : 'failed';
   return {
     exitCode: state.exitCode,
     signal: state.signal,
@@ -247,5 +306,28 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     ...totals,
     sandboxed,
     envNames: Object.keys(env).sort(),
+    ...(error && outcome === 'failed' ? { error } : {}),
   };
+}
+
+const sandboxWritable = (sandbox: RunCommandOptions['sandbox']): readonly string[] =>
+  typeof sandbox === 'object' ? (sandbox.writable ?? []) : [];
+
+/** Whether `program` names an executable file, as spawn would find it (a path, or a PATH lookup). */
+async function canExec(program: string, path: string | undefined, cwd: string): Promise<boolean> {
+  const candidates = program.includes('/')
+    ? [isAbsolute(program) ? program : join(cwd, program)]
+    : (path ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
+  for (const file of candidates) {
+    try {
+      await access(file, constants.X_OK);
+      if ((await stat(file)).isFile()) return true;
+    } catch {
+      /* next */
+    }
+  }
+  return false;
 }
