@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { ForgeError } from './forge-error.ts';
 import {
   TOKEN_COOKIE,
+  checkBodyType,
   hasHeaderOrCookieToken,
   isHostAllowed,
   isOriginAllowed,
@@ -41,7 +42,8 @@ export function admitsQuietly(policy: SecurityPolicy, req: IncomingMessage): boo
 
 /**
  * Host allow-list on every request, Origin check on every state-changing request, then the access
- * token when one is configured. Runs before body parsing and routing, so a refused request changes nothing.
+ * token when one is configured, then the body's Content-Type on the API's state-changing calls.
+ * Runs before body parsing and routing, so a refused request changes nothing.
  */
 export function securityMiddleware(policy: SecurityPolicy): RequestHandler {
   return (req, res, next) => {
@@ -50,10 +52,13 @@ export function securityMiddleware(policy: SecurityPolicy): RequestHandler {
     if (!isSafeMethod(req.method) && !isOriginAllowed(policy, req.headers.origin, localPort)) {
       return next(new ForgeError('ORIGIN_NOT_ALLOWED'));
     }
-    if (policy.token === null || hasHeaderOrCookieToken(policy, req)) return next();
+    const url = parseRequestTarget(req.originalUrl);
+    if (policy.token === null || hasHeaderOrCookieToken(policy, req)) {
+      const wrongType = checkBodyType(req, url.pathname);
+      return next(wrongType === null ? undefined : new ForgeError('VALIDATION_FAILED', wrongType));
+    }
 
     // A page opened with ?token=… (from `forge open`) trades it for a cookie and drops it from the URL.
-    const url = parseRequestTarget(req.originalUrl);
     const queryToken = url.searchParams.get('token');
     const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/');
     if (isSafeMethod(req.method) && !isApi && tokenMatches(policy, queryToken)) {

@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
+  checkBodyType,
   createSecurityPolicy,
   isHostAllowed,
   isLoopbackHost,
@@ -74,5 +76,26 @@ describe('helpers', () => {
   it('reads one cookie among several', () => {
     expect(readCookie('a=1; forge_token=x%20y; b=2', 'forge_token')).toBe('x y');
     expect(readCookie('a=1', 'forge_token')).toBeUndefined();
+  });
+});
+
+describe('checkBodyType', () => {
+  const req = (method: string, headers: Record<string, string>) => ({ method, headers }) as IncomingMessage;
+  it.each([
+    ['POST', '/api/settings', { 'content-type': 'application/json', 'content-length': '2' }, true],
+    ['POST', '/api/settings', { 'content-type': 'Application/JSON; charset=utf-8' }, true],
+    ['POST', '/api/builds/b1/cancel', {}, true],
+    ['POST', '/api/builds/b1/cancel', { 'content-length': '0' }, true],
+    ['POST', '/api/upload', { 'content-type': 'multipart/form-data; boundary=x' }, true],
+    ['POST', '/API/UPLOAD-EXTENSION', { 'content-type': 'multipart/form-data; boundary=x' }, true],
+    ['GET', '/api/settings', { 'content-type': 'text/plain' }, true],
+    ['POST', '/api/settings', { 'content-type': 'text/plain', 'content-length': '2' }, false],
+    ['POST', '/api/settings', { 'content-type': 'application/x-www-form-urlencoded' }, false],
+    ['POST', '/api/settings', { 'content-type': 'multipart/form-data; boundary=x' }, false],
+    ['POST', '/api/settings', { 'content-type': 'application/json-patch+json' }, false],
+    ['POST', '/api/builds/b1/cancel', { 'content-length': '2' }, false],
+    ['DELETE', '/API/EXTENSIONS/x', { 'transfer-encoding': 'chunked' }, false],
+  ])('%s %s %o → allowed %s', (method, pathname, headers, allowed) => {
+    expect(checkBodyType(req(method, headers), pathname) === null).toBe(allowed);
   });
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { IncomingMessage } from 'node:http';
-import type { ErrorCode } from '@forge/shared';
+import { routes, type ErrorCode } from '@forge/shared';
 
 /** Cookie set after `?token=` on a page; HttpOnly so page scripts never see it. */
 export const TOKEN_COOKIE = 'forge_token';
@@ -146,4 +146,30 @@ export function checkUpgrade(policy: SecurityPolicy, req: IncomingMessage): Erro
     if (!tokenMatches(policy, queryToken)) return 'TOKEN_REQUIRED';
   }
   return null;
+}
+
+/** `/api/upload`-style paths of the route table whose body is a multipart form, as patterns. */
+const MULTIPART_PATHS: readonly RegExp[] = Object.values(routes)
+  .filter((route) => 'multipart' in route && route.multipart !== undefined)
+  .map((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}/?$`, 'i'));
+
+const isJsonType = (type: string): boolean => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/**
+ * Content-Type confusion guard for state-changing requests: a body (or a declared type) on a route
+ * that is not a multipart upload must be `application/json`. It refuses the forms a page can
+ * send without a CORS preflight — `text/plain` holding JSON, `application/x-www-form-urlencoded`,
+ * `multipart/form-data` — so no route ever runs on a body it did not parse as JSON. A request with
+ * neither a body nor a type (a bare POST from the CLI) passes. Multipart routes check their own type.
+ */
+export function checkBodyType(req: IncomingMessage, pathname: string): string | null {
+  // Every path, not only /api: routing ignores case ("/API/…"), and no page path takes a body.
+  if (isSafeMethod(req.method)) return null;
+  if (MULTIPART_PATHS.some((pattern) => pattern.test(pathname))) return null;
+  const type = req.headers['content-type'];
+  if (type === undefined ? !hasBody(req) : isJsonType(type)) return null;
+  return 'Send the request body as JSON (Content-Type: application/json).';
 }
