@@ -21,6 +21,8 @@ import {
   securityMiddleware,
   setBaseHeaders,
 } from './http/security-middleware.ts';
+import { loadShedding } from './http/load-shedding.ts';
+import { answerParserErrors, jsonBody, wellFormedTarget } from './http/request-guards.ts';
 import { startViteDev } from './http/vite-dev.ts';
 import {
   devHtmlHeaders,
@@ -234,12 +236,13 @@ export function createApp(deps: AppDeps): ForgeApp {
   });
   app.use(baseHeaders);
   app.use(securityMiddleware(policy));
+  app.use('/api', loadShedding({ logger }));
   // The built web app first: its GETs skip the API's hundred routes (the static router passes
   // /api and /ws on untouched).
   const webAppFiles = web.mode === 'static' && web.root !== null ? webFiles(web.root) : undefined;
   if (web.mode === 'static') app.use(staticWeb(web.root, webAppFiles));
 
-  app.use('/api', express.json({ limit: MAX_JSON_BODY_BYTES }));
+  app.use('/api', wellFormedTarget, jsonBody(MAX_JSON_BODY_BYTES));
   const api = express.Router();
   registerHealthRoutes(api, services);
   registerSettingsRoutes(api, services);
@@ -309,6 +312,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     policy,
     async attach(server) {
       await builds.recover();
+      answerParserErrors(server);
       server.on('upgrade', onUpgrade);
       if (web.mode !== 'dev') return;
       const devServer = await startViteDev({ root: web.root, configFile: web.configFile, server, logger });

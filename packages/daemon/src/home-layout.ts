@@ -49,8 +49,9 @@ export const MAX_PROJECT_NAME = 64;
 
 /**
  * Project name from an uploaded file name (docs/decisions.md): drop the .zip extension, turn every
- * run of characters other than letters, digits, dot, dash and underscore into one dash, trim dashes
- * and dots from the ends, cut to 64 characters. Empty → "project"; Windows device names get "-project".
+ * run of characters other than letters, digits, dot, dash and underscore into one dash and every run
+ * of dots into one dot, trim dashes and dots from the ends, cut to 64 characters. Empty → "project";
+ * Windows device names get "-project".
  */
 export function projectNameFromFile(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
@@ -60,6 +61,8 @@ export function projectNameFromFile(fileName: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/-{2,}/g, '-')
+    // "a..b" (or "a‥b", which NFKD makes "a..b") is never a valid name: ".." reads as a parent folder.
+    .replace(/\.{2,}/g, '.')
     .replace(/^[-._]+|[-._]+$/g, '')
     .slice(0, MAX_PROJECT_NAME)
     .replace(/[-._]+$/g, '');

@@ -12,6 +12,9 @@ const DRIVE = /^[A-Za-z]:/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 const invalid = (why: string, input: string): never => {
   throw new ForgeError('PATH_INVALID', `The path "${printable(input)}" is not valid: ${why}.`);
@@ -24,7 +27,10 @@ const outside = (why: string, input: string): never => {
 };
 // NUL and other controls are shown escaped, so the message itself stays one clean line.
 const printable = (s: string): string =>
-  s.slice(0, 200).replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  s
+    .slice(0, 200)
+    .replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(LONE_SURROGATES, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
 /**
  * Check a client-given project-relative path and return it normalised ("a/b/c"), or "" for the
@@ -34,6 +40,9 @@ const printable = (s: string): string =>
 export function checkRelPath(input: string, opts: { allowRoot?: boolean } = {}): string {
   if (input.includes('\0')) invalid('it contains a NUL byte', input);
   if (CONTROL.test(input)) invalid('it contains a control character', input);
+  // A lone surrogate ("\ud800" in JSON) has no UTF-8 form: the file system would get U+FFFD instead,
+  // so two different paths would name one file.
+  if (LONE_SURROGATE.test(input)) invalid('it is not valid Unicode (a lone surrogate)', input);
   if (input.startsWith('/') || input.startsWith('\\')) outside('it is an absolute path', input);
   if (DRIVE.test(input)) outside('it starts with a drive letter', input);
   if (input.includes('\\')) invalid('use forward slashes (/), not backslashes', input);
