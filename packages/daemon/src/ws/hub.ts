@@ -19,6 +19,14 @@ import { checkUpgrade, type SecurityPolicy } from '../http/security.ts';
 const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
 /** How long shutdown waits for clients to acknowledge the close frame before cutting them. */
 const CLOSE_WAIT_MS = 2_000;
+/** RFC 6455 "Try Again Later": what a client dropped for being too slow is told. */
+export const WS_CLOSE_TOO_SLOW = 1013;
+export const WS_CLOSE_TOO_SLOW_REASON = 'Too slow to keep up: reconnect and refetch';
+/**
+ * How long a dropped slow client has to read its close frame (behind what it has not read yet)
+ * before its connection is cut; nothing more is queued for it meanwhile, so its memory stays capped.
+ */
+const SLOW_CLOSE_GRACE_MS = 1_000;
 
 export interface HubOptions {
   logger: Logger;
@@ -88,13 +96,17 @@ export function createHub(options: HubOptions): Hub {
   const sendData = (ws: WebSocket, data: string, bytes: number): void => {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount + bytes > maxBuffered) {
-      // A client that cannot keep up is cut off; it reconnects and refetches state.
+      // A client that cannot keep up is dropped (1013, then cut if it does not read even that); it
+      // reconnects and refetches state. Its queue never grows past the cap plus one message.
       logger.warn(
         { clientId: clients.get(ws)?.id, bufferedAmount: ws.bufferedAmount },
         'dropping slow WebSocket client',
       );
       clients.delete(ws);
-      ws.terminate();
+      ws.close(WS_CLOSE_TOO_SLOW, WS_CLOSE_TOO_SLOW_REASON);
+      const cut = setTimeout(() => ws.terminate(), SLOW_CLOSE_GRACE_MS);
+      cut.unref();
+      ws.once('close', () => clearTimeout(cut));
       return;
     }
     ws.send(data);
