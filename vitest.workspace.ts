@@ -20,9 +20,23 @@ export default defineConfig({
           name: 'daemon',
           root: './packages/daemon',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/reliability/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // The hostile-world suite (issue 13, docs/reliability.md): real daemons under faults and
+          // load, one file at a time so a load or kill test never shares the machine with another.
+          name: 'reliability',
+          root: './packages/daemon',
+          include: ['test/reliability/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {
