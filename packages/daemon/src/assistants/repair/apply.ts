@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { discardDir } from '../../fs/moves.ts';
 import {
   checkRelPath,
@@ -14,6 +13,7 @@ import {
 } from '../../features/files/safe-path.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { RepairPlan } from './types.ts';
+import { writeFileAtomic } from '../../fs/atomic-write.ts';
 
 /**
  * Applying a plan and taking it back. Before anything is written, every file the repair touches is
@@ -121,7 +121,9 @@ export async function applyPlan(
   for (const w of writes) if (w.content !== null) manifest.createdDirs.push(...missingDirs(root, w.abs));
   manifest.createdDirs = unique(manifest.createdDirs).sort((a, b) => b.length - a.length);
   await mkdir(backupDir, { recursive: true });
-  await writeFileAtomic(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  // Temporaries go to the scratch folder, never beside a project file where a kill would leave them.
+  const scratchDir = options.scratchDir ?? path.dirname(backupDir);
+  await writeFileAtomic(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { scratchDir });
 
   try {
     for (const w of writes) {
@@ -129,7 +131,9 @@ export async function applyPlan(
         if (w.exists) await unlink(w.abs);
       } else {
         await mkdir(path.dirname(w.abs), { recursive: true });
-        await writeFileAtomic(w.abs, w.content);
+        // A file it replaces keeps its mode (an executable script stays executable).
+        const mode = w.exists ? fs.statSync(w.abs).mode & 0o7777 : undefined;
+        await writeFileAtomic(w.abs, w.content, { scratchDir, mode });
       }
     }
   } catch (error) {
@@ -187,7 +191,7 @@ export async function restoreBackup(backupDir: string, projectDir: string): Prom
     if (e.existed) {
       const bytes = await readFile(path.join(backupDir, COPIES, e.rel));
       await mkdir(path.dirname(e.abs), { recursive: true });
-      await writeFileAtomic(e.abs, bytes);
+      await writeFileAtomic(e.abs, bytes, { scratchDir: path.dirname(backupDir) });
       if (e.mode !== undefined) await chmod(e.abs, e.mode);
     } else if (e.exists) {
       await unlink(e.abs);
