@@ -1,27 +1,4 @@
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-
-/** The machine's Chromium (the web e2e tests use the same one); FORGE_CHROMIUM overrides it. */
-export const CHROMIUM = process.env.FORGE_CHROMIUM ?? '/usr/bin/chromium';
-
-export const hasChromium = (): boolean => fs.existsSync(CHROMIUM);
-
-/** Headless Chromium with the flags the web e2e tests use (no sandbox in containers, no background traffic). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { CHROMIUM, hasChromium, launchChromium } from '@forge/testing/chromium';
 
 /** One attempt of the hostile page, as its script reports it. */
 export interface AttackResult {

@@ -1,28 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '@forge/testing/chromium';
 import { expect } from 'vitest';
 
-export const CHROMIUM = process.env.FORGE_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 /** Screenshots of each main screen, kept as CI artifacts (README "Browser tests"). */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../../artifacts/screenshots/', import.meta.url));
 
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export const launch = (): Promise<Browser> => launchChromium();
 
 /**
  * A page that records console errors and failed requests, so a test can assert there were none, and
