@@ -211,6 +211,9 @@ export async function createCommandCgroup(limits: ResourceLimits): Promise<Comma
   };
 }
 
+/** How much nicer than the daemon a build command runs (nice(1): 0 normal … 19 nicest). */
+export const BUILD_NICENESS = 10;
+
 /**
  * The script of the wrapper: `sh -c SCRIPT forge-limits <fsize blocks> <procs files…> -- argv…`.
  * `ulimit -f` counts 512-byte blocks in every POSIX sh (dash, bash as sh, busybox). SIGXFSZ is ignored
@@ -223,6 +226,9 @@ const WRAPPER = [
   'shift',
   'while [ "$1" != -- ]; do echo $$ > "$1" || exit 126; shift; done',
   'shift',
+  // Below the daemon in CPU priority: a build that spins every core leaves the daemon (its pages,
+  // its /ws, new connections) the CPU it needs. Every process of the build inherits it.
+  `if command -v nice >/dev/null 2>&1; then exec nice -n ${BUILD_NICENESS} "$@"; fi`,
   'exec "$@"',
 ].join('\n');
 

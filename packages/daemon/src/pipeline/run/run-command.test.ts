@@ -1,9 +1,11 @@
 import { formatBytes } from '@forge/shared';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUILD_NICENESS } from './resource-limits.ts';
 import { runCommand, type OutputLine, type RunCommandOptions } from './run-command.ts';
 import { eventually, isRunning, killQuietly, makeTempDir, nodeScript } from './test-support.ts';
 
@@ -180,6 +182,15 @@ describe('runCommand: outcomes', () => {
       }),
     ).rejects.toThrow('log store is full');
     expect(await gone(pid)).toBe(true);
+  });
+});
+
+describe('runCommand: priority', () => {
+  it('runs the command and its children below the daemon in CPU priority', async () => {
+    // The 19th field of /proc/<pid>/stat is the niceness; a grandchild inherits it.
+    const { result, stdout } = await run(['sh', '-c', 'sh -c \'cut -d" " -f19 /proc/$$/stat\'']);
+    expect(result.outcome).toBe('succeeded');
+    expect(stdout).toEqual([String(os.getPriority() + BUILD_NICENESS)]);
   });
 });
 
