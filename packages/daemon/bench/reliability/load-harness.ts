@@ -36,6 +36,11 @@ export interface LoadScenario {
   buildStarts: number;
   /** /ws clients in all, the one that never reads included. */
   wsClients: number;
+  /**
+   * Whether one of the clients never reads (default true). The bench runs once without it to show
+   * the slow client does not slow the others (FORGE_LOAD_SLOW=0).
+   */
+  slowClient?: boolean;
   log?: (line: string) => void;
 }
 
@@ -91,7 +96,13 @@ export interface LoadReport {
     deliveryWindowMs: number;
     deliveryMBps: number | null;
   };
-  slow: { dropped: boolean; closeCode: number | null; bytesRead: number; caughtUp: boolean };
+  slow: {
+    dropped: boolean;
+    closeCode: number | null;
+    bytesRead: number;
+    caughtUp: boolean;
+    absent?: boolean;
+  };
   floods: Array<{ status: string; logCount: number }>;
   rss: { startMb: number; maxMb: number; endMb: number; samples: number };
 }
@@ -194,9 +205,9 @@ interface Observers {
   terminate(): Promise<number>;
 }
 
-async function startObservers(url: string, clients: number): Promise<Observers> {
+async function startObservers(url: string, clients: number, withSlowClient: boolean): Promise<Observers> {
   const worker = new Worker(new URL('./load-observers.worker.mjs', import.meta.url), {
-    workerData: { url, clients, marker: FLOOD_MARKER },
+    workerData: { url, clients, marker: FLOOD_MARKER, withSlowClient },
   });
   const failed = new Promise<never>((_, reject) => {
     worker.once('error', reject);
@@ -352,8 +363,10 @@ export async function runLoadScenario(s: LoadScenario): Promise<LoadReport> {
     { group: 'files', connections: s.fileConnections, duration: s.loadSeconds, requests: fileRequests },
   ];
   const groupWorkers: GroupWorker[] = [];
-  log(`connecting ${s.wsClients} /ws clients (one never reads) and the health probe`);
-  const observers = await startObservers(s.url, s.wsClients);
+  log(
+    `connecting ${s.wsClients} /ws clients (${s.slowClient === false ? 'no slow one' : 'one never reads'}) and the health probe`,
+  );
+  const observers = await startObservers(s.url, s.wsClients, s.slowClient ?? true);
   const rss = rssSampler(s.pid);
   try {
     for (const run of runs) groupWorkers.push(await startGroupWorker(s.url, run));

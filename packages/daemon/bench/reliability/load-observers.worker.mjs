@@ -13,7 +13,7 @@ import net from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 
-const { url, clients: clientCount, marker } = workerData;
+const { url, clients: clientCount, marker, withSlowClient = true } = workerData;
 const { hostname, port } = new URL(url);
 const markerBytes = Buffer.from(`${marker} `);
 /** The last message of the run: the load sends a settings change once every flood build has ended. */
@@ -204,7 +204,13 @@ function lagPercentile(p) {
 
 const readers = Array.from({ length: clientCount - 1 }, (_, i) => readingClient(i));
 await Promise.all(readers.map((r) => r.opened));
-const slow = await slowClient();
+// Without it (the A/B comparison of the bench), a stand-in that reports it was never there.
+const slow = withSlowClient
+  ? await slowClient()
+  : {
+      state: { dropped: false, closeCode: null, bytesRead: 0, caughtUp: true, absent: true },
+      resume: async () => {},
+    };
 const probe = healthProbe();
 parentPort.postMessage({ type: 'ready' });
 
