@@ -205,16 +205,17 @@ interface Observers {
   terminate(): Promise<number>;
 }
 
-async function startObservers(url: string, clients: number, withSlowClient: boolean): Promise<Observers> {
-  const worker = new Worker(new URL('./load-observers.worker.mjs', import.meta.url), {
-    workerData: { url, clients, marker: FLOOD_MARKER, withSlowClient },
-  });
+/**
+ * The next message of a given type from `worker`; rejects when the worker fails or exits first
+ * (`what` names it in the error).
+ */
+function workerMessages(worker: Worker, what: string) {
   const failed = new Promise<never>((_, reject) => {
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`load observers exited (${code})`)));
+    worker.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
   });
   failed.catch(() => undefined);
-  const next = (type: string) =>
+  return (type: string): Promise<Record<string, unknown>> =>
     Promise.race([
       new Promise<Record<string, unknown>>((resolve) => {
         const on = (m: Record<string, unknown>) => {
@@ -226,6 +227,13 @@ async function startObservers(url: string, clients: number, withSlowClient: bool
       }),
       failed,
     ]);
+}
+
+async function startObservers(url: string, clients: number, withSlowClient: boolean): Promise<Observers> {
+  const worker = new Worker(new URL('./load-observers.worker.mjs', import.meta.url), {
+    workerData: { url, clients, marker: FLOOD_MARKER, withSlowClient },
+  });
+  const next = workerMessages(worker, 'load observers');
   const ready = next('ready');
   const firstLine = next('first-line').then(() => undefined);
   firstLine.catch(() => undefined);
@@ -277,23 +285,7 @@ async function startGroupWorker(url: string, run: GroupRun): Promise<GroupWorker
   const worker = new Worker(new URL('./load-autocannon.worker.mjs', import.meta.url), {
     workerData: { ...run, requests, url, timeout: 20 },
   });
-  const failed = new Promise<never>((_, reject) => {
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`autocannon group ${run.group} exited (${code})`)));
-  });
-  failed.catch(() => undefined);
-  const next = (type: string) =>
-    Promise.race([
-      new Promise<Record<string, unknown>>((resolve) => {
-        const on = (m: Record<string, unknown>) => {
-          if (m.type !== type) return;
-          worker.off('message', on);
-          resolve(m);
-        };
-        worker.on('message', on);
-      }),
-      failed,
-    ]);
+  const next = workerMessages(worker, `autocannon group ${run.group}`);
   await next('ready');
   return {
     start() {
