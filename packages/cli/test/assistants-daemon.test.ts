@@ -11,9 +11,7 @@ import { Sandbox, type RunResult } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await Sandbox.create();
-  const start = await sandbox.run(['daemon', 'start']);
-  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  sandbox = await Sandbox.withDaemon();
 });
 afterAll(async () => {
   await sandbox.dispose();
@@ -40,8 +38,6 @@ const buildResult = (run: RunResult): CliBuildResult => {
   if (result.status === 'error' || result.status === 'refused') throw new Error(run.stdout + run.stderr);
   return result;
 };
-
-const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 describe('a failed build, diagnosed and repaired with forge fix', () => {
   let failed: CliBuildResult;
@@ -141,18 +137,21 @@ describe('forge scan', () => {
 describe('the brain, its memory and the chat', () => {
   // The memory cells are the university family's: forge memory needs a family account's login.
   beforeAll(async () => {
-    const add = await runWithStdin(
+    const add = await sandbox.runWithStdin(
       ['family', 'add', 'keeper', '--password-stdin'],
       'a long family password\n',
     );
     if (add.code !== 0) throw new Error(`family add failed:\n${add.stderr}`);
-    const login = await runWithStdin(['login', 'keeper', '--password-stdin'], 'a long family password\n');
+    const login = await sandbox.runWithStdin(
+      ['login', 'keeper', '--password-stdin'],
+      'a long family password\n',
+    );
     if (login.code !== 0) throw new Error(`login failed:\n${login.stderr}`);
   });
 
   it('a session kept between runs of forge: greeting, code phrase, remember, and the chat asks as the same user', async () => {
     expect((await sandbox.run(['brain', 'set-greeting', 'good morning forge'])).code).toBe(0);
-    const code = await runWithStdin(['brain', 'set-code'], 'correct horse battery\n');
+    const code = await sandbox.runWithStdin(['brain', 'set-code'], 'correct horse battery\n');
     expect(code.code, code.stderr).toBe(0);
 
     const guest = await sandbox.run(['brain', 'status']);

@@ -16,9 +16,7 @@ import { REPO, Sandbox } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await Sandbox.create();
-  const start = await sandbox.run(['daemon', 'start']);
-  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  sandbox = await Sandbox.withDaemon();
 });
 afterAll(async () => {
   await sandbox.dispose();

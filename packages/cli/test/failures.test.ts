@@ -11,9 +11,7 @@ let sandbox: Sandbox;
 let failed: CliBuildResult;
 let human: RunResult;
 beforeAll(async () => {
-  sandbox = await Sandbox.create();
-  const start = await sandbox.run(['daemon', 'start']);
-  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  sandbox = await Sandbox.withDaemon();
   const json = await sandbox.run([
     'upload',
     writeFailureProject(sandbox.cwd, 'type-error'),

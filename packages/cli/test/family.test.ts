@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FamilyAccount } from '@forge/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox, type RunResult } from './helpers.ts';
+import { Sandbox } from './helpers.ts';
 
 // `forge family add|ls|rm|passwd` against the real built daemon: the password from stdin (never an
 // argument), accounts that log in to the university, sessions ended by passwd and rm, and no
@@ -11,16 +11,12 @@ import { Sandbox, type RunResult } from './helpers.ts';
 let sandbox: Sandbox;
 let url: string;
 beforeAll(async () => {
-  sandbox = await Sandbox.create();
-  const start = await sandbox.run(['daemon', 'start']);
-  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  sandbox = await Sandbox.withDaemon();
   url = sandbox.state()!.url;
 });
 afterAll(async () => {
   await sandbox.dispose();
 });
-
-const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 async function login(username: string, password: string): Promise<{ status: number; token?: string }> {
   const res = await fetch(`${url}/api/login`, {
@@ -42,21 +38,21 @@ describe('forge family', () => {
     expect(empty.stderr).toContain('No family accounts yet. Add one: forge family add <name>');
 
     const PASSWORD = 'correct horse battery';
-    const add = await runWithStdin(['family', 'add', 'mum', '--password-stdin'], `${PASSWORD}\n`);
+    const add = await sandbox.runWithStdin(['family', 'add', 'mum', '--password-stdin'], `${PASSWORD}\n`);
     expect(add.code, add.stderr).toBe(0);
     expect(add.stderr).toContain('Added the family account mum: it logs in to the university at /login.');
 
-    const again = await runWithStdin(['family', 'add', 'MUM', '--password-stdin'], `${PASSWORD}\n`);
+    const again = await sandbox.runWithStdin(['family', 'add', 'MUM', '--password-stdin'], `${PASSWORD}\n`);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('A family account named "MUM" already exists.');
 
     // Never an argument; never too short; no terminal and no --password-stdin: said plainly.
     const asArgument = await sandbox.run(['family', 'add', 'dad', 'hunter2hunter2']);
     expect(asArgument.code).toBe(2);
-    const short = await runWithStdin(['family', 'add', 'dad', '--password-stdin'], 'short\n');
+    const short = await sandbox.runWithStdin(['family', 'add', 'dad', '--password-stdin'], 'short\n');
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('A password must be 10 to 200 characters; nothing was changed.');
-    const noTerminal = await runWithStdin(['family', 'add', 'dad'], `${PASSWORD}\n`);
+    const noTerminal = await sandbox.runWithStdin(['family', 'add', 'dad'], `${PASSWORD}\n`);
     expect(noTerminal.code).toBe(2);
     expect(noTerminal.stderr).toContain('There is no terminal to type the password at.');
     expect(noTerminal.stderr).toContain('--password-stdin');
@@ -74,7 +70,10 @@ describe('forge family', () => {
     expect(table.stdout).toMatch(/^mum\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+\d{4}-\d\d-\d\d \d\d:\d\d$/m);
 
     const NEW_PASSWORD = 'a better password 2';
-    const passwd = await runWithStdin(['family', 'passwd', 'mum', '--password-stdin'], `${NEW_PASSWORD}\n`);
+    const passwd = await sandbox.runWithStdin(
+      ['family', 'passwd', 'mum', '--password-stdin'],
+      `${NEW_PASSWORD}\n`,
+    );
     expect(passwd.code, passwd.stderr).toBe(0);
     expect(passwd.stderr).toContain('Changed the password of mum; its sessions ended.');
     expect(await meStatus(first.token!)).toBe(401);

@@ -54,6 +54,22 @@ export class Sandbox {
     return new Sandbox(home, cwd);
   }
 
+  /** A sandbox whose daemon is running (`forge daemon start`); throws with its stderr when it is not. */
+  static async withDaemon(): Promise<Sandbox> {
+    const sandbox = await Sandbox.create();
+    const start = await sandbox.run(['daemon', 'start']);
+    if (start.code !== 0) {
+      await sandbox.dispose();
+      throw new Error(`daemon start failed:\n${start.stderr}`);
+    }
+    return sandbox;
+  }
+
+  /** `run` with `input` on stdin (passwords, code phrases). */
+  runWithStdin(args: string[], input: string): Promise<RunResult> {
+    return this.run(args, {}, input);
+  }
+
   get stateFile(): string {
     return join(this.home, 'daemon.json');
   }

@@ -11,16 +11,12 @@ import { Sandbox, type RunResult } from './helpers.ts';
 let sandbox: Sandbox;
 let url: string;
 beforeAll(async () => {
-  sandbox = await Sandbox.create();
-  const start = await sandbox.run(['daemon', 'start']);
-  if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+  sandbox = await Sandbox.withDaemon();
   url = sandbox.state()!.url;
 });
 afterAll(async () => {
   await sandbox.dispose();
 });
-
-const runWithStdin = (args: string[], input: string): Promise<RunResult> => sandbox.run(args, {}, input);
 
 const PASSWORD = 'correct horse battery';
 const LOGIN_NEEDED = 'The memory cells need the family login: forge login <name>';
@@ -40,10 +36,10 @@ describe('forge login, forge memory, forge logout', () => {
     const json = await sandbox.run(['memory', 'ls', '--json']);
     expect(json.code).toBe(1);
 
-    const add = await runWithStdin(['family', 'add', 'Mum', '--password-stdin'], `${PASSWORD}\n`);
+    const add = await sandbox.runWithStdin(['family', 'add', 'Mum', '--password-stdin'], `${PASSWORD}\n`);
     expect(add.code, add.stderr).toBe(0);
 
-    const wrong = await runWithStdin(['login', 'mum', '--password-stdin'], 'not the password\n');
+    const wrong = await sandbox.runWithStdin(['login', 'mum', '--password-stdin'], 'not the password\n');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('error: Invalid credentials');
     expect(wrong.stderr).not.toContain('--token');
@@ -51,15 +47,15 @@ describe('forge login, forge memory, forge logout', () => {
 
     // Never an argument; no terminal and no --password-stdin: said plainly.
     expect((await sandbox.run(['login', 'mum', PASSWORD])).code).toBe(2);
-    const noTerminal = await runWithStdin(['login', 'mum'], `${PASSWORD}\n`);
+    const noTerminal = await sandbox.runWithStdin(['login', 'mum'], `${PASSWORD}\n`);
     expect(noTerminal.code).toBe(2);
     expect(noTerminal.stderr).toContain('There is no terminal to type the password at.');
-    const empty = await runWithStdin(['login', 'mum', '--password-stdin'], '\n');
+    const empty = await sandbox.runWithStdin(['login', 'mum', '--password-stdin'], '\n');
     expect(empty.code).toBe(2);
   });
 
   it('logs in (the token kept 0600, never printed), sends it with forge memory, and logs out', async () => {
-    const login = await runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD}\n`);
+    const login = await sandbox.runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD}\n`);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toContain('Logged in to the university as Mum.');
     expect(statSync(sessionFile()).mode & 0o777).toBe(0o600);
@@ -94,10 +90,13 @@ describe('forge login, forge memory, forge logout', () => {
   });
 
   it('a token the daemon no longer takes is forgotten, and forge memory says to log in again', async () => {
-    expect((await runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
+    expect((await sandbox.runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD}\n`)).code).toBe(0);
     expect(Object.keys(stored())).toEqual([url]);
     // A new password ends the account's sessions.
-    const passwd = await runWithStdin(['family', 'passwd', 'mum', '--password-stdin'], `${PASSWORD} 2\n`);
+    const passwd = await sandbox.runWithStdin(
+      ['family', 'passwd', 'mum', '--password-stdin'],
+      `${PASSWORD} 2\n`,
+    );
     expect(passwd.code, passwd.stderr).toBe(0);
     const ls = await sandbox.run(['memory', 'ls']);
     expect(ls.code).toBe(1);
@@ -106,12 +105,14 @@ describe('forge login, forge memory, forge logout', () => {
   });
 
   it('too many failed logins: the wait from Retry-After; a logout with the daemon down forgets the token', async () => {
-    expect((await runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD} 2\n`)).code).toBe(0);
+    expect((await sandbox.runWithStdin(['login', 'mum', '--password-stdin'], `${PASSWORD} 2\n`)).code).toBe(
+      0,
+    );
     const { token } = stored()[url]!;
     let refused: RunResult | undefined;
     // Five failures from this address within the window; the next attempt is refused outright.
     for (let i = 0; i < 6 && !refused; i++) {
-      const attempt = await runWithStdin(['login', 'nobody', '--password-stdin'], 'wrong password\n');
+      const attempt = await sandbox.runWithStdin(['login', 'nobody', '--password-stdin'], 'wrong password\n');
       expect(attempt.code).toBe(1);
       if (!attempt.stderr.includes('Invalid credentials')) refused = attempt;
     }

@@ -55,9 +55,7 @@ describe('forge upload refuses a bad file before contacting (or starting) the da
 describe('forge upload end to end', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await Sandbox.create();
-    const start = await sandbox.run(['daemon', 'start']);
-    if (start.code !== 0) throw new Error(`daemon start failed:\n${start.stderr}`);
+    sandbox = await Sandbox.withDaemon();
   });
   afterAll(async () => {
     await sandbox.dispose();
