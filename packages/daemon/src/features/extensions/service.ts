@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Extension } from '@forge/shared';
+import type { Extension, ExtensionManifest } from '@forge/shared';
 import type { Fleet } from '../../fleet/fleet.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -123,6 +123,40 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     }
   };
 
+  /** ROUTE_TAKEN when another extension (or the workspace) answers at the manifest's route. */
+  const checkRoute = (manifest: ExtensionManifest, what: string) => {
+    const owner = routeOwner(
+      manifest.route,
+      [...records.values()].filter((r) => r.name !== manifest.name),
+    );
+    if (owner) {
+      throw new ForgeError('ROUTE_TAKEN', `The route ${manifest.route} ${what} ${owner}.`, {
+        route: manifest.route,
+      });
+    }
+  };
+
+  /** The registry row of a version, from its own manifest. */
+  const recordOf = (manifest: ExtensionManifest, previousVersion: string | null): ExtensionRecord => ({
+    name: manifest.name,
+    displayName: manifest.displayName,
+    route: manifest.route,
+    description: manifest.description,
+    version: manifest.version,
+    entry: manifest.entry,
+    previousVersion,
+    installedAt: new Date().toISOString(),
+  });
+
+  /** `record` is current, served by `server` (already started); the server it replaces stops. */
+  const activate = async (record: ExtensionRecord, server: ExtensionServer) => {
+    records.set(record.name, record);
+    const old = servers.get(record.name);
+    servers.set(record.name, server);
+    await old?.close();
+    if (closed) await server.close();
+  };
+
   const install = async (zipPath: string): Promise<InstallResult> => {
     await ready;
     const incoming = scratch(tmpDir, 'incoming');
@@ -136,15 +170,7 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
         logger,
       });
       const manifest = await readManifest(incoming);
-      const owner = routeOwner(
-        manifest.route,
-        [...records.values()].filter((r) => r.name !== manifest.name),
-      );
-      if (owner) {
-        throw new ForgeError('ROUTE_TAKEN', `The route ${manifest.route} is already taken by ${owner}.`, {
-          route: manifest.route,
-        });
-      }
+      checkRoute(manifest, 'is already taken by');
       const previous = records.get(manifest.name) ?? null;
       const target = versionDir(manifest.name, manifest.version);
       await mkdir(path.dirname(target), { recursive: true });
@@ -154,21 +180,14 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
         await rename(target, aside);
       }
       await rename(incoming, target);
-      const record: ExtensionRecord = {
-        name: manifest.name,
-        displayName: manifest.displayName,
-        route: manifest.route,
-        description: manifest.description,
-        version: manifest.version,
-        entry: manifest.entry,
-        previousVersion:
-          previous === null
-            ? null
-            : previous.version !== manifest.version
-              ? previous.version
-              : previous.previousVersion,
-        installedAt: new Date().toISOString(),
-      };
+      const record = recordOf(
+        manifest,
+        previous === null
+          ? null
+          : previous.version !== manifest.version
+            ? previous.version
+            : previous.previousVersion,
+      );
       let server: ExtensionServer;
       try {
         server = await startExtensionServer(target);
@@ -180,11 +199,7 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
         aside = null;
         throw err;
       }
-      records.set(record.name, record);
-      const old = servers.get(record.name);
-      servers.set(record.name, server);
-      await old?.close();
-      if (closed) await server.close();
+      await activate(record, server);
       await prune(record);
       return { extension: toExtension(record), upgradedFrom: previous?.version ?? null };
     } finally {
@@ -205,30 +220,10 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     const previous = current.previousVersion;
     const dir = previous === null ? null : versionDir(name, previous);
     if (previous === null || dir === null || !existsSync(dir)) throw noPrevious(current);
+    // Its folder is named by the version its manifest declares: what install put there.
     const manifest = await readManifest(dir);
-    const owner = routeOwner(
-      manifest.route,
-      [...records.values()].filter((r) => r.name !== name),
-    );
-    if (owner) {
-      throw new ForgeError(
-        'ROUTE_TAKEN',
-        `The route ${manifest.route} of ${name} ${previous} is now taken by ${owner}.`,
-        {
-          route: manifest.route,
-        },
-      );
-    }
-    const record: ExtensionRecord = {
-      name,
-      displayName: manifest.displayName,
-      route: manifest.route,
-      description: manifest.description,
-      version: previous,
-      entry: manifest.entry,
-      previousVersion: current.version,
-      installedAt: new Date().toISOString(),
-    };
+    checkRoute(manifest, `of ${name} ${previous} is now taken by`);
+    const record = recordOf(manifest, current.version);
     const server = await startExtensionServer(dir);
     try {
       registry.save(record);
@@ -236,11 +231,7 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
       await server.close();
       throw err;
     }
-    records.set(name, record);
-    const old = servers.get(name);
-    servers.set(name, server);
-    await old?.close();
-    if (closed) await server.close();
+    await activate(record, server);
     return { record, from: current.version };
   };
 
