@@ -260,8 +260,7 @@ export function createBuildService(deps: BuildServiceDeps) {
       }
       const stale = repo.active();
       for (const { build, pids } of stale) {
-        if (process.env.CRASH_EXPERIMENT !== 'orphans')
-          for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
+        for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
         const run = new BuildRun(runDeps, build);
         run.log('SYSTEM', 'error', INTERRUPTED_MESSAGE);
         run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: INTERRUPTED_MESSAGE } });

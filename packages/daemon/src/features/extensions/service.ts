@@ -39,7 +39,7 @@ export interface InstallResult {
   upgradedFrom: string | null;
 }
 
-/** Folders of ExtensionBot in tmpDir, removed at start if a crash left any behind. */
+/** Folders of ExtensionBot in tmpDir (the daemon clears tmp at every start: see fs/atomic-write.ts sweepScratch). */
 const SCRATCH_PREFIX = 'extension-';
 
 const scratch = (tmpDir: string, what: string) =>
@@ -88,7 +88,6 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
 
   /** Every installed extension is served from the start; the list answers without waiting for it. */
   const ready = (async () => {
-    await sweepScratch(tmpDir);
     for (const record of registry.list()) records.set(record.name, record);
     await Promise.all([...records.values()].map(serve));
   })().catch((err: unknown) => logger.error({ err }, 'extensions could not be loaded'));
@@ -316,12 +315,3 @@ const noPrevious = (record: ExtensionRecord) =>
     `${record.name} ${record.version} has no previous version to roll back to: Forge keeps the version an upgrade replaced.`,
     { name: record.name },
   );
-
-async function sweepScratch(tmpDir: string): Promise<void> {
-  const names = await readdir(tmpDir).catch(() => [] as string[]);
-  await Promise.all(
-    names
-      .filter((n) => n.startsWith(SCRATCH_PREFIX))
-      .map((n) => rm(path.join(tmpDir, n), { recursive: true, force: true })),
-  );
-}
