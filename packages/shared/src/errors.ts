@@ -294,6 +294,11 @@ export const ERROR_CATALOGUE = {
     message: 'The Forge daemon stopped while this build was running.',
     hint: 'Build it again: forge build <project>',
   },
+  QUEUE_UNAVAILABLE: {
+    status: 503,
+    message: 'The build queue (Redis) cannot be reached.',
+    hint: 'Check that Redis runs at the queue URL (forge config print) and accepts connections.',
+  },
   INTERNAL: {
     status: 500,
     message: 'Something went wrong inside Forge.',

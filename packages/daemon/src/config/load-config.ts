@@ -7,7 +7,9 @@ import {
   DEFAULT_BRAIN_SESSION_MINUTES,
   PortSchema,
   ProviderUrlSchema,
+  QueueUrlSchema,
   type BrainConfig,
+  type QueueConfig,
   type ConfigFile,
   type DaemonConfig,
 } from './schema.ts';
@@ -123,7 +125,31 @@ function brainConfig(
   return { provider: { url: url.replace(/\/+$/, ''), model, apiKey }, sessionMinutes };
 }
 
-/** Merge defaults < config file < env (FORGE_HOME, FORGE_PORT, FORGE_HOST, FORGE_TOKEN, FORGE_BRAIN_*) < flags. */
+/** The build queue: FORGE_QUEUE_URL, else the file's `queue`, else in-process. */
+function queueConfig(data: ConfigFile, env: Record<string, string | undefined>): QueueConfig {
+  const fromEnv = nonBlank(env.FORGE_QUEUE_URL);
+  if (fromEnv !== undefined && !QueueUrlSchema.safeParse(fromEnv).success) {
+    throw new ConfigError(
+      `Invalid FORGE_QUEUE_URL "${redactQueueUrl(fromEnv)}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`,
+      'FORGE_QUEUE_URL',
+    );
+  }
+  const url = fromEnv ?? data.queue;
+  return url === undefined ? { kind: 'in-process', url: null } : { kind: 'bullmq', url };
+}
+
+/** A Redis URL with its password (if any) replaced by "***", for printing and logs. */
+export function redactQueueUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return raw.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+/** Merge defaults < config file < env (FORGE_HOME, FORGE_PORT, FORGE_HOST, FORGE_TOKEN, FORGE_BRAIN_*, FORGE_QUEUE_URL) < flags. */
 export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> {
   const { file, data } = await readConfigFile(input.cwd, input.homedir);
   const home = path.resolve(
@@ -140,6 +166,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> 
     webRoot,
     configFile: file,
     brain: brainConfig(data, input.env, file),
+    queue: queueConfig(data, input.env),
   };
 }
 
@@ -160,4 +187,5 @@ export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
     },
     sessionMinutes: config.brain.sessionMinutes,
   },
+  queue: { kind: config.queue.kind, url: config.queue.url === null ? null : redactQueueUrl(config.queue.url) },
 });

@@ -27,6 +27,19 @@ export const ProviderUrlSchema = z
     }
   }, 'expected an http or https URL without credentials, e.g. "http://127.0.0.1:11434/v1"');
 
+/** A Redis URL for the build queue: redis:// or rediss://, e.g. redis://127.0.0.1:6379. */
+export const QueueUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'expected a Redis URL, e.g. "redis://127.0.0.1:6379"');
+
 /**
  * The language model the assistants may use: any OpenAI-compatible chat completions endpoint. The
  * key is either written here (`apiKey`) or named by the environment variable holding it (`apiKeyEnv`).
@@ -69,6 +82,8 @@ export const ConfigFileSchema = z.strictObject({
   webRoot: z.string().min(1).optional(),
   /** The brain: its language model (optional) and how long a session lasts. */
   brain: BrainConfigSchema.optional(),
+  /** Scale-out: queue build jobs on this Redis for `forge worker` processes (docs/scale-out.md). */
+  queue: QueueUrlSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -85,7 +100,11 @@ export interface DaemonConfig {
   /** The config file that was read, if any. */
   configFile: string | null;
   brain: BrainConfig;
+  /** Where build jobs run: the daemon's own slots, or BullMQ on the Redis at `url`. */
+  queue: QueueConfig;
 }
+
+export type QueueConfig = { kind: 'in-process'; url: null } | { kind: 'bullmq'; url: string };
 
 /** A configured model endpoint, its key resolved (from the file, FORGE_BRAIN_API_KEY or apiKeyEnv). */
 export interface BrainProvider {

@@ -63,6 +63,7 @@ export function newBuild(id: string, projectName: string, createdAt: string, noC
     lint: null,
     logCount: 0,
     logTruncated: false,
+    worker: null,
   };
 }
 

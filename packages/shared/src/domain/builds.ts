@@ -204,6 +204,11 @@ export const Build = z.object({
   /** Stored log lines, and whether the per-build cap cut some. */
   logCount: z.number().int().nonnegative(),
   logTruncated: z.boolean(),
+  /**
+   * Where it ran: "local" (the daemon itself) or the name of the `forge worker` that took it; null
+   * while it waits for its turn (docs/scale-out.md).
+   */
+  worker: z.string().nullable().default(null),
 });
 export type Build = z.infer<typeof Build>;
 

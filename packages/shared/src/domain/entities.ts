@@ -249,6 +249,8 @@ export const DaemonConfigView = z.object({
     provider: z.object({ url: z.string(), model: z.string(), apiKey: z.string().nullable() }).nullable(),
     sessionMinutes: z.number().int(),
   }),
+  /** Where build jobs run: in-process (default) or BullMQ on Redis (its URL, password hidden). */
+  queue: z.object({ kind: z.enum(['in-process', 'bullmq']), url: z.string().nullable() }),
 });
 export type DaemonConfigView = z.infer<typeof DaemonConfigView>;
 

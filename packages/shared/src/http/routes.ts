@@ -42,6 +42,17 @@ import {
 import { Settings, SettingUpdate } from '../domain/settings.ts';
 import { Blueprint } from '../domain/blueprint.ts';
 import {
+  JobEventsBody,
+  JobPreviewBody,
+  JobPreviewResponse,
+  JobStartBody,
+  JobStartResponse,
+  JobUploadQuery,
+  WorkerHelloBody,
+  WorkerOrders,
+  WorkersResponse,
+} from '../domain/workers.ts';
+import {
   AuditEntry,
   FamilyAccount,
   FamilyAccountBody,
@@ -390,6 +401,65 @@ export const routes = defineRoutes({
     body: StartBuildBody,
     response: Build,
     summary: 'Build an uploaded project again ("Start Build").',
+  },
+  workers: {
+    method: 'GET',
+    path: '/api/workers',
+    response: WorkersResponse,
+    summary: 'Scale-out: the queue in use (in-process or bullmq) and the workers the coordinator knows.',
+  },
+  workerHello: {
+    method: 'POST',
+    path: '/api/worker/hello',
+    body: WorkerHelloBody,
+    response: WorkerOrders,
+    summary:
+      '(forge worker) Heartbeat: who the worker is and what it runs; answered with orders (cancel, stop previews).',
+  },
+  workerJobStart: {
+    method: 'POST',
+    path: '/api/worker/jobs/:id/start',
+    params: BuildIdParams,
+    body: JobStartBody,
+    response: JobStartResponse,
+    summary:
+      '(forge worker) A worker took the queued job of a build: run it (the record to continue) or skip it.',
+  },
+  workerJobSource: {
+    method: 'GET',
+    path: '/api/worker/jobs/:id/source',
+    params: BuildIdParams,
+    response: 'binary',
+    summary:
+      "(forge worker) The project's files as a ZIP (no node_modules, no output), for the build the worker runs.",
+  },
+  workerJobEvents: {
+    method: 'POST',
+    path: '/api/worker/jobs/:id/events',
+    params: BuildIdParams,
+    body: JobEventsBody,
+    response: WorkerOrders,
+    summary:
+      '(forge worker) The build record, stored log lines and /ws messages since the last post; answered with orders.',
+  },
+  workerJobUpload: {
+    method: 'POST',
+    path: '/api/worker/jobs/:id/output',
+    params: BuildIdParams,
+    query: JobUploadQuery,
+    multipart: { field: 'file' },
+    response: z.object({ files: z.number().int().nonnegative() }),
+    summary:
+      '(forge worker) A ZIP (multipart field "file"): the build output (kind=output) or the project files a repair changed (kind=files).',
+  },
+  workerJobPreview: {
+    method: 'POST',
+    path: '/api/worker/jobs/:id/preview',
+    params: BuildIdParams,
+    body: JobPreviewBody,
+    response: JobPreviewResponse,
+    summary:
+      "(forge worker) Serve the build's preview from the coordinator, or relay to the server app on the worker.",
   },
   cancelBuild: {
     method: 'POST',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { newBuild } from '../domain/build-machine.ts';
 import type { Build } from '../domain/builds.ts';
 import type { ServerMessage } from '../ws/events.ts';
+import type { WorkerInfo } from '../domain/workers.ts';
 import {
+  workerLabel,
+  workerList,
   createClientState,
   latestBuild,
   reduceClient,
@@ -361,5 +364,58 @@ describe('reduceClient: viewer, console and fleet', () => {
   it('is pure: the same events give the same state', () => {
     const events = [stage('b1', 'running', 'bot-assignment'), stage('b1', 'failed', 'build-failed', 1)];
     expect(fold(events)).toEqual(fold(events));
+  });
+});
+
+describe('scale-out: workers and where builds ran', () => {
+  const worker = (name: string, status: 'online' | 'lost'): WorkerInfo => ({
+    name,
+    host: 'ci-host',
+    version: '1.0.0',
+    concurrency: 2,
+    running: [],
+    jobsDone: 0,
+    status,
+    lastSeen: '2026-11-25T10:00:00.000Z',
+    since: '2026-11-25T09:00:00.000Z',
+  });
+
+  it('takes the queue and workers from GET /api/workers, then from /ws workers messages', () => {
+    let s = reduceClient(createClientState(), {
+      type: 'workers',
+      queue: 'bullmq',
+      workers: [worker('b', 'lost'), worker('a', 'online')],
+    });
+    expect(s.queue).toBe('bullmq');
+    expect(workerList(s).map((w) => w.name)).toEqual(['a', 'b']);
+    s = reduceClient(s, {
+      type: 'message',
+      at: '2026-11-25T10:00:01.000Z',
+      message: { type: 'workers', queue: 'bullmq', workers: [worker('c', 'online')] },
+    });
+    expect(Object.keys(s.workers)).toEqual(['c']);
+  });
+
+  it('learns where a build runs from build-stage and keeps it through a stale record', () => {
+    let s = reduceClient(createClientState(), {
+      type: 'build-record',
+      build: newBuild('b1', 'app', '2026-11-25T10:00:00.000Z'),
+    });
+    expect(workerLabel(s.builds.b1!.build)).toBe('—');
+    s = reduceClient(s, {
+      type: 'message',
+      at: '2026-11-25T10:00:01.000Z',
+      message: {
+        type: 'build-stage',
+        buildId: 'b1',
+        projectName: 'app',
+        status: 'running',
+        stage: 'bot-assignment',
+        worker: 'ci-1',
+      },
+    });
+    expect(s.builds.b1!.build.worker).toBe('ci-1');
+    s = reduceClient(s, { type: 'build-record', build: newBuild('b1', 'app', '2026-11-25T10:00:00.000Z') });
+    expect(s.builds.b1!.build.worker).toBe('ci-1');
   });
 });

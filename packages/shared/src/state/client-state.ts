@@ -5,6 +5,7 @@ import type { BuildOutput, LiveMessage } from '../domain/entities.ts';
 import { DEFAULT_BOT_NAME, type LogEntry, type LogLevel } from '../domain/log.ts';
 import type { Stage } from '../domain/stage.ts';
 import type { ServerMessage } from '../ws/events.ts';
+import type { QueueKind, WorkerInfo } from '../domain/workers.ts';
 import { consoleLinesOf, liveMessageOf } from './console-lines.ts';
 import {
   addLines,
@@ -65,6 +66,9 @@ export interface ClientState {
   activeBuildId: string | null;
   /** Every bot by name (from GET /api/bots, then bot-status messages). */
   bots: Readonly<Record<string, BotInfo>>;
+  /** Scale-out: the queue the daemon uses (null until known) and its workers by name. */
+  queue: QueueKind | null;
+  workers: Readonly<Record<string, WorkerInfo>>;
   /** Spec §4: the last `limits.viewer` build messages, oldest first. */
   viewer: readonly LiveMessage[];
   /** The app-wide console (FixIt console, Console screen, TUI logs pane), oldest first. */
@@ -84,6 +88,8 @@ export type ClientEvent =
   | { type: 'log-page'; buildId: string; entries: readonly StoredLogEntry[] }
   /** The fleet (GET /api/bots). */
   | { type: 'bots'; bots: readonly BotInfo[] }
+  /** The queue and its workers (GET /api/workers). */
+  | { type: 'workers'; queue: QueueKind; workers: readonly WorkerInfo[] }
   /** A line the client itself adds to the console (e.g. a failed integrate, which spec §8 only logs). */
   | { type: 'console-append'; level: LogLevel; message: string; botName?: string; at: string }
   /** The console's Clear. */
@@ -95,6 +101,8 @@ export function createClientState(limits: Partial<ClientLimits> = {}): ClientSta
     builds: {},
     activeBuildId: null,
     bots: {},
+    queue: null,
+    workers: {},
     viewer: [],
     console: [],
     consoleCount: 0,
@@ -111,6 +119,7 @@ function mergeRecord(known: Build, record: Build): Build {
   const { diagnosis, repairs } = known;
   return {
     ...record,
+    worker: record.worker ?? known.worker,
     status,
     stage,
     stages,
@@ -183,9 +192,12 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
   let next: BuildView = view;
   const withBuild = (build: Build): BuildView => (build === b ? view : { ...view, build });
   switch (message.type) {
-    case 'build-stage':
-      next = withBuild(moveTo(b, message.status, message.stage, message.timestamp ?? at));
+    case 'build-stage': {
+      const moved = moveTo(b, message.status, message.stage, message.timestamp ?? at);
+      const worker = message.worker ?? moved.worker;
+      next = withBuild(worker === moved.worker ? moved : { ...moved, worker });
       break;
+    }
     case 'build-finished': {
       const moved = moveTo(b, message.status, message.stage, message.endedAt ?? at);
       if (moved === b && !(b.status === message.status && b.stage === message.stage)) break;
@@ -201,6 +213,7 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
           cancelReason: message.cancelReason !== undefined ? message.cancelReason : moved.cancelReason,
           endedAt: message.endedAt ?? moved.endedAt ?? at,
           durationMs: message.durationMs !== undefined ? message.durationMs : moved.durationMs,
+          worker: message.worker ?? moved.worker,
         },
       };
       break;
@@ -250,6 +263,7 @@ function applyMessage(state: ClientState, message: ServerMessage, at: string): C
         next = { ...next, activeBuildId: id };
     }
   }
+  if (message.type === 'workers') next = withWorkers(next, message.queue, message.workers);
   if (message.type === 'bot-status') {
     const bot = next.bots[message.botName];
     if (bot) {
@@ -312,6 +326,8 @@ export function reduceClient(state: ClientState, event: ClientEvent): ClientStat
       for (const bot of event.bots) bots[bot.name] = bot;
       return { ...state, bots };
     }
+    case 'workers':
+      return withWorkers(state, event.queue, event.workers);
     case 'console-append':
       return appendConsole(state, [
         {
@@ -348,6 +364,21 @@ export function buildsNewestFirst(state: ClientState, projectName?: string): Bui
     .filter((v) => projectName === undefined || v.build.projectName === projectName)
     .sort((a, b) => compareBuilds(b.build, a.build));
 }
+
+function withWorkers(state: ClientState, queue: QueueKind, list: readonly WorkerInfo[]): ClientState {
+  const workers: Record<string, WorkerInfo> = {};
+  for (const w of list) workers[w.name] = w;
+  return { ...state, queue, workers };
+}
+
+/** Workers by name (online first), as last known. */
+export const workerList = (state: ClientState): WorkerInfo[] =>
+  Object.values(state.workers).sort(
+    (a, b) => (a.status === b.status ? 0 : a.status === 'online' ? -1 : 1) || a.name.localeCompare(b.name),
+  );
+
+/** Where a build ran, for display: "local", a worker's name, or "—" while it waits. */
+export const workerLabel = (build: Pick<Build, 'worker'>): string => build.worker ?? '—';
 
 /** Every bot in roster order as last known. */
 export const botList = (state: ClientState): BotInfo[] => Object.values(state.bots);

@@ -6,6 +6,7 @@ import { BuildOutput, ForgeChatRole } from '../domain/entities.ts';
 import { Settings } from '../domain/settings.ts';
 import { BuildError, BuildStatus, CancelReason } from '../domain/builds.ts';
 import { Diagnosis, Repair } from '../domain/assistants.ts';
+import { QueueKind, WorkerInfo } from '../domain/workers.ts';
 
 /** The WebSocket path on the daemon's own host (spec §7). */
 export const WS_PATH = '/ws';
@@ -64,6 +65,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
     stage: Stage,
     /** The build's status in that stage: the pair is always a state of the build machine. */
     status: BuildStatus,
+    /** Where the build runs ("local" or a worker's name), once it has started. */
+    worker: z.string().nullable().optional(),
     projectName: z.string().optional(),
     buildId: z.string().optional(),
     timestamp: z.string().optional(),
@@ -133,6 +136,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
     stage: Stage,
     previewUrl: z.string().nullable().optional(),
     cacheHit: z.boolean().optional(),
+    /** Where it ran: "local" or a worker's name. */
+    worker: z.string().nullable().optional(),
     /** Why it did not succeed. */
     error: BuildError.nullable().optional(),
     /** ScanBot's reading of the failure. */
@@ -163,6 +168,12 @@ export const ServerMessage = z.discriminatedUnion('type', [
     type: z.literal('family-auth'),
     /** The answer to a connection's family-auth: signed in as `name`, or refused (null). */
     name: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal('workers'),
+    /** Scale-out: the queue in use and every worker the coordinator knows, sent when one changes. */
+    queue: QueueKind,
+    workers: z.array(WorkerInfo),
   }),
   z.object({ type: z.literal('settings-updated'), /** Settings after the change. */ settings: Settings }),
   z.object({ type: z.literal('pong'), /** Echo of the ping's id. */ id: z.string().optional() }),
