@@ -40,6 +40,7 @@ import { homeLayout, type HomeLayout } from './home-layout.ts';
 import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
+import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
 import { registerBotRoutes } from './features/bots/routes.ts';
@@ -68,7 +69,7 @@ import { createModelClient } from './assistants/model/openai.ts';
 
 export interface AppDeps {
   config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'> &
-    Partial<Pick<DaemonConfig, 'brain'>>;
+    Partial<Pick<DaemonConfig, 'brain' | 'queue'>>;
   logger: Logger;
   store: Store;
   version?: string;
@@ -174,6 +175,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     broadcast,
     sandbox,
     journal,
+    queueUrl: deps.config.queue?.url ?? null,
   });
   const autoForge = createAutoForge({
     flags: createFlags(deps.store),
@@ -248,6 +250,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerSettingsRoutes(api, services);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
+  registerQueueRoutes(api, { builds, layout, previews, logger });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerBotRoutes(api, { fleet, builds, repo, services });
   registerFileRoutes(api, { files });

@@ -1,8 +1,12 @@
 import os from 'node:os';
 import { FORGE_VERSION, SHUTDOWN_GRACE_MS } from '@forge/shared';
-import { ConfigError, loadConfig, toConfigView } from './config/load-config.ts';
+import { ConfigError, loadConfig, redactQueueUrl, toConfigView } from './config/load-config.ts';
 import type { DaemonConfig } from './config/schema.ts';
-import { parseCommand, UsageError, USAGE, type Command } from './process/args.ts';
+import path from 'node:path';
+import { parseCommand, UsageError, USAGE, workerNameFromHost, type Command } from './process/args.ts';
+import { QueueUrlSchema } from './config/schema.ts';
+import { createLogger } from './logging/logger.ts';
+import { startWorker, WorkerStartError } from './worker/worker.ts';
 import { formatConfigView } from './process/print-config.ts';
 import { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
 
@@ -16,14 +20,88 @@ const fail = (message: string, code = 1): number => {
   return code;
 };
 
-const configFor = (command: Extract<Command, { name: 'run' | 'print-config' }>): Promise<DaemonConfig> =>
+const configFor = (
+  command: Extract<Command, { name: 'run' | 'print-config' | 'worker' }>,
+): Promise<DaemonConfig> =>
   loadConfig({
     cwd: process.cwd(),
     env: process.env,
     homedir: os.homedir(),
     platform: process.platform,
-    overrides: { port: command.port, host: command.host },
+    overrides: command.name === 'worker' ? {} : { port: command.port, host: command.host },
   });
+
+/**
+ * `worker`: take build jobs from the coordinator's queue until SIGINT/SIGTERM. The first signal
+ * lets running builds finish (no new job is taken); a second one cancels them.
+ */
+async function runWorker(
+  command: Extract<Command, { name: 'worker' }>,
+  config: DaemonConfig,
+): Promise<number | 'running'> {
+  const queueUrl = command.queue ?? config.queue.url;
+  if (!queueUrl)
+    return fail('forge worker needs the build queue: --queue redis://host:6379 (or FORGE_QUEUE_URL).', 2);
+  if (!QueueUrlSchema.safeParse(queueUrl).success) {
+    return fail(`Invalid --queue "${queueUrl}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`, 2);
+  }
+  if (!command.url) return fail("forge worker needs the coordinator's URL: --url http://host:4317.", 2);
+  try {
+    const url = new URL(command.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    return fail(
+      `Invalid --url "${command.url}": expected the daemon's http URL, e.g. http://10.0.0.5:4317.`,
+      2,
+    );
+  }
+  const name = command.workerName ?? workerNameFromHost(os.hostname());
+  const home = path.join(config.home, 'workers', name);
+  const log = createLogger({ home, level: config.logLevel, pretty: process.stdout.isTTY === true });
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    worker = await startWorker({
+      queueUrl,
+      daemonUrl: command.url,
+      token: config.accessToken,
+      name,
+      concurrency: command.concurrency,
+      home,
+      logger: log.logger,
+    });
+  } catch (err) {
+    log.close();
+    if (err instanceof WorkerStartError) return fail(err.message);
+    throw err;
+  }
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      process.stderr.write(
+        worker.running > 0
+          ? `Finishing ${worker.running} running build(s); press Ctrl-C again to cancel them.\n`
+          : 'Stopping.\n',
+      );
+    }
+    worker.stop({ cancel: signals > 1 }).then(
+      () => {
+        log.close();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`Error while stopping the worker: ${(err as Error).stack ?? String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.stdout.write(
+    `Forge worker ${name} is taking build jobs from ${redactQueueUrl(queueUrl)} for ${command.url}\n`,
+  );
+  return 'running';
+}
 
 function handleSignals(daemon: RunningDaemon): void {
   let exiting = false;
@@ -70,6 +148,7 @@ async function main(argv: readonly string[]): Promise<number | 'running'> {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;
   }
+  if (command.name === 'worker') return runWorker(command, config);
   if (command.name === 'print-config') {
     const view = toConfigView(config);
     process.stdout.write(command.json ? `${JSON.stringify(view, null, 2)}\n` : `${formatConfigView(view)}\n`);

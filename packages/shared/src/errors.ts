@@ -294,6 +294,16 @@ export const ERROR_CATALOGUE = {
     message: 'The Forge daemon stopped while this build was running.',
     hint: 'Build it again: forge build <project>',
   },
+  NO_QUEUE: {
+    status: 409,
+    message: 'This daemon runs its builds itself (in-process queue): it takes no workers.',
+    hint: 'Start the daemon with FORGE_QUEUE_URL (or queue in forge.config) set to the Redis the workers use.',
+  },
+  WORKER_MISMATCH: {
+    status: 409,
+    message: 'Another worker runs this build now.',
+    hint: 'The coordinator gave the build to another worker after this one stopped answering; drop it.',
+  },
   QUEUE_UNAVAILABLE: {
     status: 503,
     message: 'The build queue (Redis) cannot be reached.',

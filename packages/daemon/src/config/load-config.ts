@@ -187,5 +187,8 @@ export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
     },
     sessionMinutes: config.brain.sessionMinutes,
   },
-  queue: { kind: config.queue.kind, url: config.queue.url === null ? null : redactQueueUrl(config.queue.url) },
+  queue: {
+    kind: config.queue.kind,
+    url: config.queue.url === null ? null : redactQueueUrl(config.queue.url),
+  },
 });

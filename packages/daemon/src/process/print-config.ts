@@ -14,7 +14,10 @@ export function formatConfigView(view: DaemonConfigView): string {
     ['brain.model', view.brain.provider?.model ?? '(none)'],
     ['brain.apiKey', view.brain.provider?.apiKey ?? '(not set)'],
     ['brain.sessionMinutes', String(view.brain.sessionMinutes)],
-    ['queue', view.queue.kind === 'bullmq' ? `bullmq (${view.queue.url})` : 'in-process (builds run in this daemon)'],
+    [
+      'queue',
+      view.queue.kind === 'bullmq' ? `bullmq (${view.queue.url})` : 'in-process (builds run in this daemon)',
+    ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Build } from './builds.ts';
 import { Diagnosis } from './assistants.ts';
 import { LogLevel } from './log.ts';
+import { Settings } from './settings.ts';
 
 /**
  * Scale-out (docs/scale-out.md): where build jobs run. `in-process` is the default (the daemon's own
@@ -95,6 +96,8 @@ export const JobStartResponse = z.discriminatedUnion('action', [
     app: z.string().nullable(),
     /** `forge fix`: the diagnosis whose repair the build makes first. */
     fix: Diagnosis.nullable(),
+    /** The coordinator's settings: the worker builds as the daemon would (autoRepair, orchestration…). */
+    settings: Settings,
   }),
   z.object({ action: z.literal('skip'), reason: z.string() }),
 ]);
@@ -125,20 +128,30 @@ export type JobEventsBody = z.infer<typeof JobEventsBody>;
 
 /** POST /api/worker/jobs/:id/output?kind=: the build output (or repaired files) as a ZIP (multipart). */
 export const JobUploadQuery = z.object({
+  worker: WorkerName,
   /** output: the built folder, served and stored by the coordinator; files: project files a repair changed. */
   kind: z.enum(['output', 'files']),
 });
 
+/** Which worker asks (GET /api/worker/jobs/:id/source). */
+export const WorkerQuery = z.object({ worker: WorkerName });
+
 /** POST /api/worker/jobs/:id/preview: serve the project's static preview, or relay to the worker's server app. */
-export const JobPreviewBody = z.discriminatedUnion('kind', [
-  /** Serve the coordinator's copy: the project folder (a plain static site) or the output sent before. */
-  z.object({ kind: z.literal('static'), root: z.enum(['project', 'output']), spaFallback: z.boolean() }),
-  /** A server app listening on the worker: the coordinator relays its preview port to `port` there. */
-  z.object({
-    kind: z.literal('server'),
-    port: z.number().int().min(1).max(65_535),
-    host: z.string().nullable(),
-  }),
-]);
+export const JobPreviewBody = z.object({
+  worker: WorkerName,
+  preview: z.discriminatedUnion('kind', [
+    /** Serve the coordinator's copy: the project folder (a plain static site) or the output sent before. */
+    z.object({ kind: z.literal('static'), root: z.enum(['project', 'output']), spaFallback: z.boolean() }),
+    /**
+     * A server app on the worker: the coordinator relays its preview port to `port` on `host` (the
+     * worker's relay; null: the address the request came from).
+     */
+    z.object({
+      kind: z.literal('server'),
+      port: z.number().int().min(1).max(65_535),
+      host: z.string().max(255).nullable(),
+    }),
+  ]),
+});
 export type JobPreviewBody = z.infer<typeof JobPreviewBody>;
 export const JobPreviewResponse = z.object({ url: z.string() });

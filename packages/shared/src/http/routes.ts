@@ -50,6 +50,7 @@ import {
   JobUploadQuery,
   WorkerHelloBody,
   WorkerOrders,
+  WorkerQuery,
   WorkersResponse,
 } from '../domain/workers.ts';
 import {
@@ -429,6 +430,7 @@ export const routes = defineRoutes({
     method: 'GET',
     path: '/api/worker/jobs/:id/source',
     params: BuildIdParams,
+    query: WorkerQuery,
     response: 'binary',
     summary:
       "(forge worker) The project's files as a ZIP (no node_modules, no output), for the build the worker runs.",

@@ -22,6 +22,11 @@ export interface ZipDirOptions {
   exclude?: (relPath: string, isDir: boolean) => boolean;
   /** Aborting stops the ZIP; the output is destroyed (the client sees a cut download). */
   signal?: AbortSignal;
+  /**
+   * A folder every entry is put under ("output/"). Scale-out sends trees this way so the receiving
+   * extraction, which strips one common top folder, strips exactly this one and never the tree's own.
+   */
+  prefix?: string;
 }
 
 export interface ZipDirResult {
@@ -84,8 +89,8 @@ const REGULAR_FILE = 0o100000;
 const isStored = (rel: string): boolean =>
   STORED_EXTENSIONS.has(path.posix.extname(rel).slice(1).toLowerCase());
 
-function entryFor(file: WalkedFile, method: ZipMethod): NativeZipEntry {
-  const entry = new NativeZipEntry(file.rel, method);
+function entryFor(file: WalkedFile, method: ZipMethod, prefix = ''): NativeZipEntry {
+  const entry = new NativeZipEntry(prefix + file.rel, method);
   entry.mtime = new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, file.mtimeMs ?? Date.now())));
   // Unix permissions (os 3), so an executable script stays executable once unzipped.
   entry.os = 3;
@@ -209,7 +214,7 @@ export async function streamZipOfDir(
     const handle = await readable(() => open(file.abs, 'r'));
     if (handle === null) return false;
     const stored = isStored(file.rel);
-    const entry = entryFor(file, stored ? STORED : DEFLATED);
+    const entry = entryFor(file, stored ? STORED : DEFLATED, options.prefix);
     zip.add(entry);
     const source = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
     // Raw bytes feed the entry's CRC and size on their way to the compressor.
@@ -259,7 +264,7 @@ export async function streamZipOfDir(
         const raw = readableSync(() => readFileSync(file.abs));
         if (raw !== null) {
           const { method, payload } = payloadOf(file.rel, raw);
-          const entry = entryFor(file, method);
+          const entry = entryFor(file, method, options.prefix);
           zip.add(entry);
           entry.whole(raw, payload);
           inputBytes += raw.length;

@@ -1,4 +1,5 @@
 import {
+  canReach,
   canTransition,
   endState,
   isFinished,
@@ -203,6 +204,7 @@ export class BuildRun {
       type: 'build-stage',
       stage: next.stage,
       status: next.status,
+      worker: b.worker,
       projectName: b.projectName,
       buildId: b.id,
       timestamp: at,
@@ -217,6 +219,7 @@ export class BuildRun {
         stage: snapshot.stage,
         previewUrl: snapshot.previewUrl,
         cacheHit: snapshot.cacheHit,
+        worker: snapshot.worker,
         error: snapshot.error,
         diagnosis: snapshot.diagnosis,
         repairs: snapshot.repairs,
@@ -252,6 +255,59 @@ export class BuildRun {
         timestamp: this.#deps.now().toISOString(),
       });
     }
+  }
+
+  /**
+   * Scale-out: take what a worker reports about this build (it runs the same engine on its own copy
+   * and sends its record, stored lines and /ws messages back). The worker's record must be reachable
+   * along the build machine from here (or no move); lines already stored are skipped, so a post sent
+   * twice (its answer lost) changes nothing. Relays the messages once the store holds the change.
+   */
+  mirror(update: {
+    record: Build | null;
+    logs: readonly LogRow[];
+    messages: readonly ServerMessage[];
+  }): void {
+    if (this.finished) {
+      // What a worker sends after the end (build_complete, a server app's output) is live only.
+      for (const message of update.messages) this.#deps.broadcast(message);
+      return;
+    }
+    const rows = update.logs.filter((r) => r.seq > this.#seq).sort((a, b) => a.seq - b.seq);
+    if (rows.length) {
+      this.#seq = rows.at(-1)!.seq;
+      try {
+        this.#store(rows);
+      } catch (err) {
+        this.#deps.logger.error({ err, buildId: this.id }, "could not store a worker's log lines");
+      }
+    }
+    const record = update.record;
+    let final = false;
+    if (record && record.id === this.id) {
+      const from = this.state;
+      const next = { status: record.status, stage: record.stage };
+      const moves = from.status !== next.status || from.stage !== next.stage;
+      // Several moves may have happened on the worker since its last post: forward along the machine only.
+      if (moves && !canReach(from, next)) throw new IllegalTransitionError(this.id, from, next);
+      final = isFinished(next.status);
+      // The coordinator's own fields stay its own: identity, creation, the stored log's count.
+      this.#build = {
+        ...structuredClone(record),
+        id: this.#build.id,
+        projectName: this.#build.projectName,
+        createdAt: this.#build.createdAt,
+        noCache: this.#build.noCache,
+        logCount: this.#seq,
+        logTruncated: this.#build.logTruncated || record.logTruncated,
+      };
+      if (final) this.#saveEnd();
+      else this.#save();
+    } else if (rows.length) {
+      this.#save();
+    }
+    for (const message of update.messages) this.#deps.broadcast(message);
+    if (final) this.#resolveDone(this.snapshot());
   }
 
   /** A bot's own message about the build (not command output): stored and sent as a `log` message. */

@@ -63,6 +63,8 @@ export interface PipelineDeps {
   lane: BuildLane;
   /** RepairBot's journal: repairs made during builds, with the files they changed saved for undo. */
   journal: RepairJournal;
+  /** What builds this engine runs record as where they ran: "local", or a `forge worker`'s name. */
+  workerName: string;
 }
 
 /** `forge fix`: the repair proposed for an earlier build, made first by the build that applies it. */
@@ -73,7 +75,8 @@ export interface FixRequest {
 }
 
 /** Where a build's source comes from: an upload to extract, or the project's files as they are. */
-export type BuildSource = { kind: 'upload'; zipPath: string } | { kind: 'rebuild'; fix?: FixRequest };
+export type BuildSource =
+  { kind: 'upload'; zipPath: string; fix?: FixRequest } | { kind: 'rebuild'; fix?: FixRequest };
 
 /** What an upload can answer once it is known: planned, waiting for its turn, or refused. */
 export type PlanOutcome =
@@ -345,7 +348,7 @@ export function createPipeline(deps: PipelineDeps) {
     const tried = new Set<RepairCode>();
     let installMode: InstallMode | undefined;
     let repaired = false;
-    if (source.kind === 'rebuild' && source.fix) {
+    if (source.fix) {
       const done = await repairFor(run, source.fix.diagnosis, bp, true);
       source.fix.onApplied(done ? [done.repair] : []);
       if (done) {
@@ -491,6 +494,7 @@ export function createPipeline(deps: PipelineDeps) {
   async function stagesOf(run: BuildRun, source: BuildSource, planned: (o: PlanOutcome) => void) {
     const name = run.projectName;
     const projectDir = layout.projectDir(name);
+    run.record({ worker: deps.workerName });
     run.to({ status: 'running', stage: 'bot-assignment' });
     for (const botName of DEFAULT_BUILDER_BOTS) {
       deps.broadcast({
@@ -634,7 +638,55 @@ export function createPipeline(deps: PipelineDeps) {
     });
   }
 
+  /** End a build that stopped early (a Stop, a full disk, a bug) and tell the caller how it was refused. */
+  async function endEarly(run: BuildRun, err: unknown, tell: (o: PlanOutcome) => void): Promise<void> {
+    try {
+      if (err instanceof Stop) {
+        await stop(run, err);
+        tell({ kind: 'refused', failure: err.failure });
+      } else {
+        const full = isDiskFull(err);
+        if (!full) logger.error({ err, buildId: run.id }, 'the build engine failed');
+        const code = full ? 'DISK_FULL' : 'INTERNAL';
+        const message = full
+          ? diskFullMessage('The build', err)
+          : `Forge failed inside the build: ${(err as Error).message}`;
+        if (!run.finished) {
+          run.log('SYSTEM', 'error', message);
+          run.end('failed', { error: { code, message } });
+        }
+        tell({ kind: 'refused', failure: failure('failed', code, message) });
+      }
+    } catch (endErr) {
+      logger.error({ err: endErr, buildId: run.id }, 'could not end the build as it failed');
+    }
+  }
+
   return {
+    /**
+     * Scale-out, on the coordinator: unpack an upload into the project before its build waits for a
+     * worker, so a hostile or broken archive is refused at once (as an in-process upload is) and the
+     * worker is sent the project's files. False when the build ended here (refused, cancelled).
+     */
+    async extractForQueue(
+      run: BuildRun,
+      zipPath: string,
+      planned: (o: PlanOutcome) => void,
+    ): Promise<boolean> {
+      const source: BuildSource = { kind: 'upload', zipPath };
+      try {
+        stillWanted(run);
+        await must(run, stages.extract, { zipPath });
+        stillWanted(run);
+        return true;
+      } catch (err) {
+        await endEarly(run, err, planned);
+        return false;
+      } finally {
+        await dropUpload(source);
+      }
+    },
+
     /**
      * Run a build to its end: wait for a build slot (queued), then its stages. `planned` is told
      * once what an upload can answer. Never throws; resolves with the final record.
@@ -664,26 +716,7 @@ export function createPipeline(deps: PipelineDeps) {
       } catch (err) {
         // Nothing of a build that ended early is left behind, the archive it came from included.
         await dropUpload(source);
-        try {
-          if (err instanceof Stop) {
-            await stop(run, err);
-            tell({ kind: 'refused', failure: err.failure });
-          } else {
-            const full = isDiskFull(err);
-            if (!full) logger.error({ err, buildId: run.id }, 'the build engine failed');
-            const code = full ? 'DISK_FULL' : 'INTERNAL';
-            const message = full
-              ? diskFullMessage('The build', err)
-              : `Forge failed inside the build: ${(err as Error).message}`;
-            if (!run.finished) {
-              run.log('SYSTEM', 'error', message);
-              run.end('failed', { error: { code, message } });
-            }
-            tell({ kind: 'refused', failure: failure('failed', code, message) });
-          }
-        } catch (endErr) {
-          logger.error({ err: endErr, buildId: run.id }, 'could not end the build as it failed');
-        }
+        await endEarly(run, err, tell);
       } finally {
         release?.();
         // Whatever went wrong on the way, no build is left `running`.

@@ -25,6 +25,7 @@ type BuildRecordJson = Pick<
   | 'diagnosis'
   | 'repairs'
   | 'lint'
+  | 'worker'
 >;
 
 interface BuildRow {
@@ -124,6 +125,7 @@ const recordOf = (b: Build): BuildRecordJson => ({
   diagnosis: b.diagnosis,
   repairs: b.repairs,
   lint: b.lint,
+  worker: b.worker,
 });
 
 /** What a stored record lacks (a record of an older Forge) reads as a new build's value. */
@@ -236,6 +238,24 @@ export function createBuildRepo(store: Store) {
         record: JSON.stringify(recordOf(build)),
       });
       return build;
+    },
+    /**
+     * Scale-out: store a build record made elsewhere (a worker keeps its own copy of the coordinator's
+     * build it runs), replacing an older copy of it.
+     */
+    adopt(build: Build): void {
+      if (stmt.get.get(build.id)) return this.save(build);
+      const seq = (stmt.nextSeq.get()?.s ?? 0) + 1;
+      stmt.insert.run({
+        id: build.id,
+        seq,
+        project_name: build.projectName,
+        status: build.status,
+        stage: build.stage,
+        created_at: build.createdAt,
+        no_cache: build.noCache ? 1 : 0,
+        record: JSON.stringify(recordOf(build)),
+      });
     },
     get(id: string): Build | null {
       const row = stmt.get.get(id);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
+  LOCAL_WORKER,
   type Blueprint,
   type Build,
   type CancelReason,
@@ -25,6 +26,8 @@ import { BuildRun } from './build-run.ts';
 import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
+import { inProcessQueue, type JobQueue } from '../queue/job-queue.ts';
+import { createRemoteQueue, type RemoteQueue } from '../queue/remote-queue.ts';
 
 export interface BuildServiceDeps {
   layout: HomeLayout;
@@ -37,6 +40,8 @@ export interface BuildServiceDeps {
   sandbox: boolean;
   /** RepairBot's journal (repairs made during builds). */
   journal: RepairJournal;
+  /** Scale-out: queue builds on the Redis at this URL for `forge worker` processes; null: run them here. */
+  queueUrl?: string | null;
 }
 
 /** How long shutdown waits for cancelled builds to wind down before leaving them to recovery. */
@@ -62,14 +67,36 @@ export function createBuildService(deps: BuildServiceDeps) {
   const replaces = new WeakMap<BuildRun, BuildRun>();
   const runDeps = { repo, broadcast: deps.broadcast, logger };
   const lane = createBuildLane(() => concurrencyOf(deps.settings()));
-  const pipeline = createPipeline({ ...deps, lane });
+  const pipeline = createPipeline({ ...deps, lane, workerName: LOCAL_WORKER });
+  const remote: RemoteQueue | null = deps.queueUrl
+    ? createRemoteQueue({
+        url: deps.queueUrl,
+        layout,
+        repo,
+        pipeline,
+        logger,
+        settings: deps.settings,
+        broadcast: deps.broadcast,
+        retry: (old) => begin(old.projectName, old.snapshot().noCache),
+        adopt: (build) => follow(new BuildRun(runDeps, build)),
+      })
+    : null;
+  const queue: JobQueue = remote?.queue ?? inProcessQueue(pipeline, lane);
 
   function begin(projectName: string, noCache: boolean): BuildRun {
     repo.touchProject(projectName, new Date());
     const run = new BuildRun(runDeps, repo.createBuild(projectName, { noCache, now: new Date() }));
-    runs.set(run.id, run);
     const previous = current.get(projectName);
     if (previous) replaces.set(run, previous);
+    return follow(run);
+  }
+
+  /** Answer for `run` while it is in flight (it becomes its project's current build). */
+  function follow(run: BuildRun): BuildRun {
+    const known = runs.get(run.id);
+    if (known) return known;
+    const projectName = run.projectName;
+    runs.set(run.id, run);
     current.set(projectName, run);
     // Kept until the store holds its end: a build whose end waits for disk space is still answered from here.
     void run.stored.then(() => {
@@ -115,7 +142,7 @@ export function createBuildService(deps: BuildServiceDeps) {
 
   /** Run a build in the background, answering the caller once its plan (or its wait) is known. */
   const start = (run: BuildRun, source: Parameters<typeof pipeline.run>[1]): Promise<PlanOutcome> =>
-    new Promise((resolve) => void pipeline.run(run, source, resolve));
+    new Promise((resolve) => void queue.run(run, source, resolve));
 
   return {
     /** Called when an upload starts streaming: the build exists in the store from its first byte. */
@@ -150,7 +177,9 @@ export function createBuildService(deps: BuildServiceDeps) {
       try {
         await supersede(run);
         if (run.signal.aborted) throw new ForgeError('BUILD_SUPERSEDED');
-        if (lane.busy) listing = await inspectArchive(zipPath);
+        // In-process, a queued build extracts later: its listing is checked now. The BullMQ queue
+        // extracts every upload before it waits.
+        if (queue.kind === 'in-process' && queue.busy) listing = await inspectArchive(zipPath);
       } catch (err) {
         fs.rm(zipPath, { force: true }, () => {});
         endBeforeStart(run, err);
@@ -168,7 +197,10 @@ export function createBuildService(deps: BuildServiceDeps) {
         case 'planned':
           return answer(outcome.blueprint.hasPackageJson, 'running');
         case 'queued':
-          return answer(listing?.hasPackageJson ?? false, 'queued');
+          return answer(
+            listing?.hasPackageJson ?? fs.existsSync(path.join(layout.projectDir(name), 'package.json')),
+            'queued',
+          );
         case 'refused': {
           const { code, message, details } = outcome.failure;
           if (outcome.failure.status === 'cancelled') throw new ForgeError('BUILD_SUPERSEDED', message);
@@ -200,7 +232,7 @@ export function createBuildService(deps: BuildServiceDeps) {
           opts.fix?.onApplied([]);
           return endBeforeStart(run, null);
         }
-        await pipeline.run(run, { kind: 'rebuild', ...(opts.fix ? { fix: opts.fix } : {}) });
+        await queue.run(run, { kind: 'rebuild', ...(opts.fix ? { fix: opts.fix } : {}) });
       })();
       return run.snapshot();
     },
@@ -244,8 +276,12 @@ export function createBuildService(deps: BuildServiceDeps) {
 
     /** Builds running and waiting for a slot. */
     get load(): { running: number; queued: number } {
-      return { running: lane.running, queued: lane.waiting };
+      return queue.load;
     },
+
+    /** Where builds run: the in-process queue, or BullMQ with its workers (null when in-process). */
+    queue,
+    remote,
 
     /**
      * After a crash: builds the store says were queued or running end `interrupted` and every
@@ -258,7 +294,10 @@ export function createBuildService(deps: BuildServiceDeps) {
       for (const entry of fs.readdirSync(layout.tmpDir)) {
         if (entry.startsWith(UPLOAD_PREFIX)) fs.rmSync(path.join(layout.tmpDir, entry), { force: true });
       }
-      const stale = repo.active();
+      const active = repo.active();
+      // The BullMQ queue keeps what still waits in Redis or runs on a worker; the rest was ours.
+      const kept = await queue.recover(active.map((a) => a.build));
+      const stale = active.filter((a) => !kept.has(a.build.id));
       for (const { build, pids } of stale) {
         for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
         const run = new BuildRun(runDeps, build);
@@ -275,12 +314,15 @@ export function createBuildService(deps: BuildServiceDeps) {
 
     /** Shutdown: cancel every build, wait briefly; what does not stop in time is recovered at next start. */
     async shutdown(): Promise<void> {
-      const pending = [...runs.values()];
+      // Builds on the BullMQ queue outlive the coordinator: they wait in Redis or run on a worker,
+      // and the next start follows them again. Only what runs here is cancelled.
+      const pending = [...runs.values()].filter((run) => !remote?.owns(run.id));
       for (const run of pending) run.cancel('shutdown');
       await Promise.race([
         Promise.all(pending.map((r) => r.done)),
         new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
       ]);
+      await queue.close();
     },
   };
 }

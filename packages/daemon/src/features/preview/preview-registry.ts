@@ -2,6 +2,7 @@ import type { CancelReason } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import { startServerApp, type PortFound, type ServerAppOptions } from './server-app.ts';
 import { startStaticPreview, type StaticPreviewOptions } from './static-server.ts';
+import { httpOrigin, startTcpRelay } from './tcp-relay.ts';
 
 /**
  * PreviewBot's bookkeeping: at most one live preview per project. Starting a preview supersedes the
@@ -49,6 +50,11 @@ export interface PreviewRegistry {
    * with `PreviewCancelledError` when superseded, stopped or `options.signal` aborts first.
    */
   runServer(project: string, options: RunServerOptions): Promise<ServerPreviewInfo>;
+  /**
+   * Scale-out: the project's preview is a server app running elsewhere (on a worker): serve a port
+   * here that relays to `target`. `onStop` is told when this preview ends (superseded, stopped).
+   */
+  relay(project: string, target: { host: string; port: number }, onStop: () => void): Promise<PreviewInfo>;
   get(project: string): PreviewInfo | null;
   /** Stops the project's preview (and a start in progress); false when there was none. */
   stop(project: string): Promise<boolean>;
@@ -186,6 +192,21 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
         pid: entry.pid!,
         ...(entry.found ? { found: entry.found } : {}),
       };
+    },
+
+    async relay(project, target, onStop) {
+      const entry = await start(project, async () => {
+        const relay = await startTcpRelay({ host: options.host ?? '127.0.0.1' }, target);
+        return {
+          url: httpOrigin(relay.host, relay.port),
+          kind: 'server',
+          stop: async () => {
+            await relay.close();
+            onStop();
+          },
+        };
+      });
+      return { url: entry.url, kind: entry.kind };
     },
 
     get(project) {

@@ -76,6 +76,7 @@ export type RecordPatch = Partial<
     | 'lint'
     | 'diagnosis'
     | 'repairs'
+    | 'worker'
   >
 >;
 

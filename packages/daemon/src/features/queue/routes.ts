@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import type { Router } from 'express';
+import { routes } from '@forge/shared';
+import { defineRoute } from '../../http/define-route.ts';
+import { ForgeError } from '../../http/forge-error.ts';
+import type { HomeLayout } from '../../home-layout.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { extractArchive } from '../../pipeline/extract/index.ts';
+import { streamZipOfDir } from '../artifacts/zip-dir.ts';
+import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import { receiveZip } from '../uploads/receive-zip.ts';
+import { redactQueueUrl } from '../../config/load-config.ts';
+import type { BuildService } from '../builds/service.ts';
+import type { RemoteQueue } from './remote-queue.ts';
+
+/** A build output sent by a worker may be this large (a source upload: 50 MB). */
+const MAX_OUTPUT_BYTES = 2 * 1024 ** 3;
+/** The folder a worker's output ZIP puts every file under (zip-dir `prefix`), stripped on extraction. */
+export const OUTPUT_ZIP_PREFIX = 'output/';
+/** The folder the coordinator's source ZIP puts every file under. */
+export const SOURCE_ZIP_PREFIX = 'project/';
+
+/** No installs or VCS data travel to a worker: it installs for itself. */
+const notSent = (rel: string): boolean =>
+  rel === 'node_modules' || rel.endsWith('/node_modules') || rel === '.git';
+
+export interface QueueRouteDeps {
+  builds: BuildService;
+  layout: HomeLayout;
+  previews: PreviewRegistry;
+  logger: Logger;
+}
+
+/**
+ * GET /api/workers, and the routes `forge worker` processes use (/api/worker/*): hello, start a
+ * job, fetch its source, post its events, send its output, serve its preview. They pass the same
+ * guards as every route (the access token when one is set); on an in-process daemon they answer
+ * 409 NO_QUEUE.
+ */
+export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void {
+  const { layout, previews, logger } = deps;
+  const remote = (): RemoteQueue => {
+    const r = deps.builds.remote;
+    if (!r) throw new ForgeError('NO_QUEUE');
+    return r;
+  };
+
+  defineRoute(router, routes.workers, () => {
+    const r = deps.builds.remote;
+    return r
+      ? { queue: 'bullmq' as const, queueUrl: redactQueueUrl(r.url), workers: r.workers() }
+      : { queue: 'in-process' as const, queueUrl: null, workers: [] };
+  });
+
+  defineRoute(router, routes.workerHello, ({ body }) => remote().hello(body));
+
+  defineRoute(router, routes.workerJobStart, ({ params, body }) =>
+    remote().start(params.id, body.worker, body.attempt),
+  );
+
+  router.get(routes.workerJobSource.path, async (req, res) => {
+    const query = routes.workerJobSource.query.safeParse(req.query);
+    if (!query.success) throw new ForgeError('VALIDATION_FAILED', '"worker" must name the worker asking.');
+    const { dir, projectName } = remote().sourceOf(String(req.params.id), query.data.worker);
+    res.setHeader('Content-Type', 'application/zip');
+    res.setHeader('Content-Disposition', `attachment; filename="${projectName}.zip"`);
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      await streamZipOfDir(dir, res, { exclude: notSent, prefix: SOURCE_ZIP_PREFIX });
+    } catch (err) {
+      logger.warn({ err, dir }, 'sending a project to a worker ended early');
+      if (!res.headersSent) throw err;
+      res.destroy();
+    }
+  });
+
+  defineRoute(router, routes.workerJobEvents, ({ params, body }) => remote().events(params.id, body));
+
+  router.post(routes.workerJobUpload.path, async (req, res) => {
+    const query = routes.workerJobUpload.query.safeParse(req.query);
+    if (!query.success)
+      throw new ForgeError('VALIDATION_FAILED', 'Say which worker sends what (?worker=&kind=).');
+    const { worker, kind } = query.data;
+    const run = remote().runOf(String(req.params.id), worker);
+    if (kind === 'files') {
+      // Repairs made on a worker are recorded on its build; their files stay with the worker's copy.
+      throw new ForgeError('VALIDATION_FAILED', 'kind=files is not accepted by this coordinator.');
+    }
+    const zip = await receiveZip(req, {
+      field: routes.workerJobUpload.multipart.field,
+      tmpDir: layout.tmpDir,
+      maxBytes: MAX_OUTPUT_BYTES,
+    });
+    try {
+      const result = await extractArchive(zip.path, {
+        targetDir: layout.outputDir(run.projectName),
+        workDir: layout.tmpDir,
+        logger,
+        limits: { maxTotalBytes: MAX_OUTPUT_BYTES * 4 },
+      });
+      remote().outputReceived(run.id, worker);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(routes.workerJobUpload.response.parse({ files: result.fileCount }));
+    } finally {
+      fs.rm(zip.path, { force: true }, () => {});
+    }
+  });
+
+  defineRoute(router, routes.workerJobPreview, async ({ params, body, req }) => {
+    const r = remote();
+    const run = r.runOf(params.id, body.worker);
+    const name = run.projectName;
+    const p = body.preview;
+    if (p.kind === 'static') {
+      const root = p.root === 'project' ? layout.projectDir(name) : layout.outputDir(name);
+      const info = await previews.serveStatic(name, root, { spaFallback: p.spaFallback });
+      return { url: info.url };
+    }
+    const host = p.host ?? req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+    const info = await previews.relay(name, { host, port: p.port }, () => r.stopPreviewOn(body.worker, name));
+    return { url: info.url };
+  });
+}
