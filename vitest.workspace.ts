@@ -20,7 +20,7 @@ export default defineConfig({
           name: 'daemon',
           root: './packages/daemon',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/reliability/**', '**/node_modules/**'],
+          exclude: ['test/reliability/**', 'test/scale-out/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -36,6 +36,19 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Scale-out (issue 14, docs/scale-out.md): a coordinator and `forge worker` processes on a
+          // real Redis; one file at a time, like the reliability suite.
+          name: 'scale-out',
+          root: './packages/daemon',
+          include: ['test/scale-out/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
           fileParallelism: false,
         },
       },

@@ -43,7 +43,10 @@ async function runWorker(
   if (!queueUrl)
     return fail('forge worker needs the build queue: --queue redis://host:6379 (or FORGE_QUEUE_URL).', 2);
   if (!QueueUrlSchema.safeParse(queueUrl).success) {
-    return fail(`Invalid --queue "${queueUrl}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`, 2);
+    return fail(
+      `Invalid --queue "${redactQueueUrl(queueUrl)}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`,
+      2,
+    );
   }
   if (!command.url) return fail("forge worker needs the coordinator's URL: --url http://host:4317.", 2);
   try {

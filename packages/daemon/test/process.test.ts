@@ -126,6 +126,7 @@ describe('daemon process: print-config', () => {
       logLevel: 'info',
       configFile: null,
       brain: { provider: null, sessionMinutes: 30 },
+      queue: { kind: 'in-process', url: null },
     });
     const text = spawnDaemon(['print-config'], { home, cwd, env });
     expect(await text.exited).toBe(0);

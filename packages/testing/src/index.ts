@@ -4,3 +4,4 @@ export * from './projects.ts';
 export * from './daemon.ts';
 export * from './stand-in.ts';
 export * from './broken-projects.ts';
+export * from './scale-out.ts';

@@ -213,3 +213,26 @@ describe('loadConfig', () => {
     expect(text).not.toContain('sk-very-secret');
   });
 });
+
+describe('the build queue (scale-out)', () => {
+  it('is in-process by default and BullMQ when FORGE_QUEUE_URL or the file says so, the env winning', async () => {
+    const cwd = tempDir();
+    expect((await load(cwd)).queue).toEqual({ kind: 'in-process', url: null });
+    fs.writeFileSync(path.join(cwd, '.forgerc.json'), JSON.stringify({ queue: 'redis://10.0.0.5:6379' }));
+    expect((await load(cwd)).queue).toEqual({ kind: 'bullmq', url: 'redis://10.0.0.5:6379' });
+    const fromEnv = await load(cwd, { FORGE_QUEUE_URL: 'redis://:s3cret@127.0.0.1:6390' });
+    expect(fromEnv.queue).toEqual({ kind: 'bullmq', url: 'redis://:s3cret@127.0.0.1:6390' });
+    // print-config shows which, with the Redis password hidden.
+    const view = toConfigView(fromEnv);
+    expect(view.queue).toEqual({ kind: 'bullmq', url: 'redis://:***@127.0.0.1:6390' });
+    expect(formatConfigView(view)).toMatch(/^queue\s+bullmq \(redis:\/\/:\*\*\*@127\.0\.0\.1:6390\)$/m);
+    expect(formatConfigView(toConfigView(await load(tempDir())))).toMatch(/^queue\s+in-process/m);
+  });
+
+  it('refuses a queue that is not a Redis URL, by name', async () => {
+    const cwd = tempDir();
+    await expect(load(cwd, { FORGE_QUEUE_URL: 'http://127.0.0.1:6379' })).rejects.toThrow(/FORGE_QUEUE_URL/);
+    fs.writeFileSync(path.join(cwd, '.forgerc.json'), JSON.stringify({ queue: 'localhost' }));
+    await expect(load(cwd)).rejects.toThrow(/queue: expected a Redis URL/);
+  });
+});

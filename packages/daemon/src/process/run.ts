@@ -20,6 +20,7 @@ import {
   writeStateFile,
 } from './state-file.ts';
 import { daemonUrl, isLoopbackHost, listenHost } from './urls.ts';
+import { evictionWarning, openRedis } from '../features/queue/redis.ts';
 
 /** A refusal to start, with the message the user sees and the exit code. */
 export class StartError extends Error {
@@ -99,6 +100,20 @@ export async function startDaemon({ config, dev, pretty }: StartOptions): Promis
     // We hold the lock: whatever is in tmp/ was left by a daemon killed mid-work. Gone before any new work.
     const swept = sweepScratch(homeLayout(config.home).tmpDir);
     if (swept) logger.info({ entries: swept }, 'removing what a stopped daemon left in tmp');
+    if (config.queue.url !== null) {
+      // A coordinator without its queue would take uploads it cannot hand to anyone: refuse to start.
+      const probe = await openRedis(config.queue.url, 'forge-coordinator-probe').catch((err: unknown) => {
+        throw new StartError(
+          `${(err as Error).message}. Start Redis, or unset FORGE_QUEUE_URL (queue in forge.config) to build in this daemon.`,
+        );
+      });
+      const warning = await evictionWarning(probe);
+      probe.disconnect();
+      if (warning) {
+        logger.warn(warning);
+        process.stderr.write(`Warning: ${warning}\n`);
+      }
+    }
     const store = openStore(path.join(config.home, STORE_FILE));
     cleanups.push(() => store.close());
 

@@ -12,6 +12,7 @@ import {
   type WorkerOrders,
 } from '@forge/shared';
 import type { Logger } from '../logging/logger.ts';
+import { redactQueueUrl } from '../config/load-config.ts';
 import { openStore, STORE_FILE, type Store } from '../store/store.ts';
 import { acquireInstanceLock } from '../process/instance-lock.ts';
 import { sweepScratch } from '../fs/atomic-write.ts';
@@ -213,24 +214,27 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         running: [...jobs.keys()],
       });
     const jobs = new Map<string, ActiveJob>();
+    const probe = await openRedis(opts.queueUrl, `forge-worker-${name}-probe`).catch((err: unknown) => {
+      throw new WorkerStartError((err as Error).message);
+    });
+    const warning = await evictionWarning(probe);
+    probe.disconnect();
+    if (warning) {
+      logger.warn(warning);
+      process.stderr.write(`Warning: ${warning}\n`);
+    }
+
     // The coordinator must answer, and must be a coordinator, before any job is taken.
     try {
       await hello();
     } catch (err) {
       if (err instanceof CoordinatorError && err.code === 'NO_QUEUE') {
         throw new WorkerStartError(
-          `The Forge daemon at ${client.base} runs its builds itself. Start it with FORGE_QUEUE_URL=${opts.queueUrl} (or queue in its forge.config) to make it a coordinator.`,
+          `The Forge daemon at ${client.base} runs its builds itself. Start it with FORGE_QUEUE_URL=${redactQueueUrl(opts.queueUrl)} (or queue in its forge.config) to make it a coordinator.`,
         );
       }
       throw new WorkerStartError((err as Error).message);
     }
-    const probe = await openRedis(opts.queueUrl, `forge-worker-${name}-probe`).catch((err: unknown) => {
-      throw new WorkerStartError((err as Error).message);
-    });
-    const warning = await evictionWarning(probe);
-    probe.disconnect();
-    if (warning) logger.warn(warning);
-
     const layout = homeLayout(opts.home);
     const swept = sweepScratch(layout.tmpDir);
     if (swept) logger.info({ entries: swept }, 'removing what a stopped worker left in tmp');

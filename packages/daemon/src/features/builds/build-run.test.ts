@@ -136,3 +136,60 @@ describe('BuildRun.to(): the only writer of status and stage', () => {
     expect(run.snapshot()).toMatchObject({ logTruncated: true, logCount: MAX_STORED_LOG_LINES });
   });
 });
+
+describe('BuildRun.mirror(): what a worker reports', () => {
+  const row = (seq: number): LogRow => ({
+    seq,
+    ts: '2026-11-24T10:00:01.000Z',
+    level: 'info',
+    botName: 'BuildBot',
+    message: `line ${seq}`,
+  });
+
+  it('takes several moves at once, stores each line once, relays messages after storing, and ends once', () => {
+    const { run, saved, logs, sent } = runIn({ status: 'queued', stage: 'starting' });
+    const remote = {
+      ...run.snapshot(),
+      worker: 'ci-1',
+      status: 'running' as const,
+      stage: 'build-start' as const,
+    };
+    const stage: ServerMessage = {
+      type: 'build-stage',
+      status: 'running',
+      stage: 'build-start',
+      buildId: run.id,
+      worker: 'ci-1',
+    };
+    run.mirror({ record: remote, logs: [row(1), row(2)], messages: [stage] });
+    expect(run.state).toEqual({ status: 'running', stage: 'build-start' });
+    expect(saved.at(-1)).toMatchObject({ worker: 'ci-1', logCount: 2 });
+    expect(logs.map((l) => l.seq)).toEqual([1, 2]);
+    expect(sent).toEqual([stage]);
+    // The same post again (its answer was lost): nothing stored twice.
+    run.mirror({ record: remote, logs: [row(1), row(2), row(3)], messages: [] });
+    expect(logs.map((l) => l.seq)).toEqual([1, 2, 3]);
+    const end = {
+      ...remote,
+      status: 'succeeded' as const,
+      stage: 'integration-available' as const,
+      endedAt: '2026-11-24T10:00:05.000Z',
+    };
+    run.mirror({ record: end, logs: [], messages: [] });
+    expect(run.finished).toBe(true);
+    // After the end only live messages pass (a worker's build_complete follows its end).
+    run.mirror({
+      record: { ...end, status: 'failed', stage: 'build-failed' },
+      logs: [row(4)],
+      messages: [stage],
+    });
+    expect(run.state.status).toBe('succeeded');
+    expect(logs).toHaveLength(3);
+  });
+
+  it('refuses a record that would move the build back', () => {
+    const { run } = runIn({ status: 'running', stage: 'build-success' });
+    const back = { ...run.snapshot(), status: 'running' as const, stage: 'build-start' as const };
+    expect(() => run.mirror({ record: back, logs: [], messages: [] })).toThrow(IllegalTransitionError);
+  });
+});

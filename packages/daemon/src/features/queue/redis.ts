@@ -28,6 +28,8 @@ export function connectRedis(url: string, name: string): Redis {
 /** Connect, or fail with a sentence naming the URL (password hidden) and the reason. */
 export async function openRedis(url: string, name: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = connectRedis(url, name);
+  // Failures surface as the rejection below; ioredis would also print each one as "Unhandled error event".
+  redis.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

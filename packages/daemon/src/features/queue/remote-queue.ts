@@ -32,6 +32,8 @@ export const WORKER_QUIET_MS = 10_000;
  * BullMQ's stalled-job check has given its job to another worker, or there is no other worker.
  */
 export const LOST_BUILD_MS = 60_000;
+/** How long queueing a build may wait for Redis before the build fails QUEUE_UNAVAILABLE. */
+const ENQUEUE_TIMEOUT_MS = 10_000;
 /** How often the coordinator looks for quiet workers. */
 const SWEEP_MS = 2_000;
 
@@ -236,12 +238,31 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     return remote;
   }
 
+  /** Queue the build's job; fails (instead of waiting for Redis forever) after ENQUEUE_TIMEOUT_MS. */
   async function enqueue(run: BuildRun, jobId: string): Promise<void> {
-    await queue.add(
-      'build',
-      { buildId: run.id, projectName: run.projectName },
-      { jobId, removeOnComplete: true, removeOnFail: 1_000 },
-    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        queue.add(
+          'build',
+          { buildId: run.id, projectName: run.projectName },
+          { jobId, removeOnComplete: true, removeOnFail: 1_000 },
+        ),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `Redis at ${redactQueueUrl(deps.url)} did not answer within ${ENQUEUE_TIMEOUT_MS / 1000} s`,
+                ),
+              ),
+            ENQUEUE_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   // Quiet workers: shown lost; a build still running on one long after ends interrupted.
@@ -385,8 +406,10 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       w.info = { ...w.info, host: body.host, version: body.version, concurrency: body.concurrency };
       w.lastSeen = now();
       // What it says it runs is the truth about it; builds it no longer has are its to report.
-      for (const id of body.running)
-        if (remotes.get(id)?.worker === body.name) setRunning(body.name, id, true);
+      for (const id of body.running) {
+        const remote = remotes.get(id);
+        if (remote?.worker === body.name && !remote.run.finished) setRunning(body.name, id, true);
+      }
       if (wasLost || JSON.stringify(w.info) !== before) announce();
       return ordersFor(body.name);
     },

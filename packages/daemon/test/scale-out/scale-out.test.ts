@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Build, ServerMessage } from '@forge/shared';
+import {
+  coordinatorApi,
+  hasRedis,
+  PROJECTS,
+  slowBuildProject,
+  startDaemon,
+  startRedis,
+  startWorker,
+  type TestDaemon,
+  type TestRedis,
+  type TestWorker,
+} from '@forge/testing';
+
+/**
+ * Issue 14: a coordinator and two workers, each its own process with its own FORGE_HOME, on a real
+ * Redis on a loopback port. Everything is waited for by polling the coordinator's state, never by
+ * sleeping.
+ */
+describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', () => {
+  let redis: TestRedis;
+  const stops: Array<() => Promise<void>> = [];
+  const own = <T extends { stop(): Promise<void> }>(thing: T): T => {
+    stops.push(() => thing.stop());
+    return thing;
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
+    execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
+  });
+
+  const coordinator = (home?: string): Promise<TestDaemon> =>
+    startDaemon({ env: { FORGE_QUEUE_URL: redis.url }, ...(home ? { home } : {}) }).then(own);
+  const worker = (name: string, url: string): Promise<TestWorker> =>
+    startWorker({ name, queueUrl: redis.url, coordinatorUrl: url }).then(own);
+  const finished = (b: Build | undefined): boolean => !!b && b.status !== 'queued' && b.status !== 'running';
+
+  it('builds four real projects at once on both workers; logs, stages and previews come back', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    expect(await api.workers()).toMatchObject({ queue: 'bullmq', workers: [] });
+    await Promise.all([worker('w1', daemon.url), worker('w2', daemon.url)]);
+    await api.until('both workers online', async () => (await api.workers()).workers.length === 2);
+
+    const ws = new WebSocket(`${daemon.url.replace('http', 'ws')}/ws`);
+    const messages: ServerMessage[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as ServerMessage));
+    await new Promise((resolve) => ws.once('open', resolve));
+    stops.push(async () => ws.close());
+
+    // Each build takes ~2 s, so with one build at a time per worker the first two go to both.
+    const uploads = await Promise.all([
+      api.upload('slow-a.zip', slowBuildProject('slow-a', 2_000)),
+      api.upload('slow-b.zip', slowBuildProject('slow-b', 2_000)),
+      api.upload('tested.zip', PROJECTS.tested),
+      api.upload('hello-site.zip', PROJECTS['hello-site']),
+    ]);
+    expect(uploads.every((u) => u.status === 'queued')).toBe(true);
+    const ids = uploads.map((u) => u.buildId);
+    const builds = await api.until('all four builds to end', async () => {
+      const all = await Promise.all(ids.map((id) => api.build(id)));
+      return all.every(finished) ? all : null;
+    });
+    expect(builds.map((b) => b.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(new Set(builds.map((b) => b.worker))).toEqual(new Set(['w1', 'w2']));
+
+    // The build output is served by the coordinator; the stored log has the project's own output.
+    for (const b of builds) {
+      const page = await fetch(b.previewUrl!);
+      expect(page.status).toBe(200);
+    }
+    expect(await (await fetch(builds[0]!.previewUrl!)).text()).toContain('slow-a built');
+    const log = await api.logs(ids[0]!);
+    expect(log.entries.some((e) => e.message.includes('built slow-a'))).toBe(true);
+    const artifact = await fetch(`${daemon.url}/api/projects/slow-a/artifact`);
+    expect(artifact.status).toBe(200);
+
+    // /ws carried the same messages an in-process build sends, with where each ran.
+    for (const b of builds) {
+      const stages = messages.filter((m) => m.type === 'build-stage' && m.buildId === b.id);
+      expect(stages.some((m) => m.type === 'build-stage' && m.worker === b.worker)).toBe(true);
+      expect(
+        messages.some((m) => m.type === 'build-finished' && m.buildId === b.id && m.worker === b.worker),
+      ).toBe(true);
+      expect(messages.some((m) => m.type === 'build_complete' && m.buildId === b.id)).toBe(true);
+    }
+    const listed = await api.workers();
+    expect(listed.workers.map((w) => w.jobsDone).reduce((a, b) => a + b, 0)).toBe(4);
+    expect(listed.workers.every((w) => w.status === 'online' && w.running.length === 0)).toBe(true);
+  });
+
+  it('a cancel reaches the worker and kills the build there', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    await worker('w1', daemon.url);
+    const marker = `forge-cancel-marker-${process.pid}`;
+    const { buildId } = await api.upload('hang.zip', slowBuildProject('hang', 600_000, marker));
+    await api.until('the build to run on w1', async () => (await api.build(buildId)).worker === 'w1');
+    await api.until('its command to start', async () => pgrep(marker));
+    const answer = await api.cancel(buildId);
+    expect(answer.id).toBe(buildId);
+    const ended = await api.until('the build to end', async () => {
+      const b = await api.build(buildId);
+      return finished(b) ? b : null;
+    });
+    expect(ended).toMatchObject({ status: 'cancelled', cancelReason: 'user', worker: 'w1' });
+    await api.until('its processes to be gone', async () => !pgrep(marker));
+  });
+
+  it('a worker killed -9 mid-build: its build runs again on the other worker, nothing is left running', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    const workers = await Promise.all([worker('w1', daemon.url), worker('w2', daemon.url)]);
+    const { buildId } = await api.upload('long.zip', slowBuildProject('long', 8_000));
+    const first = await api.until('the build to run on a worker', async () => {
+      const b = await api.build(buildId);
+      return b.worker ? b : null;
+    });
+    const victim = workers.find((w) => w.name === first.worker)!;
+    const survivor = workers.find((w) => w !== victim)!;
+    await victim.kill();
+
+    const lost = await api.until(
+      'the first build to end',
+      async () => {
+        const b = await api.build(buildId);
+        return finished(b) ? b : null;
+      },
+      120_000,
+    );
+    expect(lost.status).toBe('interrupted');
+    expect(lost.error?.message).toContain(`Worker ${victim.name} stopped answering`);
+    const retry = await api.until(
+      'its retry to succeed',
+      async () => {
+        const b = (await api.builds()).find((x) => x.projectName === 'long' && x.id !== buildId);
+        return b && finished(b) ? b : null;
+      },
+      120_000,
+    );
+    expect(retry).toMatchObject({ status: 'succeeded', worker: survivor.name });
+    expect(lost.error?.message).toContain(retry.id);
+    const running = (await api.builds()).filter((b) => !finished(b));
+    expect(running).toEqual([]);
+    await api.until('the killed worker to show lost', async () =>
+      (await api.workers()).workers.some((w) => w.name === victim.name && w.status === 'lost'),
+    );
+  });
+
+  it('a coordinator restart keeps queued and running builds', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'forge-coordinator-'));
+    stops.push(async () => rmSync(home, { recursive: true, force: true }));
+    let daemon = await coordinator(home);
+    let api = coordinatorApi(daemon.url);
+    // One worker, one build at a time: the first runs, the second waits in Redis.
+    const running = await api.upload('first.zip', slowBuildProject('first', 5_000));
+    const queued = await api.upload('second.zip', slowBuildProject('second', 500));
+    await startWorker({ name: 'w1', queueUrl: redis.url, coordinatorUrl: daemon.url }).then(async (w1) => {
+      stops.push(() => w1.stop());
+      await api.until(
+        'the first build to run',
+        async () => (await api.build(running.buildId)).status === 'running',
+      );
+      expect((await api.build(queued.buildId)).status).toBe('queued');
+
+      await daemon.stop();
+      daemon = await startDaemon({
+        home,
+        env: { FORGE_QUEUE_URL: redis.url },
+        args: ['--port', new URL(daemon.url).port],
+      }).then(own);
+      api = coordinatorApi(daemon.url);
+      const ends = await api.until(
+        'both builds to end',
+        async () => {
+          const [a, b] = await Promise.all([api.build(running.buildId), api.build(queued.buildId)]);
+          return finished(a) && finished(b) ? [a, b] : null;
+        },
+        120_000,
+      );
+      expect(ends.map((b) => [b.status, b.worker])).toEqual([
+        ['succeeded', 'w1'],
+        ['succeeded', 'w1'],
+      ]);
+    });
+  });
+
+  it('says clearly when Redis may evict jobs, and refuses to start without its Redis', async () => {
+    const lru = await startRedis({ evictionPolicy: 'allkeys-lru' });
+    stops.push(() => lru.stop());
+    const daemon = await startDaemon({ env: { FORGE_QUEUE_URL: lru.url } }).then(own);
+    expect(daemon.output()).toContain('maxmemory-policy allkeys-lru');
+    expect(daemon.output()).toContain('noeviction');
+    await expect(startDaemon({ env: { FORGE_QUEUE_URL: 'redis://127.0.0.1:1' } })).rejects.toThrow(
+      /Cannot reach the build queue's Redis at redis:\/\/127\.0\.0\.1:1/,
+    );
+  });
+});
+
+/** Is a process whose command line holds `marker` alive? */
+function pgrep(marker: string): boolean {
+  try {
+    execFileSync('pgrep', ['-f', marker], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
