@@ -32,6 +32,8 @@ describe('createProgram(only)', () => {
     [['--url', 'http://h:1', 'build', 'site', '--wait']],
     [['daemon', 'start', '--port', '0']],
     [['settings', 'set', 'debugMode', 'true']],
+    // `forge worker --url`: the global option, given after the command.
+    [['worker', '--queue', 'redis://r:6379', '--url', 'http://h:1', '--name', 'ci-2', '--concurrency', '3']],
   ])('builds only the command run, which parses %j as the whole program does', async (args) => {
     const name = commandName(args);
     const program = createProgram(name);

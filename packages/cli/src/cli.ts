@@ -27,6 +27,8 @@ import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
 import { register as registerTui } from './commands/tui.ts';
 import { register as registerUpload } from './commands/upload.ts';
+import { register as registerWorker } from './commands/worker.ts';
+import { register as registerWorkers } from './commands/workers.ts';
 import { resolveGlobals, type GlobalOptions } from './context.ts';
 import { createDeps } from './deps.ts';
 import { createOutput, ENVIRONMENT_HELP, EXIT, EXIT_CODES_HELP, reportError } from './output.ts';
@@ -101,6 +103,9 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['bots', () => registerBots(program, invoke)],
     ['status', () => registerStatus(program, invoke)],
     ['daemon', () => registerDaemon(program, invoke)],
+    // Scale-out: builds run by `forge worker` processes on other machines.
+    ['worker', () => registerWorker(program, invoke)],
+    ['workers', () => registerWorkers(program, invoke)],
     ['open', () => registerOpen(program, invoke)],
     ['settings', () => registerSettings(program, invoke)],
     ['config', () => registerConfig(program, invoke)],

@@ -45,6 +45,11 @@ export interface DaemonControl {
   runForeground(opts: ListenOptions & { dev?: boolean }): Promise<number>;
   /** Any other entry command (print-config) with our stdio; resolves with its exit code. */
   runEntry(args: string[]): Promise<number>;
+  /**
+   * A long-running entry command (worker) as `runForeground` runs `run`: our stdio, SIGINT/SIGTERM
+   * forwarded, our exit awaits its graceful stop. `env` replaces ours for the child.
+   */
+  runEntryForeground(args: string[], env?: NodeJS.ProcessEnv): Promise<number>;
 }
 
 export interface Connection {
@@ -93,6 +98,8 @@ export function createDeps({
       const { runForeground, runArgs } = await import('./lazy.ts');
       return runForeground(daemonEntry(), runArgs(opts), env, cwd);
     },
+    runEntryForeground: async (args, childEnv = env) =>
+      (await import('./lazy.ts')).runForeground(daemonEntry(), args, childEnv, cwd),
     // Not through lazy.ts: `forge config print` is a read command.
     runEntry: async (args) =>
       (await import('./daemon/foreground.ts')).runEntryCommand(daemonEntry(), args, env, cwd),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimeout, parseDuration } from './options.ts';
+import { WorkerName } from '@forge/shared';
+import { formatTimeout, parseDuration, parseWorkerName } from './options.ts';
 
 describe('parseDuration (--timeout)', () => {
   it('reads whole numbers with units, largest first', () => {
@@ -25,5 +26,27 @@ describe('formatTimeout', () => {
     expect(formatTimeout(90_000)).toBe('1m30s');
     expect(formatTimeout(3_600_000)).toBe('1h');
     expect(formatTimeout(1_500)).toBe('1s500ms');
+  });
+});
+
+describe('parseWorkerName (forge worker --name)', () => {
+  it.each(['ci-2', 'a', 'Box_1.local', 'x'.repeat(64)])('takes %j, as the coordinator does', (name) => {
+    expect(WorkerName.safeParse(name).success).toBe(true);
+    expect(parseWorkerName(name)).toBe(name);
+  });
+
+  it.each(['', '-ci', '.hidden', 'a b', 'ci/2', 'ümlaut', 'x'.repeat(65)])(
+    'refuses %j, as the coordinator does',
+    (name) => {
+      expect(WorkerName.safeParse(name).success).toBe(false);
+      expect(() => parseWorkerName(name)).toThrow(/^a worker name must /);
+    },
+  );
+
+  it('says what a name may hold', () => {
+    expect(() => parseWorkerName('a b')).toThrow(
+      'a worker name must be letters, digits, dots, dashes or underscores, e.g. "ci-2".',
+    );
+    expect(() => parseWorkerName('x'.repeat(65))).toThrow('a worker name must be at most 64 characters.');
   });
 });

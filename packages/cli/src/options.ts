@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { workerNameProblem } from './protocol/facts.ts';
 
 /** `--port N`: 0 (any free port) to 65535. */
 export function parsePort(value: string): number {
@@ -30,6 +31,13 @@ export const parsePositive =
     }
     return Number(value);
   };
+
+/** `forge worker --name`: a name the coordinator accepts (it shows in build records and logs). */
+export function parseWorkerName(value: string): string {
+  const problem = workerNameProblem(value);
+  if (problem) throw new InvalidArgumentError(`a worker name ${problem}.`);
+  return value;
+}
 
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** The longest `--timeout`: a day (a longer CI wait is surely a typo). */

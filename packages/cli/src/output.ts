@@ -43,6 +43,7 @@ Environment:
   FORGE_URL        use the daemon at this URL (also BOT_SERVICE_URL); never starts one
   FORGE_TOKEN      access token sent to the daemon
   FORGE_AUTOSTART  1 = start the daemon when needed even under CI, 0 = never
+  FORGE_QUEUE_URL  Redis build queue (scale-out): for forge worker, and a daemon started by forge
   CI               when true, commands do not start the daemon on their own
   NO_COLOR         no colours or redrawn progress lines (like --no-color; also TERM=dumb)`;
 

@@ -12,7 +12,15 @@ import type { GlobalOptions } from './context.ts';
 
 /** The read commands this path runs; each names the module function commander's action would run. */
 export type ReadCommand =
-  'builds' | 'status' | 'bots' | 'logs' | 'plan' | 'settings get' | 'config print' | 'daemon status';
+  | 'builds'
+  | 'status'
+  | 'bots'
+  | 'workers'
+  | 'logs'
+  | 'plan'
+  | 'settings get'
+  | 'config print'
+  | 'daemon status';
 
 interface Grammar {
   /** Options without a value: the option, and the field commander sets to true. */
@@ -29,6 +37,7 @@ const GRAMMARS: Record<ReadCommand, Grammar> = {
   builds: { flags: { '--json': 'json' }, values: { '-p': 'project', '--project': 'project' }, operands: [] },
   status: JSON_ONLY,
   bots: JSON_ONLY,
+  workers: JSON_ONLY,
   logs: { ...JSON_ONLY, operands: [{ field: 'buildId', required: false }] },
   plan: { ...JSON_ONLY, operands: [{ field: 'target', required: true }] },
   'settings get': { ...JSON_ONLY, operands: [{ field: 'key', required: false }] },

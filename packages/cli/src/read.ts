@@ -7,6 +7,7 @@ import { run as logs } from './commands/logs.ts';
 import { run as plan } from './commands/plan.ts';
 import { runGet as settingsGet } from './commands/settings.ts';
 import { run as status } from './commands/status.ts';
+import { run as workers } from './commands/workers.ts';
 import { resolveGlobals } from './context.ts';
 import { createDeps } from './deps.ts';
 import { createOutput, EXIT, reportError } from './output.ts';
@@ -20,6 +21,7 @@ export const READ_RUNS: Record<ReadCommand, Run<never>> = {
   builds: listBuilds,
   status,
   bots,
+  workers,
   logs,
   plan,
   'settings get': settingsGet,

@@ -242,13 +242,17 @@ describe('forge logs', () => {
 
 describe('forge builds / cancel / bots / preview / plan', () => {
   it('builds lists newest first; cancel stops the newest running build, then has none to stop', async () => {
-    const done = standIn.addBuild('old');
+    const done = standIn.addBuild('old', { worker: 'ci-2' });
     standIn.finish(done.id, 'succeeded');
     const running = standIn.addBuild('site');
 
     const table = await run(['builds']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +CREATED$/);
-    expect(table.stdout.split('\n')[1]).toMatch(new RegExp(`^${running.id} +site +queued +Starting +- +- `));
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +WORKER +CREATED$/);
+    // Where each ran: a queued build has no worker yet.
+    expect(lines[1]).toMatch(new RegExp(`^${running.id} +site +queued +Starting +- +- +- +\\d{4}-`));
+    expect(lines[2]).toMatch(new RegExp(`^${done.id} +old +succeeded +.* ci-2 +\\d{4}-`));
+    expect(lines[2]!.indexOf('ci-2')).toBe(lines[0]!.indexOf('WORKER'));
     expect(JSON.parse((await run(['builds', '--json', '--project', 'old'])).stdout)).toHaveLength(1);
 
     const cancel = await run(['cancel']);

@@ -49,6 +49,8 @@ describe('forge --version / --help', () => {
       'brain',
       'memory',
       'generate',
+      'worker',
+      'workers',
     ])
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(stdout).toMatch(/^ {2}0 +success/m);
@@ -198,6 +200,17 @@ describe('forge config print', () => {
     expect(view.home).toBe(sandbox.home);
     expect(view.accessToken).toBe('***');
     expect(stdout).not.toContain('s3cret-token');
+  });
+
+  it('shows the build queue: in-process by default, FORGE_QUEUE_URL with its password hidden', async () => {
+    const plain = await sandbox.run(['config', 'print', '--json']);
+    expect((JSON.parse(plain.stdout) as { queue: unknown }).queue).toEqual({ kind: 'in-process', url: null });
+    const queued = await sandbox.run(['config', 'print'], {
+      FORGE_QUEUE_URL: 'redis://:s3cret@10.0.0.2:6379',
+    });
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.stdout).toMatch(/^queue +bullmq \(redis:\/\/:\*\*\*@10\.0\.0\.2:6379\)$/m);
+    expect(queued.stdout).not.toContain('s3cret');
   });
 
   it('relays an invalid config as exit 1 with the daemon’s message', async () => {

@@ -40,6 +40,8 @@ const COMMANDS = [
   'brain',
   'memory',
   'generate',
+  'worker',
+  'workers',
 ];
 
 describe('forge completion', () => {
@@ -82,6 +84,11 @@ _forge; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(complete('forge', 'generate', '')).toEqual(['api', 'component', 'function', 'schema']);
     expect(complete('forge', 'fix', '--u')).toEqual(['--undo', '--url']);
     expect(complete('forge', 'generate', 'component', 'x', '-o', 'no')).toEqual(['notes.txt']);
+    // Scale-out: the worker and its options (--url is the global one).
+    expect(complete('forge', 'work')).toEqual(['worker', 'workers']);
+    expect(complete('forge', 'worker', '--')).toEqual(
+      expect.arrayContaining(['--queue', '--name', '--concurrency', '--url', '--token']),
+    );
   });
 
   it.skipIf(!has('zsh'))('zsh accepts the script', () => {

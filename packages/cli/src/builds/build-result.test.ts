@@ -199,6 +199,13 @@ describe('formatBuildSummary', () => {
   it('lists status, steps with bots and times, the bots’ reports and the preview', () => {
     const text = formatBuildSummary(finished, plain).join('\n');
     expect(text).toContain('Build succeeded: shop, build b7 in 3.5s (cache hit)');
+    // A build a `forge worker` ran says which; the daemon's own ("local") says nothing more.
+    expect(formatBuildSummary({ ...finished, worker: 'ci-2' }, plain)[0]).toBe(
+      'Build succeeded: shop, build b7 on ci-2 in 3.5s (cache hit)',
+    );
+    expect(formatBuildSummary({ ...finished, worker: 'local' }, plain)[0]).toBe(
+      'Build succeeded: shop, build b7 in 3.5s (cache hit)',
+    );
     expect(text).toMatch(/^ {2}STEP +BOT +TIME +RESULT +DETAIL$/m);
     expect(text).toMatch(/^ {2}install +DependencyBot +30ms +cached +npm ci: reused node_modules$/m);
     expect(text).toMatch(/^ {2}test +TestBot +- +skipped$/m);
@@ -345,16 +352,24 @@ describe('formatLogLine', () => {
 });
 
 describe('formatBuildsTable', () => {
-  it('has one aligned row per build, with the stage label', () => {
-    const running = makeBuild({ id: 'b8', projectName: 'blog', stages: [['build-start', 10]] });
-    const lines = formatBuildsTable([running, finished], plain);
-    expect(lines[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +CREATED$/);
-    expect(lines[1]).toMatch(/^b8 +blog +running +Building +- +- +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect(lines[2]).toMatch(/^b7 +shop +succeeded +Integration Available +hit +3\.5s +\d{4}-/);
+  it('has one aligned row per build, with the stage label and where it ran', () => {
+    const running = makeBuild({
+      id: 'b8',
+      projectName: 'blog',
+      stages: [['build-start', 10]],
+      worker: 'ci-2',
+    });
+    const queued = makeBuild({ id: 'b9', projectName: 'docs' });
+    const lines = formatBuildsTable([queued, running, { ...finished, worker: 'local' }], plain);
+    expect(lines[0]).toMatch(/^ID +PROJECT +STATUS +STAGE +CACHE +DURATION +WORKER +CREATED$/);
+    expect(lines[1]).toMatch(/^b9 +docs +queued +Starting +- +- +- +\d{4}-/);
+    expect(lines[2]).toMatch(/^b8 +blog +running +Building +- +- +ci-2 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(lines[3]).toMatch(/^b7 +shop +succeeded +Integration Available +hit +3\.5s +local +\d{4}-/);
     // Columns line up: STATUS starts at the same offset in every row.
     const col = lines[0]!.indexOf('STATUS');
-    expect(lines[1]!.indexOf('running')).toBe(col);
-    expect(lines[2]!.indexOf('succeeded')).toBe(col);
+    expect(lines[2]!.indexOf('running')).toBe(col);
+    expect(lines[3]!.indexOf('succeeded')).toBe(col);
+    expect(lines[2]!.indexOf('ci-2')).toBe(lines[0]!.indexOf('WORKER'));
   });
 
   it('colours statuses only when asked, without breaking the alignment', () => {

@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatDuration,
   isFinished,
+  LOCAL_WORKER,
   plural,
   stageLabel,
   type Build,
@@ -133,15 +134,17 @@ type Paint = (tone: Tone | undefined, text: string) => string;
 const FACT_TONE: Record<string, Tone | undefined> = { error: 'bad', diagnosis: 'warn', repaired: 'good' };
 
 /**
- * The end of `--wait` on stderr: status, time, cache hit, every step with its bot and duration, the
+ * The end of `--wait` on stderr: status, the worker that ran it, time, cache hit, every step with its bot and duration, the
  * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any (its first
  * error line with file:line first, then the message, the hint and `forge logs <id>`).
  */
 export function formatBuildSummary(build: Build, paint: Paint): string[] {
+  // Only a `forge worker` is worth naming: "local" is what every build says without scale-out.
+  const where = build.worker === null || build.worker === LOCAL_WORKER ? '' : ` on ${sanitize(build.worker)}`;
   const took = build.durationMs === null ? '' : ` in ${formatDuration(build.durationMs)}`;
   const cache = build.cacheHit ? ' (cache hit)' : '';
   const lines = [
-    `${paint(statusTone(build.status), `Build ${build.status}`)}: ${sanitize(build.projectName)}, build ${build.id}${took}${cache}`,
+    `${paint(statusTone(build.status), `Build ${build.status}`)}: ${sanitize(build.projectName)}, build ${build.id}${where}${took}${cache}`,
   ];
   if (build.steps.length > 0) {
     const rows = build.steps.map((step) => [

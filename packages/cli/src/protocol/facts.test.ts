@@ -8,10 +8,18 @@ import {
   stageLabel as sharedStageLabel,
   STAGES,
   withQuery,
+  WorkerHelloBody,
   type RouteName,
 } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { BOT_CATEGORIES, CODE_KINDS, isZipName, SETTING_KEYS, stageLabel } from './facts.ts';
+import {
+  BOT_CATEGORIES,
+  CODE_KINDS,
+  isZipName,
+  SETTING_KEYS,
+  stageLabel,
+  WORKER_CONCURRENCY_MAX,
+} from './facts.ts';
 import { ROUTES } from './protocol.precomputed.ts';
 import { routeUrl } from './route-url.ts';
 
@@ -29,6 +37,12 @@ describe('facts', () => {
   it('isZipName', () => {
     for (const name of ['a.zip', 'A.ZIP', 'dir/x.Zip', 'a.zip.txt', 'zip', '.zip', 'a.zipx', 'site'])
       expect(isZipName(name), name).toBe(sharedIsZipName(name));
+  });
+
+  it('the most builds a worker may run at once is what its hello may announce', () => {
+    const concurrency = WorkerHelloBody.shape.concurrency;
+    expect(concurrency.safeParse(WORKER_CONCURRENCY_MAX).success).toBe(true);
+    expect(concurrency.safeParse(WORKER_CONCURRENCY_MAX + 1).success).toBe(false);
   });
 
   it('every route, with its method and path', () => {

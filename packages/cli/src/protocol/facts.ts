@@ -3,6 +3,7 @@ import {
   CODE_KIND_NAMES,
   SETTING_NAMES,
   STAGE_LABEL_OF,
+  WORKER_NAME_RULE,
 } from './protocol.precomputed.ts';
 
 /**
@@ -24,3 +25,19 @@ export const CODE_KINDS = CODE_KIND_NAMES;
 
 /** As shared's isZipName (upload-check.ts, which loads the error catalogue's schemas). */
 export const isZipName = (name: string): boolean => /\.zip$/i.test(name);
+
+const WORKER_NAME = new RegExp(WORKER_NAME_RULE.pattern);
+
+/**
+ * As shared's WorkerName: undefined for a name the coordinator accepts, else why not (for a wrong
+ * character, the schema's own words).
+ */
+export function workerNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > WORKER_NAME_RULE.maxLength)
+    return `must be at most ${WORKER_NAME_RULE.maxLength} characters`;
+  return WORKER_NAME.test(name) ? undefined : WORKER_NAME_RULE.refusal;
+}
+
+/** The most builds at once a worker may run (shared's WorkerHelloBody.concurrency). */
+export { WORKER_CONCURRENCY_MAX } from './protocol.precomputed.ts';

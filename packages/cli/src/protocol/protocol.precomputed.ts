@@ -12,6 +12,8 @@ import {
   routes,
   SETTING_KEYS,
   STAGE_LABELS,
+  WorkerHelloBody,
+  WorkerName,
   type RouteContract,
   type RouteName,
 } from '@forge/shared';
@@ -60,3 +62,14 @@ export const STAGE_LABEL_OF: Record<string, string> = { ...STAGE_LABELS };
 export const BOT_CATEGORY_ORDER: readonly string[] = [...BOT_CATEGORIES];
 export const SETTING_NAMES: readonly string[] = [...SETTING_KEYS];
 export const CODE_KIND_NAMES: readonly string[] = [...CODE_KINDS];
+
+/** `forge worker --name`: what the coordinator accepts as a worker's name, and how it says so. */
+export const WORKER_NAME_RULE = (() => {
+  const schema = outputSchema(WorkerName) as { pattern: string; maxLength: number };
+  const refusal = WorkerName.safeParse('-').error?.issues[0]?.message ?? 'is not a valid worker name';
+  return { pattern: schema.pattern, maxLength: schema.maxLength, refusal };
+})();
+
+/** `forge worker --concurrency`: the most builds at once a worker may announce. */
+export const WORKER_CONCURRENCY_MAX = (outputSchema(WorkerHelloBody.shape.concurrency) as { maximum: number })
+  .maximum;
