@@ -165,7 +165,12 @@ function Dashboard({
   const maxScroll = (pane: PaneId): number => {
     if (pane === 'fleet') {
       const listRows = fleetListRows(layout.bodyRows, fleet);
-      const { rows: fleetList } = fleetRows(fleet.bots ?? [], listRows, paneInnerColumns(layout.fleetWidth));
+      const { rows: fleetList } = fleetRows(
+        fleet.bots ?? [],
+        listRows,
+        paneInnerColumns(layout.fleetWidth),
+        fleet.workers,
+      );
       return Math.max(0, fleetList.length - listRows);
     }
     // Scrolled back, a list gives its last row to the "↓ n more" line: one row fewer for lines.

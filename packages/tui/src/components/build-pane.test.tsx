@@ -257,6 +257,90 @@ describe('build pane', () => {
     expect(outputLines(app.frame())).not.toContain('old server says hi');
   });
 
+  it('says where the build runs: "—" while queued, the worker that took it, "local" for the daemon', async () => {
+    const queued = makeBuild({ id: 'b3-0000c1', projectName: 'shop', stages: [['starting', 0]] });
+    const fake = createFakeClient({
+      routes: {
+        projects: () => [fakeProject(queued)],
+        build: () => queued,
+        buildLogs: () => storedLogs([], 'b3-0000c1'),
+      },
+    });
+    const app = renderApp({ fake, size: { columns: 160, rows: 45 } });
+    await app.connect();
+    await app.shows(/Build shop b3-0000c1 queued on — \d/);
+
+    // A worker on another machine took it: the stage message names it.
+    fake.emit({
+      type: 'build-stage',
+      buildId: 'b3-0000c1',
+      projectName: 'shop',
+      status: 'running',
+      stage: 'bot-assignment',
+      worker: 'ci-2',
+      timestamp: at(50),
+    });
+    await app.shows(/Build shop b3-0000c1 running on ci-2 \d/);
+    fake.emit({
+      type: 'build-finished',
+      buildId: 'b3-0000c1',
+      projectName: 'shop',
+      status: 'failed',
+      stage: 'build-failed',
+      worker: 'ci-2',
+      endedAt: at(900),
+      durationMs: 900,
+    });
+    await app.shows(/Build shop b3-0000c1 failed on ci-2 900ms/);
+
+    // The next build ran in the daemon itself, as its record says.
+    const local = makeBuild({
+      id: 'b4-0000c2',
+      projectName: 'shop',
+      createdAt: at(2_000),
+      worker: 'local',
+      stages: [
+        ['starting', 2_000],
+        ['build-start', 2_100],
+      ],
+    });
+    fake.answer('build', (input) => (input?.params.id === 'b4-0000c2' ? local : queued));
+    fake.answer('buildLogs', (input) => storedLogs([], input?.params.id));
+    fake.emit(stageMessage('b4-0000c2', 'running', 'build-start', 2_100));
+    await app.shows(/Build shop b4-0000c2 running on local \d/);
+  });
+
+  it('in a narrow pane, where the build runs ends the stage line (the title is cut before it)', async () => {
+    const running = makeBuild({
+      id: 'b5-0000c3',
+      projectName: 'shop',
+      worker: 'ci-2',
+      stages: [
+        ['starting', 0],
+        ['bot-assignment', 10],
+        ['extraction', 20],
+        ['extraction-complete', 270],
+        ['build-start', 300],
+      ],
+    });
+    for (const columns of [80, 60]) {
+      const fake = createFakeClient({
+        routes: {
+          projects: () => [fakeProject(running)],
+          build: () => running,
+          buildLogs: () => storedLogs([], 'b5-0000c3'),
+        },
+      });
+      const app = renderApp({ fake, size: { columns, rows: 30 } });
+      await app.connect();
+      await app.shows('· on ci-2');
+      expect(app.linesWith('· on ci-2')[0]).toMatch(/● Building \d\S* · on ci-2 │$/);
+      // Every line keeps to the terminal's width: nothing wraps or pushes the panes apart.
+      for (const line of app.frame().split('\n')) expect(line.length).toBeLessThanOrEqual(columns);
+      app.unmount();
+    }
+  });
+
   it('never draws the header at one state of the build and the pane at another', async () => {
     const fake = createFakeClient({ routes: { buildLogs: () => storedLogs([], 'b2-000002') } });
     const app = renderApp({ fake, size: { columns: 120, rows: 30 } });

@@ -21,6 +21,7 @@ import {
 } from '../lib/timeline.ts';
 import type { DisplayRow } from '../lib/display-rows.ts';
 import { paneInnerColumns, paneInnerRows, scrollWindow } from '../lib/layout.ts';
+import { buildWorkerText } from '../lib/workers.ts';
 import { Pane, ScrolledHint } from './pane.tsx';
 
 /**
@@ -99,10 +100,10 @@ function TimelineLine({ row, width }: { row: TimelineRow; width: number }) {
 }
 
 /**
- * The stages on one line for a narrow pane, oldest cut first so the current one always shows:
- * "… ✓ Extracted 34ms › ● Building 2.1s".
+ * The stages on one line for a narrow pane, oldest cut first so the current one and where the build
+ * runs always show: "… ✓ Extracted 34ms › ● Building 2.1s · on ci-2" (the title is cut before them).
  */
-function TimelineStrip({ rows }: { rows: TimelineRow[] }) {
+function TimelineStrip({ rows, worker }: { rows: TimelineRow[]; worker: string | null }) {
   const stages = rows.filter((row) => row.kind === 'stage');
   return (
     <Text wrap="truncate-start">
@@ -117,6 +118,11 @@ function TimelineStrip({ rows }: { rows: TimelineRow[] }) {
           </Text>
         );
       })}
+      {worker !== null && (
+        <Text>
+          <Text dimColor> · on</Text> {worker}
+        </Text>
+      )}
     </Text>
   );
 }
@@ -275,9 +281,10 @@ function RepairLine({ build }: { build: Build }) {
 }
 
 /**
- * The followed build: its project, id, status and time, cache hit, preview URL; on the left the
- * stage timeline with durations and the steps (bot jobs) under their stage, on the right the live
- * output, newest at the bottom, cut to the pane (↑/↓ scroll back when focused).
+ * The followed build: its project, id, status, where it runs ("on ci-2", "on local", "on —" while
+ * queued; at the end of the stage line in a narrow pane) and time, cache hit, preview URL; on the
+ * left the stage timeline with durations and the steps (bot jobs) under their stage, on the right
+ * the live output, newest at the bottom, cut to the pane (↑/↓ scroll back when focused).
  */
 export function BuildPane({
   width,
@@ -307,6 +314,8 @@ export function BuildPane({
     );
   }
 
+  const narrow = isNarrow(width);
+  const worker = build ? buildWorkerText(build) : null;
   const title = (
     <Text>
       Build <Text color="cyan">{build?.projectName || project || ''}</Text> <Text dimColor>{buildId}</Text>
@@ -314,6 +323,11 @@ export function BuildPane({
         <>
           {' '}
           <Text color={statusColor(build.status)}>{build.status}</Text>{' '}
+          {worker !== null && !narrow && (
+            <>
+              <Text dimColor>on</Text> {worker}{' '}
+            </>
+          )}
           <Text dimColor>{formatDuration(buildElapsed(build, now))}</Text>
         </>
       )}
@@ -327,7 +341,6 @@ export function BuildPane({
     )
   ) : undefined;
 
-  const narrow = isNarrow(width);
   const listRows = buildListRows(height, width, build);
   const timelineWidth = Math.min(40, Math.max(30, Math.floor(columns * 0.38)));
   const timeline = build ? buildTimeline(build, now) : [];
@@ -349,7 +362,7 @@ export function BuildPane({
           {error ?? 'Reading the build…'}
         </Text>
       )}
-      {narrow && <TimelineStrip rows={timeline} />}
+      {narrow && <TimelineStrip rows={timeline} worker={worker} />}
       <Box flexDirection="row" height={listRows} overflow="hidden">
         {!narrow && (
           <Box flexDirection="column" width={timelineWidth} flexShrink={0} marginRight={1}>

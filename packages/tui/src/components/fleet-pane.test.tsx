@@ -1,7 +1,9 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { createFakeClient, fakeBots } from '../testing/fake-client.ts';
+import { ForgeHttpError, type WorkerInfo } from '@forge/shared';
+import { createFakeClient, fakeBots, fakeWorker } from '../testing/fake-client.ts';
+import type { WorkersView } from '../lib/workers.ts';
 import { fleetRows } from './fleet-pane.tsx';
 import { renderApp, waitFor } from '../testing/render-app.tsx';
 
@@ -114,7 +116,7 @@ describe('fleet pane', () => {
     await waitFor(() => expect(app.fake.requests.filter((r) => r === 'bots')).toHaveLength(2));
   });
 
-  it('polls GET /api/bots every 5 s while connected', async () => {
+  it('polls GET /api/bots and GET /api/workers every 5 s while connected', async () => {
     const app = renderApp();
     await app.connect();
     await waitFor(() => expect(app.fake.requests).toContain('bots'));
@@ -128,6 +130,8 @@ describe('fleet pane', () => {
       await waitFor(() => expect(app.fake.requests.filter((r) => r === 'bots')).toHaveLength(3));
       await vi.advanceTimersByTimeAsync(5_000);
       await waitFor(() => expect(app.fake.requests.filter((r) => r === 'bots')).toHaveLength(4));
+      // The workers with them: their last-seen times move on without a /ws message.
+      await waitFor(() => expect(app.fake.requests.filter((r) => r === 'workers')).toHaveLength(4));
     } finally {
       vi.useRealTimers();
     }
@@ -144,6 +148,149 @@ describe('fleet pane', () => {
     const app = renderApp({ fake });
     await app.connect();
     await app.shows('500: database is locked');
+  });
+});
+
+/**
+ * The inside of the fleet pane in each line of a frame, trimmed: the pane is the first 36 columns
+ * of a 100-column terminal, the first 52 of a 160-column one.
+ */
+const fleetColumn = (frame: string, paneWidth = 36) =>
+  frame.split('\n').map((line) => line.slice(2, paneWidth - 2).trimEnd());
+
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+describe('fleet pane: workers', () => {
+  it('lists the workers after the bots: name, jobs of concurrency, status in its colour, last seen, host', async () => {
+    const fake = createFakeClient({
+      routes: {
+        workers: () => ({
+          queue: 'bullmq',
+          queueUrl: 'redis://10.0.0.5:6379',
+          workers: [
+            fakeWorker('mac-1', { status: 'lost', lastSeen: ago(125_000), host: 'studio' }),
+            fakeWorker('ci-2', { running: ['b8-beef02'], concurrency: 4, host: 'ci2.lan' }),
+          ],
+        }),
+      },
+    });
+    const app = renderApp({ fake, size: { columns: 160, rows: 45 } });
+    await app.connect();
+    await app.shows('mac-1');
+    const column = fleetColumn(app.frame(), 52);
+    // After the last bot; online first, the columns lined up.
+    const heading = column.findIndex((line) => line.includes('Workers'));
+    expect(heading).toBeGreaterThan(column.findIndex((line) => line.includes('LogBot')));
+    expect(column[heading]).toBe('● Workers 1/2 online bullmq');
+    expect(column[heading + 1]).toMatch(/^ {2}● ci-2 {2}1\/4 online (now|\ds ago) +ci2\.lan$/);
+    expect(column[heading + 2]).toBe('  ● mac-1 0/2 lost   2m ago studio');
+    const raw = app.rawFrame();
+    expect(colourBefore(raw, 'online', 'ci-2')).toBe(GREEN);
+    expect(colourBefore(raw, '●', 'ci-2')).toBe(GREEN);
+    expect(colourBefore(raw, 'lost', 'mac-1')).toBe(RED);
+    expect(colourBefore(raw, '●', 'mac-1')).toBe(RED);
+    // One lost: the heading's dot says so.
+    expect(colourBefore(raw, '●', 'Workers')).toBe(RED);
+  });
+
+  it('applies a workers message at once: a worker joins, takes a build, goes quiet', async () => {
+    const fake = createFakeClient({
+      routes: { workers: () => ({ queue: 'bullmq', queueUrl: 'redis://10.0.0.5:6379', workers: [] }) },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    // None yet: how to start one, wrapped to the pane whole rather than cut.
+    await app.shows('no workers yet');
+    const hint = fleetColumn(app.frame())
+      .filter((line) => /^ {2}\S/.test(line) && !line.includes('●'))
+      .map((line) => line.trim())
+      .join(' ');
+    expect(hint).toBe(
+      'no workers yet: forge worker --queue redis://10.0.0.5:6379 --url http://127.0.0.1:4317',
+    );
+
+    fake.emit({ type: 'workers', queue: 'bullmq', workers: [fakeWorker('ci-2')] });
+    await waitFor(() => expect(app.linesWith('ci-2')[0]).toMatch(/● ci-2 0\/2 online/));
+    expect(app.frame()).not.toContain('no workers yet');
+    expect(app.linesWith('Workers')[0]).toContain('1/1 online bullmq');
+
+    fake.emit({
+      type: 'workers',
+      queue: 'bullmq',
+      workers: [fakeWorker('ci-2', { running: ['b9-000001'] })],
+    });
+    await waitFor(() => expect(app.linesWith('ci-2')[0]).toMatch(/● ci-2 1\/2 online/));
+
+    const quiet: WorkerInfo = fakeWorker('ci-2', { status: 'lost', lastSeen: ago(20_000) });
+    fake.emit({ type: 'workers', queue: 'bullmq', workers: [quiet] });
+    await waitFor(() => expect(app.linesWith('ci-2')[0]).toMatch(/● ci-2 0\/2 lost +2\ds ago/));
+    expect(colourBefore(app.rawFrame(), 'lost', 'ci-2')).toBe(RED);
+    expect(app.linesWith('Workers')[0]).toContain('0/1 online');
+  });
+
+  it('says builds run in the daemon when its queue is in-process and no worker is known', async () => {
+    const app = renderApp({ size: { columns: 160, rows: 45 } });
+    await app.connect();
+    await app.shows('builds run in this daemon (in-process queue)');
+    expect(app.linesWith('in-process queue')[0]).toMatch(
+      /│ builds run in this daemon \(in-process queue\) +│/,
+    );
+    expect(app.frame()).not.toContain('Workers');
+    expect(app.fake.requests).toContain('workers');
+  });
+
+  it('shows nothing of workers for a daemon without the route, and asks again only after a reconnect', async () => {
+    const fake = createFakeClient({
+      routes: {
+        workers: () => {
+          throw new ForgeHttpError(
+            404,
+            'Not Found',
+            JSON.stringify({ error: 'No such API route.', code: 'NOT_FOUND' }),
+          );
+        },
+      },
+    });
+    const count = (name: 'bots' | 'workers') => fake.requests.filter((r) => r === name).length;
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows('Fleet · 25');
+    await waitFor(() => expect(count('workers')).toBe(1));
+    expect(app.frame()).not.toMatch(/Workers|in-process|No such API route/);
+
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      // A reconnect (the interval re-armed under fake timers) asks again: the daemon may be new.
+      fake.setStatus('disconnected');
+      fake.setStatus('connected');
+      await waitFor(() => expect(count('workers')).toBe(2));
+      // The 5 s poll reads the bots, not the route this daemon does not have.
+      await vi.advanceTimersByTimeAsync(5_000);
+      await waitFor(() => expect(count('bots')).toBe(3));
+      expect(count('workers')).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(app.frame()).not.toMatch(/Workers|in-process|No such API route/);
+  });
+
+  it('says why the workers could not be read, keeping the last known ones', async () => {
+    const fake = createFakeClient({
+      routes: { workers: () => ({ queue: 'bullmq', queueUrl: null, workers: [fakeWorker('ci-2')] }) },
+    });
+    const app = renderApp({ fake });
+    await app.connect();
+    await app.shows('ci-2');
+    fake.answer('workers', () => {
+      throw new Error('500: redis is down');
+    });
+    fake.setStatus('disconnected');
+    fake.setStatus('connected');
+    await app.shows('500: redis is down');
+    expect(colourBefore(app.rawFrame(), '500: redis is down')).toBe(RED);
+    expect(app.frame()).toContain('ci-2');
+    // The bots were read fine: their own error line stays away.
+    expect(app.linesWith('redis is down')).toHaveLength(1);
   });
 });
 
@@ -170,6 +317,43 @@ describe('fleetRows', () => {
       if (row.kind === 'pack')
         expect(2 + row.bots.reduce((n, b) => n + b.name.length + 3, 0) - 1).toBeLessThanOrEqual(40);
     }
+  });
+
+  const view = (workers: WorkerInfo[]): WorkersView => ({
+    queue: 'bullmq',
+    queueUrl: 'redis://10.0.0.5:6379',
+    daemonUrl: 'http://127.0.0.1:4317',
+    list: workers,
+    error: null,
+  });
+
+  it('keeps every worker after the bots in each mode: the bots give way first', () => {
+    const workers = view([fakeWorker('ci-1'), fakeWorker('ci-2'), fakeWorker('ci-3')]);
+    const names = (rows: ReturnType<typeof fleetRows>['rows']) =>
+      rows.flatMap((r) => (r.kind === 'worker' ? [r.worker.name] : r.kind === 'workers' ? ['Workers'] : []));
+    // 29 bot rows fit 33 but not with the 4 worker rows beside them.
+    const full = fleetRows(bots, 33, 40, workers);
+    expect(full.mode).toBe('full');
+    const dense = fleetRows(bots, 32, 40, workers);
+    expect(dense.mode).toBe('dense');
+    expect(dense.rows.length).toBeLessThanOrEqual(32);
+    const busy = fleetRows(bots, 10, 30, workers);
+    expect(busy.mode).toBe('busy');
+    for (const { rows } of [full, dense, busy]) {
+      expect(names(rows)).toEqual(['Workers', 'ci-1', 'ci-2', 'ci-3']);
+      expect(rows.at(-1)).toMatchObject({ kind: 'worker', worker: { name: 'ci-3' } });
+    }
+  });
+
+  it('wraps the way to start a worker to the width, between words', () => {
+    const { rows } = fleetRows(bots, 40, 32, view([]));
+    const notes = rows.flatMap((r) => (r.kind === 'note' ? [r.text] : []));
+    expect(notes).toEqual([
+      'no workers yet: forge worker',
+      '--queue redis://10.0.0.5:6379',
+      '--url http://127.0.0.1:4317',
+    ]);
+    for (const text of notes) expect(2 + text.length).toBeLessThanOrEqual(32);
   });
 
   it('keeps only the categories and the busy or failing bots when even that does not fit', () => {

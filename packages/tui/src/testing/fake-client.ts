@@ -10,6 +10,7 @@ import {
   type SocketHandlers,
   type SocketStatus,
   type SocketSubscription,
+  type WorkerInfo,
 } from '@forge/shared';
 import type { TuiClient } from '../client.ts';
 
@@ -45,6 +46,23 @@ export function fakeBots(patch: Record<string, Partial<BotInfo>> = {}): BotInfo[
   }));
 }
 
+/** A `forge worker` as GET /api/workers lists it: online, idle, 2 at once, heard from at `lastSeen`. */
+export function fakeWorker(name: string, patch: Partial<WorkerInfo> = {}): WorkerInfo {
+  const now = new Date().toISOString();
+  return {
+    name,
+    host: `${name}.lan`,
+    version: '1.0.0',
+    concurrency: 2,
+    running: [],
+    jobsDone: 0,
+    status: 'online',
+    lastSeen: now,
+    since: now,
+    ...patch,
+  };
+}
+
 /** A project as GET /api/projects lists it, whose last build is `build` (a @forge/testing makeBuild). */
 export function fakeProject(build: Build, patch: Partial<Project> = {}): Project {
   return Project.parse({
@@ -60,14 +78,16 @@ export function fakeProject(build: Build, patch: Partial<Project> = {}): Project
 /**
  * A stand-in for the shared client: the test drives the socket status and messages by hand,
  * answers routes with `routes`, and sees every call the dashboard made. GET /api/bots answers the
- * idle roster and GET /api/projects an empty list unless a test says otherwise; any other route
- * not given rejects, so an unexpected call shows up as an error on screen.
+ * idle roster, GET /api/workers an in-process queue without workers and GET /api/projects an empty
+ * list unless a test says otherwise; any other route not given rejects, so an unexpected call shows
+ * up as an error on screen.
  */
 export function createFakeClient(options: FakeClientOptions = {}) {
   const subscriptions: { handlers: SocketHandlers; closed: boolean }[] = [];
   const calls: FakeCall[] = [];
   const routes: FakeRoutes = {
     bots: () => fakeBots(),
+    workers: () => ({ queue: 'in-process', queueUrl: null, workers: [] }),
     projects: () => [],
     ...options.routes,
   };
