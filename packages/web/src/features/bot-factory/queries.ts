@@ -1,7 +1,7 @@
 import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, UI_TEXT, type ClientState } from '@forge/shared';
+import { ForgeHttpError, POLL_MS, UI_TEXT, workerList, type ClientState } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { useClientState, useLiveStore } from '@/lib/live-store.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
@@ -31,6 +31,48 @@ export function useBots() {
   const read = query.data !== undefined;
   const data = useMemo(() => (read ? Object.values(known) : undefined), [read, known]);
   return { ...query, data };
+}
+
+const workersQueryKey = routeQueryKey('workers');
+
+const selectQueue = (state: ClientState) => state.queue;
+const selectWorkers = (state: ClientState) => state.workers;
+
+/** A daemon older than scale-out has no GET /api/workers: it runs every build itself. */
+const isMissingRoute = (error: unknown): boolean => error instanceof ForgeHttpError && error.status === 404;
+
+/**
+ * The scale-out queue and its workers, from the client model: GET /api/workers is folded into it,
+ * and the `workers` message the daemon pushes when a worker joins, takes or ends a job, or goes quiet
+ * replaces the list at once. The read is repeated at the bot status interval because heartbeats
+ * alone send no message, and "last seen" would otherwise only age. `queue` is null until known;
+ * `queueUrl` (password hidden) comes only from the read, the message does not carry it.
+ */
+export function useWorkers() {
+  const store = useLiveStore();
+  const query = useQuery({
+    queryKey: workersQueryKey,
+    queryFn: async ({ signal }) => {
+      const answer = await forgeClient.request('workers', { signal });
+      store.dispatch({ type: 'workers', queue: answer.queue, workers: answer.workers });
+      return answer;
+    },
+    // Asking an older daemon again would only repeat its 404 (a reconnect refetches anyway).
+    refetchInterval: (q) => (isMissingRoute(q.state.error) ? false : POLL_MS.botStatus),
+  });
+  const queue = useClientState(selectQueue);
+  const workers = useClientState(selectWorkers);
+  // Sorted from the selected slice, so the list is a new array exactly when the workers change.
+  const list = useMemo(() => workerList({ ...store.getState(), workers }), [store, workers]);
+  return {
+    queue,
+    queueUrl: query.data?.queueUrl ?? null,
+    list,
+    error: query.error,
+    /** The daemon has no workers route: nothing to show, and nothing wrong. */
+    unsupported: isMissingRoute(query.error),
+    refetch: query.refetch,
+  };
 }
 
 export type BotOperation = 'build' | 'fix';

@@ -105,7 +105,9 @@ describe('blueprint card: repositories of several apps', () => {
     const region = within(await screen.findByRole('region', { name: 'Build plan' }));
     expect(await region.findByText('pnpm 10.20.0')).toBeDefined();
     expect(region.getByText('apps/web/dist')).toBeDefined();
-    expect(region.getByRole('note').textContent).toContain('Node >=22');
+    expect(region.getByRole('note').textContent).toBe(
+      'The project asks for Node >=22 (package.json); this machine runs Node 20.20.2.',
+    );
     const picker = region.getByLabelText(/App \(2 in this repository\)/);
     const build = region.getByRole('button', { name: 'Build this app' });
     expect((build as HTMLButtonElement).disabled).toBe(true);
@@ -116,5 +118,28 @@ describe('blueprint card: repositories of several apps', () => {
       const posted = daemon.requests.find((r) => r.method === 'POST' && r.path === '/api/builds');
       expect(posted?.body).toEqual({ projectName: 'my-app', app: 'apps/admin' });
     });
+  });
+});
+
+describe('blueprint card: a build run by a worker', () => {
+  it('says whose Node the plan checked: the worker that ran the build, not this machine', async () => {
+    const plan = makeBlueprint({
+      node: { wanted: '>=22', file: '.nvmrc', current: '20.20.2', satisfied: false },
+    });
+    stubDaemon(({ url }) => {
+      if (url.pathname === '/api/projects') return json([project]);
+      if (url.pathname === '/api/builds') {
+        return json([
+          makeBuild({ id: 'b1', projectName: 'my-app', stages: RUNNING, blueprint: plan, worker: 'ci-2' }),
+        ]);
+      }
+      return undefined;
+    });
+    renderPanel(<BlueprintCard />);
+
+    const region = within(await screen.findByRole('region', { name: 'Build plan' }));
+    expect((await region.findByRole('note')).textContent).toBe(
+      'The project asks for Node >=22 (.nvmrc); the worker ci-2 runs Node 20.20.2.',
+    );
   });
 });

@@ -1,6 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
-import { plural, TOTAL_BOTS, UI_TEXT, buildStateLabel, type Blueprint } from '@forge/shared';
+import {
+  buildStateLabel,
+  LOCAL_WORKER,
+  plural,
+  TOTAL_BOTS,
+  UI_TEXT,
+  type Blueprint,
+  type Build,
+} from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -58,6 +66,10 @@ function PlanRow({ label, value }: { label: string; value: string | null | undef
     </div>
   );
 }
+
+/** The machine whose Node the plan checked: this one, or the `forge worker` that ran the build. */
+const builtBy = (build: Build): string =>
+  build.worker === null || build.worker === LOCAL_WORKER ? 'this machine' : `the worker ${build.worker}`;
 
 /** Counts file changes the daemon pushed since this card mounted: the live file operations. */
 function useFileOperations() {
@@ -137,8 +149,8 @@ export function BlueprintCard() {
                 </dl>
                 {plan.node?.satisfied === false ? (
                   <p role="note" className="text-pending">
-                    The project asks for Node {plan.node.wanted} ({plan.node.file}); this machine runs Node{' '}
-                    {plan.node.current}.
+                    The project asks for Node {plan.node.wanted} ({plan.node.file}); {builtBy(build)} runs
+                    Node {plan.node.current}.
                   </p>
                 ) : null}
                 {project && plan.apps.length > 1 ? (

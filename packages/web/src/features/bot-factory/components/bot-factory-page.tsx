@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RotateCw } from 'lucide-react';
 import { TOTAL_BOTS, UI_TEXT } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
@@ -12,7 +12,9 @@ import {
   type CategoryFilter,
 } from '../bot-cards.ts';
 import { errorDetail, useBots } from '../queries.ts';
+import { useNow } from '../use-now.ts';
 import { BotCard } from './bot-card.tsx';
+import { WorkersSection } from './workers-section.tsx';
 
 const FILTER_LABELS: Record<CategoryFilter, string> = {
   all: 'All',
@@ -56,18 +58,9 @@ function CategoryFilterBar({
 /** How often "3 min ago" on the cards moves on. */
 const CLOCK_TICK_MS = 15_000;
 
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 export function BotFactoryPage() {
   const bots = useBots();
-  const now = useNow();
+  const now = useNow(CLOCK_TICK_MS);
   const [filter, setFilter] = useState<CategoryFilter>('all');
   const cards = useMemo(() => botCards(bots.data), [bots.data]);
   const counts = useMemo(() => categoryCounts(cards), [cards]);
@@ -78,6 +71,7 @@ export function BotFactoryPage() {
       title="Bot Factory"
       description={`The ${TOTAL_BOTS} bots of the fleet, their live status, and a way to put each to work.`}
     >
+      <WorkersSection />
       <CategoryFilterBar value={filter} counts={counts} onChange={setFilter} />
       {bots.isError && !bots.data ? (
         <div

@@ -230,6 +230,13 @@ describe('FixIt Console: diagnosis and repairs', () => {
     expect(within(applied).queryByRole('button', { name: 'Undo' })).toBeNull();
   });
 
+  it('says which worker ran the failed build', async () => {
+    renderFixIt(failed({ worker: 'ci-3' }));
+    const section = within(await report());
+    expect(section.getByText(/^Build/).textContent).toBe('Build b9 of site · Build Failed');
+    expect(section.getByLabelText('Worker: on ci-3').textContent).toBe('on ci-3');
+  });
+
   it('stays out of the way when the last build needs nothing', async () => {
     const { daemon } = renderFixIt(
       makeBuild({ id: 'b9', projectName: 'site', stages: [['integration-available', 3]] }),

@@ -2,6 +2,7 @@ import { buildStateLabel } from '@forge/shared';
 import { useProject } from '@/lib/project-context.tsx';
 import { useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx';
+import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
 import { LazyRepairList as RepairList } from './repair-list-lazy.tsx';
 
 /**
@@ -22,11 +23,14 @@ export function FixItReport() {
       aria-label="Diagnosis and repairs"
       className="flex max-h-[28rem] flex-col gap-2 overflow-y-auto border-b px-3 py-2"
     >
-      <p className="text-[0.7rem] text-muted-foreground">
-        Build <span className="font-mono">{build.id}</span> of{' '}
-        <span className="font-medium text-foreground">{build.projectName}</span> ·{' '}
-        {buildStateLabel(build.status, build.stage)}
-      </p>
+      <div className="flex flex-wrap items-center gap-x-1.5 gap-y-1 text-[0.7rem] text-muted-foreground">
+        <p>
+          Build <span className="font-mono">{build.id}</span> of{' '}
+          <span className="font-medium text-foreground">{build.projectName}</span> ·{' '}
+          {buildStateLabel(build.status, build.stage)}
+        </p>
+        <BuildWorker build={build} className="px-1 py-0 text-[0.7rem]" />
+      </div>
       {diagnosis ? <BuildDiagnosis diagnosis={diagnosis} canOpen /> : null}
       <RepairList build={build} />
     </section>

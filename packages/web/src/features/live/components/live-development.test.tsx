@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { LIVE_VIEWER_SHOW, type Build, type Project } from '@forge/shared';
+import { LIVE_VIEWER_SHOW, LOCAL_WORKER, ServerMessage, type Build, type Project } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { buildStream, logEntry, makeBlueprint, makeBuild, makeStep } from '@forge/testing/fixtures';
 import { renderPanel, stubDaemon } from '@/test/render-panel.tsx';
@@ -177,6 +177,9 @@ describe('one build, one state on every panel', () => {
     renderPanel(<LiveDevelopment />);
 
     expect(await screen.findByLabelText('Stage: Integration Available')).toBeDefined();
+    // A record from before scale-out names no worker: nothing is claimed, least of all "queued".
+    expect(built.worker).toBeNull();
+    expect(screen.queryByLabelText(/^Worker:/)).toBeNull();
     await waitFor(() =>
       expect(screen.getByLabelText('Build output').textContent).toBe('$ npm run build\nbuilt in 1s'),
     );
@@ -185,5 +188,56 @@ describe('one build, one state on every panel', () => {
     expect(
       daemon.requests.filter((r) => r.url.pathname === '/api/builds/b1/logs').map((r) => r.path),
     ).toEqual(['/api/builds/b1/logs?after=0&limit=200']);
+  });
+});
+
+describe('where the build runs (scale-out)', () => {
+  it('names the worker from build-stage, and "local" for a build the daemon ran itself', () => {
+    const { socket } = renderViewer();
+    const site = buildStream('b1', 'site');
+    socket.emit(site.stage('starting', 0, 'queued'));
+    // Queued on an unknown queue: not started anywhere yet.
+    expect(screen.getByLabelText('Worker: —').getAttribute('title')).toBe('Queued: not started yet');
+
+    socket.emit(ServerMessage.parse({ ...site.stage('build-start', 1), worker: 'ci-1' }));
+    const chip = screen.getByLabelText('Worker: on ci-1');
+    expect(chip.textContent).toBe('on ci-1');
+    expect(chip.getAttribute('title')).toBe('Runs on the worker ci-1');
+    // Where it runs is not a status: no status colour.
+    expect(chip.className).not.toMatch(/text-(online|pending|error)/);
+    // The finish message does not forget it.
+    socket.emit(site.finished('succeeded', 2));
+    expect(screen.getByLabelText('Worker: on ci-1')).toBeDefined();
+
+    const other = buildStream('b2', 'app');
+    socket.emit(ServerMessage.parse({ ...other.stage('build-start', 3), worker: LOCAL_WORKER }));
+    expect(screen.getByLabelText('Worker: local').textContent).toBe('local');
+  });
+
+  it('says a queued build waits for a worker when the daemon queues on bullmq', () => {
+    const { socket } = renderViewer();
+    socket.emit({ type: 'workers', queue: 'bullmq', workers: [] });
+    socket.emit(buildStream('b1', 'site').stage('starting', 0, 'queued'));
+    expect(screen.getByLabelText('Worker: waiting for a worker')).toBeDefined();
+  });
+
+  it('shows the worker of a build read from its record', async () => {
+    const built = makeBuild({
+      id: 'b1',
+      projectName: 'site',
+      stages: [
+        ['starting', 0],
+        ['build-start', 2],
+        ['build-success', 3],
+      ],
+      worker: 'ci-2',
+    });
+    stubDaemon(({ url }) => {
+      if (url.pathname === '/api/projects') return json([project('site')]);
+      if (url.pathname === '/api/builds') return json([built]);
+      return undefined;
+    });
+    renderPanel(<LiveDevelopment />);
+    expect((await screen.findByLabelText('Worker: on ci-2')).textContent).toBe('on ci-2');
   });
 });

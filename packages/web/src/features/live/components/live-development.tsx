@@ -16,6 +16,7 @@ import { useProject } from '@/lib/project-context.tsx';
 import { stageTone } from '@/features/builds/build-state.ts';
 import { useBuildLogTail, useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildFailure } from '@/features/builds/components/build-failure.tsx';
+import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 
@@ -51,11 +52,12 @@ const selectActive = (state: ClientState) =>
 const selectViewer = (state: ClientState) => state.viewer;
 
 /**
- * The Live Development viewer (spec §2.7): the build being watched — project, stage, builder bots,
- * its log as it streams, and the last 10 build messages (50 are kept, spec §4). The build is the one
- * the newest build message was about; before any (a fresh page), the selected project's last build.
- * Both are the client model's view, so the stage here is the one every other panel shows. A failed
- * build says why under its stage badge, its first error line first (BuildFailure).
+ * The Live Development viewer (spec §2.7): the build being watched — project, stage, where it runs
+ * (the daemon or a `forge worker`), builder bots, its log as it streams, and the last 10 build
+ * messages (50 are kept, spec §4). The build is the one the newest build message was about; before
+ * any (a fresh page), the selected project's last build. Both are the client model's view, so the
+ * stage here is the one every other panel shows. A failed build says why under its stage badge, its
+ * first error line first (BuildFailure).
  */
 export function LiveDevelopment({ className }: { className?: string }) {
   const { project } = useProject();
@@ -109,6 +111,7 @@ export function LiveDevelopment({ className }: { className?: string }) {
           <Badge variant={stageTone(stage)} aria-label={`Stage: ${stateLabel}`}>
             {stateLabel}
           </Badge>
+          {view ? <BuildWorker build={view.build} /> : null}
         </div>
       </div>
 
