@@ -250,7 +250,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerSettingsRoutes(api, services);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
-  registerQueueRoutes(api, { builds, layout, previews, logger });
+  registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerBotRoutes(api, { fleet, builds, repo, services });
   registerFileRoutes(api, { files });

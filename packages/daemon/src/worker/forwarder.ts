@@ -1,4 +1,4 @@
-import type { Build, ServerMessage, WorkerOrders } from '@forge/shared';
+import { isFinished, type Build, type ServerMessage, type WorkerOrders } from '@forge/shared';
 import type { Logger } from '../logging/logger.ts';
 import type { LogRow } from '../features/builds/repo.ts';
 import { CoordinatorError, type CoordinatorClient } from './coordinator-client.ts';
@@ -27,6 +27,7 @@ export class Forwarder {
   #lastPost = 0;
   #closed = false;
   #lost = false;
+  #holding = false;
 
   constructor(
     private readonly deps: {
@@ -46,6 +47,9 @@ export class Forwarder {
 
   record(build: Build): void {
     this.#record = build;
+    // From the build's end on, everything waits for close(): what must reach the coordinator
+    // before the end (the files repairs changed) is sent first.
+    if (isFinished(build.status)) this.#holding = true;
   }
   logs(rows: readonly LogRow[]): void {
     this.#logs.push(...rows);
@@ -59,7 +63,7 @@ export class Forwarder {
   }
 
   async #tick(): Promise<void> {
-    if (this.#sending || this.#lost) return;
+    if (this.#sending || this.#lost || this.#holding) return;
     const idle = !this.#record && this.#logs.length === 0 && this.#messages.length === 0;
     if (idle && Date.now() - this.#lastPost < IDLE_POST_MS) return;
     // A failed post keeps everything for the next one (the coordinator may be restarting).

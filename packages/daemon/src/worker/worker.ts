@@ -6,6 +6,7 @@ import { Worker, type Job } from 'bullmq';
 import {
   DEFAULT_SETTINGS,
   FORGE_VERSION,
+  type Build,
   type JobStartResponse,
   type ServerMessage,
   type Settings,
@@ -43,6 +44,7 @@ import {
 } from '../features/queue/redis.ts';
 import { createCoordinatorClient, CoordinatorError, type CoordinatorClient } from './coordinator-client.ts';
 import { Forwarder } from './forwarder.ts';
+import { appliedRepairsOf, packRepairs } from '../features/queue/repair-transfer.ts';
 
 /** How often a worker says hello (the coordinator shows it lost after 10 s of silence). */
 const HELLO_MS = 2_000;
@@ -287,6 +289,21 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       for (const project of orders.stopPreviews) void previews.stop(project);
     };
 
+    /** The files this build's repairs changed, to the coordinator, before its end is reported. */
+    async function sendRepairs(build: Build): Promise<void> {
+      const repairs = appliedRepairsOf(build.repairs, build.id);
+      if (repairs.length === 0) return;
+      const zip = path.join(layout.tmpDir, `repairs-${build.id}.zip`);
+      try {
+        await packRepairs(layout.projectDir(build.projectName), repairs, layout.tmpDir, zip);
+        await client.upload(build.id, name, 'files', zip);
+      } catch (err) {
+        logger.error({ err, buildId: build.id }, 'could not send the repaired files to the coordinator');
+      } finally {
+        fs.rmSync(zip, { force: true });
+      }
+    }
+
     async function runJob(
       answer: Extract<JobStartResponse, { action: 'run' }>,
       signal?: AbortSignal,
@@ -341,6 +358,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         }
         const fix = answer.fix ? { diagnosis: answer.fix, onApplied: () => {} } : undefined;
         const ended = await pipeline.run(run, { kind: 'upload', zipPath, ...(fix ? { fix } : {}) });
+        await sendRepairs(ended);
         return ended.status;
       } finally {
         signal?.removeEventListener('abort', onAbort);

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Build, ServerMessage } from '@forge/shared';
 import {
+  CASE_FIXED_IMPORT,
   coordinatorApi,
+  importCaseMismatch,
   hasRedis,
   PROJECTS,
   slowBuildProject,
@@ -196,6 +198,39 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
         ['succeeded', 'w1'],
       ]);
     });
+  });
+
+  it("a repair made on a worker lands in the coordinator's project and journal, and undoes there", async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    await worker('w1', daemon.url);
+    const broken = importCaseMismatch('case-on-worker');
+    const { buildId } = await api.upload('case-on-worker.zip', broken.files);
+    const build = await api.until(
+      'the repaired build to end',
+      async () => {
+        const b = await api.build(buildId);
+        return finished(b) ? b : null;
+      },
+      170_000,
+    );
+    expect(build).toMatchObject({ status: 'succeeded', worker: 'w1' });
+    const made = build.repairs.filter((r) => r.status === 'applied' && r.code === 'FIX_IMPORT_CASE');
+    expect(made).toHaveLength(1);
+    const app = join(daemon.home, 'projects', 'case-on-worker', 'src', 'App.jsx');
+    expect(readFileSync(app, 'utf8')).toContain(CASE_FIXED_IMPORT);
+    // The record's repair is the coordinator's own journal entry: undo works here.
+    const listed = (await (
+      await fetch(`${daemon.url}/api/projects/case-on-worker/repairs`)
+    ).json()) as Array<{ id: string }>;
+    expect(listed.map((r) => r.id)).toContain(made[0]!.id);
+    const undo = await fetch(`${daemon.url}/api/projects/case-on-worker/repairs/undo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id: made[0]!.id }),
+    });
+    expect(undo.status).toBe(200);
+    expect(readFileSync(app, 'utf8')).toContain("import Header from './components/header'");
   });
 
   it('says clearly when Redis may evict jobs, and refuses to start without its Redis', async () => {

@@ -8,8 +8,8 @@ export type InstallMode = 'unfrozen' | 'legacy-peer';
 export interface FileWrite {
   /** Project-root-relative, forward slashes. */
   file: string;
-  /** The new content; null deletes the file. */
-  content: string | null;
+  /** The new content (bytes: a file a worker's repair changed, such as bun.lockb); null deletes the file. */
+  content: string | Uint8Array | null;
 }
 
 /** A repair fully worked out: what it writes, what it saves first, and how the next install runs. */

@@ -4,6 +4,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   FORGE_VERSION,
+  isFinished,
   ServerMessage,
   type Build,
   type CancelReason,
@@ -74,6 +75,8 @@ interface Remote {
   fix: FixRequest | null;
   /** The build output was sent (a static-build's output folder is now in outputs/). */
   outputReceived: boolean;
+  /** The worker's repair ids, and the ids the same repairs have in this daemon's journal. */
+  repairIds: Map<string, string>;
 }
 
 interface WorkerState {
@@ -211,7 +214,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
   }
 
   function follow(run: BuildRun, jobId: string, fix: FixRequest | null, worker: string | null): Remote {
-    const remote: Remote = { run, jobId, worker, fix, outputReceived: false };
+    const remote: Remote = { run, jobId, worker, fix, outputReceived: false, repairIds: new Map() };
     remotes.set(run.id, remote);
     run.signal.addEventListener(
       'abort',
@@ -478,14 +481,23 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
           messages.push({ ...m, buildOutput: { ...m.buildOutput, buildPath } });
         } else messages.push(m);
       }
-      const repairsBefore = run.snapshot().repairs;
-      run.mirror({ record: body.record, logs: body.logs, messages });
-      const after = run.snapshot();
-      if (remote.fix && after.repairs.length > repairsBefore.length) {
-        const made: Repair[] = after.repairs.filter((r) => !repairsBefore.some((b) => b.id === r.id));
-        remote.fix.onApplied(made);
+      // Repairs the worker made are this daemon's repairs now (repair-transfer.ts): its ids replace the worker's.
+      const mapRepairs = (repairs: Repair[]): Repair[] =>
+        repairs.map((r) => {
+          const id = remote.repairIds.get(r.id);
+          return id ? { ...r, id } : r;
+        });
+      const record = body.record ? { ...body.record, repairs: mapRepairs(body.record.repairs) } : null;
+      const relayed = messages.map((m) =>
+        m.type === 'build-finished' && m.repairs ? { ...m, repairs: mapRepairs(m.repairs) } : m,
+      );
+      if (remote.fix && record && isFinished(record.status)) {
+        // `forge fix` is answered with what was made before the build is seen to end.
+        remote.fix.onApplied(record.repairs.filter((r) => r.status === 'applied' && r.buildId === run.id));
         remote.fix = null;
       }
+      run.mirror({ record, logs: body.logs, messages: relayed });
+      const after = run.snapshot();
       if (after.status === 'succeeded' && after.sourceHash) {
         const kind = after.blueprint?.kind;
         if (kind !== 'static-build' || remote.outputReceived)
@@ -493,6 +505,12 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       }
       if (run.finished) setRunning(body.worker, run.id, false);
       return ordersFor(body.worker);
+    },
+
+    /** The files the worker's repairs changed were applied here, under these ids. */
+    repairsReceived(buildId: string, worker: string, ids: ReadonlyMap<string, string>): void {
+      const remote = remoteOf(buildId, worker);
+      for (const [from, to] of ids) remote.repairIds.set(from, to);
     },
 
     /** The worker sent the build output: it is this project's output folder from now on. */

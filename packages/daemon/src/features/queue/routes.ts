@@ -12,6 +12,8 @@ import { receiveZip } from '../uploads/receive-zip.ts';
 import { redactQueueUrl } from '../../config/load-config.ts';
 import type { BuildService } from '../builds/service.ts';
 import type { RemoteQueue } from './remote-queue.ts';
+import { applyRepairs } from './repair-transfer.ts';
+import type { RepairJournal } from '../repairs/journal.ts';
 
 /** A build output sent by a worker may be this large (a source upload: 50 MB). */
 const MAX_OUTPUT_BYTES = 2 * 1024 ** 3;
@@ -26,6 +28,8 @@ const notSent = (rel: string): boolean =>
 
 export interface QueueRouteDeps {
   builds: BuildService;
+  /** RepairBot's journal: repairs a worker made are recorded here, with this daemon's backups. */
+  journal: RepairJournal;
   layout: HomeLayout;
   previews: PreviewRegistry;
   logger: Logger;
@@ -82,16 +86,25 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
       throw new ForgeError('VALIDATION_FAILED', 'Say which worker sends what (?worker=&kind=).');
     const { worker, kind } = query.data;
     const run = remote().runOf(String(req.params.id), worker);
-    if (kind === 'files') {
-      // Repairs made on a worker are recorded on its build; their files stay with the worker's copy.
-      throw new ForgeError('VALIDATION_FAILED', 'kind=files is not accepted by this coordinator.');
-    }
     const zip = await receiveZip(req, {
       field: routes.workerJobUpload.multipart.field,
       tmpDir: layout.tmpDir,
       maxBytes: MAX_OUTPUT_BYTES,
     });
     try {
+      if (kind === 'files') {
+        const ids = await applyRepairs(zip.path, {
+          layout,
+          journal: deps.journal,
+          logger,
+          projectName: run.projectName,
+          buildId: run.id,
+        });
+        remote().repairsReceived(run.id, worker, ids);
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(routes.workerJobUpload.response.parse({ files: ids.size }));
+        return;
+      }
       const result = await extractArchive(zip.path, {
         targetDir: layout.outputDir(run.projectName),
         workDir: layout.tmpDir,
