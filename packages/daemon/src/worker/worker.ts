@@ -111,6 +111,8 @@ function remotePreviews(deps: {
   jobOf: (project: string) => ActiveJob | undefined;
   coordinatorHost: string;
   coordinatorPort: number;
+  /** A server app's preview was given to the coordinator on this port (relay or app). */
+  onServerPreview: (project: string, port: number) => void;
 }): PreviewRegistry {
   const { local, layout, client, worker } = deps;
   const relays = new Map<string, TcpRelay>();
@@ -163,6 +165,7 @@ function remotePreviews(deps: {
         relays.set(project, relay);
         target = { host: outward, port: relay.port };
       }
+      deps.onServerPreview(project, target.port);
       const { url } = await client.preview(buildId, {
         worker,
         preview: { kind: 'server', port: target.port, host: loopback ? '127.0.0.1' : target.host },
@@ -251,6 +254,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (id) jobs.get(id)?.forwarder.message(message);
     };
     const local = createPreviewRegistry({ logger });
+    /** The port each project's server-app preview was given to the coordinator as. */
+    const previewPorts = new Map<string, number>();
     const coordinator = new URL(client.base);
     const previews = remotePreviews({
       local,
@@ -260,6 +265,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       jobOf: (project) => [...jobs.values()].reverse().find((j) => j.run.projectName === project),
       coordinatorHost: coordinator.hostname,
       coordinatorPort: Number(coordinator.port || (coordinator.protocol === 'https:' ? 443 : 80)),
+      onServerPreview: (project, port) => previewPorts.set(project, port),
     });
     cleanups.push(() => previews.stopAll());
     const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings) });
@@ -286,7 +292,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
           job.run.cancel(reason);
         }
       }
-      for (const project of orders.stopPreviews) void previews.stop(project);
+      for (const { projectName, port } of orders.stopPreviews) {
+        // Only the app that preview relayed to: a newer preview of the project stays.
+        if (previewPorts.get(projectName) === port) void previews.stop(projectName);
+      }
     };
 
     /** The files this build's repairs changed, to the coordinator, before its end is reported. */

@@ -200,6 +200,37 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     });
   });
 
+  it('a server app runs on its worker and its preview is reached through the coordinator; a newer one stops it', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    await worker('w1', daemon.url);
+    const marker = `forge-server-marker-${process.pid}`;
+    const app = (text: string) => ({
+      'package.json': JSON.stringify({
+        name: 'api',
+        version: '1.0.0',
+        scripts: { start: `node server.js ${marker}` },
+      }),
+      'server.js': `require('http').createServer((req, res) => res.end(${JSON.stringify(text)})).listen(Number(process.env.PORT), '127.0.0.1');\n`,
+    });
+    const first = await api.upload('api.zip', app('served by the worker'));
+    const built = await api.until('the server app to be built', async () => {
+      const b = await api.build(first.buildId);
+      return finished(b) ? b : null;
+    });
+    expect(built).toMatchObject({ status: 'succeeded', worker: 'w1' });
+    // The preview URL is the coordinator's port; the app answers from the worker behind it.
+    expect(await (await fetch(built.previewUrl!)).text()).toBe('served by the worker');
+    const second = await api.upload('api.zip', app('the newer one'));
+    const next = await api.until('the newer build to end', async () => {
+      const b = await api.build(second.buildId);
+      return finished(b) ? b : null;
+    });
+    expect(await (await fetch(next.previewUrl!)).text()).toBe('the newer one');
+    // One app left running for the project, not two.
+    await api.until('the older app to stop', async () => countProcesses(marker) === 1);
+  });
+
   it("a repair made on a worker lands in the coordinator's project and journal, and undoes there", async () => {
     const daemon = await coordinator();
     const api = coordinatorApi(daemon.url);
@@ -244,6 +275,16 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     );
   });
 });
+
+/** How many `node server.js <marker>` processes run (not the shell or sandbox around them). */
+function countProcesses(marker: string): number {
+  try {
+    const out = execFileSync('pgrep', ['-a', '-f', marker], { encoding: 'utf8' });
+    return out.split('\n').filter((line) => /^\d+ node server\.js /.test(line)).length;
+  } catch {
+    return 0;
+  }
+}
 
 /** Is a process whose command line holds `marker` alive? */
 function pgrep(marker: string): boolean {

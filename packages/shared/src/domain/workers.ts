@@ -69,8 +69,11 @@ export const WorkerOrders = z.object({
   cancel: z
     .array(z.object({ buildId: z.string(), reason: z.enum(['user', 'superseded', 'timeout', 'shutdown']) }))
     .default([]),
-  /** Projects whose server-app preview on this worker is no longer wanted. */
-  stopPreviews: z.array(z.string()).default([]),
+  /**
+   * Server-app previews on this worker no longer wanted: the project, and the port the worker gave
+   * for it (a newer preview of the project, on another port, stays).
+   */
+  stopPreviews: z.array(z.object({ projectName: z.string(), port: z.number().int() })).default([]),
 });
 export type WorkerOrders = z.infer<typeof WorkerOrders>;
 

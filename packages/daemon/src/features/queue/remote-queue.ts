@@ -84,7 +84,7 @@ interface WorkerState {
   lastSeen: number;
   /** Orders not yet delivered. */
   cancel: Map<string, CancelReason>;
-  stopPreviews: Set<string>;
+  stopPreviews: Map<string, { projectName: string; port: number }>;
 }
 
 /**
@@ -164,7 +164,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
         },
         lastSeen: at,
         cancel: new Map(),
-        stopPreviews: new Set(),
+        stopPreviews: new Map(),
       };
       workers.set(name, w);
     }
@@ -178,7 +178,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     for (const id of w.cancel.keys()) if (remotes.get(id)?.run.finished ?? true) w.cancel.delete(id);
     const orders = {
       cancel: [...w.cancel].map(([buildId, reason]) => ({ buildId, reason })),
-      stopPreviews: [...w.stopPreviews],
+      stopPreviews: [...w.stopPreviews.values()],
     };
     w.stopPreviews.clear();
     return orders;
@@ -525,9 +525,9 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       return remoteOf(buildId, worker).run;
     },
 
-    /** A server-app preview on `worker` ended here: tell the worker to stop the app. */
-    stopPreviewOn(worker: string, projectName: string): void {
-      workerState(worker).stopPreviews.add(projectName);
+    /** A server-app preview on `worker` ended here: tell the worker to stop that app (the one on `port`). */
+    stopPreviewOn(worker: string, projectName: string, port: number): void {
+      workerState(worker).stopPreviews.set(`${projectName}:${port}`, { projectName, port });
     },
 
     hostname: os.hostname(),

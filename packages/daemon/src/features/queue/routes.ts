@@ -130,7 +130,9 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
       return { url: info.url };
     }
     const host = p.host ?? req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
-    const info = await previews.relay(name, { host, port: p.port }, () => r.stopPreviewOn(body.worker, name));
+    const info = await previews.relay(name, { host, port: p.port }, () =>
+      r.stopPreviewOn(body.worker, name, p.port),
+    );
     return { url: info.url };
   });
 }
