@@ -28,7 +28,8 @@ export interface FleetDeps {
 }
 
 interface BotState {
-  running: Map<number, JobInfo>;
+  /** Jobs in flight: this daemon's by number, a worker's (scale-out) by "<buildId>:<step>". */
+  running: Map<number | string, JobInfo>;
   jobsRun: number;
   failures: number;
   /** The last job that failed, kept for "Fix" (retry). Cleared by a later success. */
@@ -160,6 +161,41 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
         if (slot) release();
         emit(botName);
       }
+    },
+    /**
+     * Scale-out: a step a `forge worker` runs for this bot, as the build record it reports shows it.
+     * The bot's card shows it running and then counts it like its own job; no slot is taken here
+     * (the worker has its own). `finish(null)` only clears a job that will not report its end.
+     */
+    remote(botName: string, key: string) {
+      const state = bots.get(botName);
+      return {
+        start(job: JobInfo): void {
+          if (!state || state.running.has(key)) return;
+          state.running.set(key, job);
+          emit(botName);
+        },
+        finish(outcome: { ok: boolean; summary: string | null } | null): void {
+          const job = state?.running.get(key);
+          if (!state || !job) return;
+          state.running.delete(key);
+          if (outcome) {
+            state.jobsRun++;
+            state.lastJob = {
+              label: job.label,
+              ok: outcome.ok,
+              at: new Date().toISOString(),
+              summary: outcome.summary,
+            };
+            if (outcome.ok) state.lastFailure = null;
+            else {
+              state.failures++;
+              state.lastFailure = job;
+            }
+          }
+          emit(botName);
+        },
+      };
     },
     list(): BotInfo[] {
       return BOT_ROSTER.map((b) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Build, ServerMessage } from '@forge/shared';
+import type { BotInfo, Build, ServerMessage } from '@forge/shared';
 import {
   CASE_FIXED_IMPORT,
   coordinatorApi,
@@ -99,6 +99,11 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
       ).toBe(true);
       expect(messages.some((m) => m.type === 'build_complete' && m.buildId === b.id)).toBe(true);
     }
+    // The coordinator's bot cards count the steps workers ran for them.
+    const bots = (await (await fetch(`${daemon.url}/api/bots`)).json()) as BotInfo[];
+    const buildBot = bots.find((b) => b.name === 'BuildBot')!;
+    expect(buildBot).toMatchObject({ jobsRun: 3, failures: 0, currentJob: null });
+    expect(buildBot.lastJob?.label).toMatch(/^build .+ on w[12]$/);
     const listed = await api.workers();
     expect(listed.workers.map((w) => w.jobsDone).reduce((a, b) => a + b, 0)).toBe(4);
     expect(listed.workers.every((w) => w.status === 'online' && w.running.length === 0)).toBe(true);

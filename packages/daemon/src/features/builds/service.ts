@@ -71,6 +71,7 @@ export function createBuildService(deps: BuildServiceDeps) {
   const remote: RemoteQueue | null = deps.queueUrl
     ? createRemoteQueue({
         url: deps.queueUrl,
+        fleet: deps.fleet,
         layout,
         repo,
         pipeline,

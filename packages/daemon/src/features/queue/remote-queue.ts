@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import {
   FORGE_VERSION,
   isFinished,
+  type BuildStep,
   ServerMessage,
   type Build,
   type CancelReason,
@@ -24,6 +25,7 @@ import type { BuildRun } from '../builds/build-run.ts';
 import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../builds/pipeline.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { JobQueue } from './job-queue.ts';
+import type { Fleet } from '../../fleet/fleet.ts';
 import { connectRedis, evictionWarning, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
 
 /** A worker not heard from for this long is shown lost. */
@@ -53,6 +55,8 @@ const RELAYED = new Set<ServerMessage['type']>([
 
 export interface RemoteQueueDeps {
   url: string;
+  /** The coordinator's bots show the steps workers run for them (their cards, counts, failures). */
+  fleet: Fleet;
   layout: HomeLayout;
   repo: BuildRepo;
   pipeline: Pipeline;
@@ -213,6 +217,33 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     if (remote.worker) setRunning(remote.worker, run.id, false);
   }
 
+  /** Steps a worker started or ended since its last post, on the coordinator's bot cards. */
+  function showSteps(
+    run: BuildRun,
+    worker: string,
+    before: readonly BuildStep[],
+    after: readonly BuildStep[],
+  ): void {
+    after.forEach((step, i) => {
+      const was = before[i];
+      if (was && was.status !== 'running') return;
+      const bot = deps.fleet.remote(step.botName, `${run.id}:${i}`);
+      bot.start({
+        label: `${step.name} ${run.projectName} on ${worker}`,
+        projectName: run.projectName,
+        buildId: run.id,
+      });
+      if (step.status === 'running') return;
+      const ok = step.status !== 'failed' && step.status !== 'timed-out';
+      bot.finish(step.status === 'cancelled' ? null : { ok, summary: step.detail });
+    });
+  }
+
+  /** A build that ended without its worker saying so: its steps stop showing as running. */
+  function clearSteps(run: BuildRun): void {
+    run.snapshot().steps.forEach((step, i) => deps.fleet.remote(step.botName, `${run.id}:${i}`).finish(null));
+  }
+
   function follow(run: BuildRun, jobId: string, fix: FixRequest | null, worker: string | null): Remote {
     const remote: Remote = { run, jobId, worker, fix, outputReceived: false, repairIds: new Map() };
     remotes.set(run.id, remote);
@@ -231,6 +262,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       { once: true },
     );
     void run.stored.then(() => {
+      clearSteps(run);
       remote.fix?.onApplied([]);
       remote.fix = null;
       // Kept a little longer: the worker's last messages (build_complete) may follow the end.
@@ -496,8 +528,10 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
         remote.fix.onApplied(record.repairs.filter((r) => r.status === 'applied' && r.buildId === run.id));
         remote.fix = null;
       }
+      const stepsBefore = run.snapshot().steps;
       run.mirror({ record, logs: body.logs, messages: relayed });
       const after = run.snapshot();
+      showSteps(run, body.worker, stepsBefore, after.steps);
       if (after.status === 'succeeded' && after.sourceHash) {
         const kind = after.blueprint?.kind;
         if (kind !== 'static-build' || remote.outputReceived)
