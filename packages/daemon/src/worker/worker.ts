@@ -46,6 +46,8 @@ import { createCoordinatorClient, CoordinatorError, type CoordinatorClient } fro
 import { Forwarder } from './forwarder.ts';
 import { appliedRepairsOf, packRepairs } from '../features/queue/repair-transfer.ts';
 
+/** How long a worker keeps asking a coordinator that does not answer to start a job it took. */
+const START_RETRY_MS = 15 * 60_000;
 /** How often a worker says hello (the coordinator shows it lost after 10 s of silence). */
 const HELLO_MS = 2_000;
 
@@ -313,6 +315,26 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       }
     }
 
+    /**
+     * Ask the coordinator to start a job, again while it cannot be reached (restarting): a job that
+     * failed here would be lost to BullMQ, while the coordinator still shows its build queued.
+     */
+    async function startWhenAnswered(buildId: string, attempt: number, signal?: AbortSignal) {
+      let wait = 500;
+      const until = Date.now() + START_RETRY_MS;
+      for (;;) {
+        try {
+          return await client.start(buildId, { worker: name, attempt });
+        } catch (err) {
+          if (!(err instanceof CoordinatorError) || !err.transient || Date.now() > until || signal?.aborted)
+            throw err;
+          logger.warn({ buildId, err: err.message }, 'the coordinator does not answer; asking again');
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          wait = Math.min(wait * 2, 5_000);
+        }
+      }
+    }
+
     async function runJob(
       answer: Extract<JobStartResponse, { action: 'run' }>,
       signal?: AbortSignal,
@@ -383,7 +405,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       QUEUE_NAME,
       async (job: Job<{ buildId: string }>, _token?: string, signal?: AbortSignal) => {
         const attempt = Math.max(1, job.attemptsStarted ?? 1);
-        const answer = await client.start(job.data.buildId, { worker: name, attempt });
+        const answer = await startWhenAnswered(job.data.buildId, attempt, signal);
         if (answer.action === 'skip') {
           logger.info({ buildId: job.data.buildId, reason: answer.reason }, 'skipped a job');
           return { skipped: answer.reason };

@@ -300,6 +300,12 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     }
   }
 
+  async function requeue(run: BuildRun): Promise<void> {
+    const job = await queue.getJob(run.id);
+    if (job && ((await job.isFailed()) || (await job.isCompleted()))) await job.remove();
+    await enqueue(run, run.id);
+  }
+
   // Quiet workers: shown lost; a build still running on one long after ends interrupted.
   const sweep = setInterval(() => {
     let changed = false;
@@ -406,8 +412,10 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
           setRunning(build.worker!, build.id, true);
           workerState(build.worker!).lastSeen = now();
         } else {
-          // Adding a job that is still in Redis changes nothing (same job id); a lost one is queued again.
-          await enqueue(run, build.id).catch((err: unknown) =>
+          // Adding a job that is still waiting changes nothing (same job id); a lost one is queued
+          // again, and one that ended on the queue without its build (failed, say, while this daemon
+          // was down) is replaced.
+          await requeue(run).catch((err: unknown) =>
             logger.error({ err: (err as Error).message, buildId: build.id }, 'could not queue a build again'),
           );
         }
