@@ -85,3 +85,14 @@ export function sanitizeLine(text: string): string {
       .at(-1) ?? '';
   return last.replace(ANSI, '').replace(/\t/g, '  ').replace(CONTROLS, '');
 }
+
+/** A URL with its password (if any) replaced by "***", for printing and logs (a Redis URL may carry one). */
+export function redactUrlPassword(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '***';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return raw.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}

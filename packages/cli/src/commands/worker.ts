@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { parsePositive, parseWorkerName } from '../options.ts';
+import { redactUrlPassword } from '@forge/shared/schema-free';
 import { CliError, EXIT } from '../output.ts';
 import { WORKER_CONCURRENCY_MAX } from '../protocol/facts.ts';
 
@@ -12,17 +13,6 @@ export interface WorkerOptions {
 }
 
 const nonBlank = (value: string | undefined): string | undefined => value?.trim() || undefined;
-
-/** A URL's text with its password hidden, for messages (a Redis URL may carry one). */
-function redact(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password) url.password = '***';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return raw.replace(/\/\/[^@/]*@/, '//***@');
-  }
-}
 
 /** Parses as a URL with one of `protocols` and a host; anything else is refused. */
 function hasProtocol(raw: string, protocols: readonly string[]): boolean {
@@ -45,7 +35,7 @@ function queueUrl(deps: Deps, opts: WorkerOptions): string | undefined {
   if (queue !== undefined && !hasProtocol(queue, ['redis:', 'rediss:'])) {
     const source = fromOption === undefined ? 'FORGE_QUEUE_URL' : '--queue';
     throw new CliError(
-      `Invalid ${source} "${redact(queue)}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`,
+      `Invalid ${source} "${redactUrlPassword(queue)}": expected a Redis URL, e.g. redis://127.0.0.1:6379.`,
       { exitCode: EXIT.usage },
     );
   }

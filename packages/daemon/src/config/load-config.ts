@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import type { z } from 'zod';
-import { DEFAULT_HOST, DEFAULT_PORT, resolveForgeHome, type DaemonConfigView } from '@forge/shared';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  redactUrlPassword,
+  resolveForgeHome,
+  type DaemonConfigView,
+} from '@forge/shared';
 import {
   ConfigFileSchema,
   DEFAULT_BRAIN_SESSION_MINUTES,
@@ -139,15 +145,7 @@ function queueConfig(data: ConfigFile, env: Record<string, string | undefined>):
 }
 
 /** A Redis URL with its password (if any) replaced by "***", for printing and logs. */
-export function redactQueueUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password) url.password = '***';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return raw.replace(/\/\/[^@/]*@/, '//***@');
-  }
-}
+export const redactQueueUrl = redactUrlPassword;
 
 /** Merge defaults < config file < env (FORGE_HOME, FORGE_PORT, FORGE_HOST, FORGE_TOKEN, FORGE_BRAIN_*, FORGE_QUEUE_URL) < flags. */
 export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export type Command =
   | { name: 'run'; port: number | undefined; host: string | undefined; dev: boolean }
@@ -44,28 +44,27 @@ function parsePort(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
+/** A command's `--options` (no positionals); anything else is a usage error. */
+function options<T extends ParseArgsConfig['options']>(args: readonly string[], spec: T) {
+  try {
+    return parseArgs({ args: [...args], strict: true, allowPositionals: false, options: spec }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export function parseCommand(argv: readonly string[]): Command {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') return { name: 'help' };
   if (name === '--version' || name === '-v') return { name: 'version' };
   if (name === 'worker') return parseWorker(rest);
   if (name !== 'run' && name !== 'print-config') throw new UsageError(`Unknown command "${name}".`);
-  let values: { port?: string; host?: string; dev?: boolean; json?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        dev: { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = options(rest, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    dev: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   if (name === 'run' && values.json) throw new UsageError('run does not take --json.');
   if (name === 'print-config' && values.dev) throw new UsageError('print-config does not take --dev.');
   const port = parsePort(values.port);
@@ -78,22 +77,12 @@ export function parseCommand(argv: readonly string[]): Command {
 const WORKER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function parseWorker(rest: readonly string[]): Command {
-  let values: { queue?: string; url?: string; name?: string; concurrency?: string };
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        queue: { type: 'string' },
-        url: { type: 'string' },
-        name: { type: 'string' },
-        concurrency: { type: 'string' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = options(rest, {
+    queue: { type: 'string' },
+    url: { type: 'string' },
+    name: { type: 'string' },
+    concurrency: { type: 'string' },
+  });
   const raw = values.concurrency ?? '1';
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) {
     throw new UsageError(`Invalid --concurrency "${raw}": expected an integer from 1 to 256.`);

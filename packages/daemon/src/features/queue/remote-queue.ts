@@ -26,7 +26,7 @@ import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../builds/p
 import type { BuildRepo } from '../builds/repo.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
-import { connectRedis, evictionWarning, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
+import { connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
 
 /** A worker not heard from for this long is shown lost. */
 export const WORKER_QUIET_MS = 10_000;
@@ -86,6 +86,8 @@ interface Remote {
 interface WorkerState {
   info: Omit<WorkerInfo, 'status' | 'lastSeen'>;
   lastSeen: number;
+  /** Whether clients were last told it is lost. */
+  shownLost: boolean;
   /** Orders not yet delivered. */
   cancel: Map<string, CancelReason>;
   stopPreviews: Map<string, { projectName: string; port: number }>;
@@ -132,9 +134,8 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
 
   void (async () => {
     try {
+      // The eviction policy was checked (and warned about) before the daemon started listening.
       await queue.waitUntilReady();
-      const warning = await evictionWarning(main);
-      if (warning) logger.warn(warning);
     } catch (err) {
       logger.error(
         { err: (err as Error).message, queue: redactQueueUrl(deps.url) },
@@ -167,6 +168,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
           since: new Date(at).toISOString(),
         },
         lastSeen: at,
+        shownLost: false,
         cancel: new Map(),
         stopPreviews: new Map(),
       };
@@ -311,7 +313,11 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     let changed = false;
     for (const w of workers.values()) {
       const quiet = now() - w.lastSeen;
-      if (quiet > WORKER_QUIET_MS && quiet <= WORKER_QUIET_MS + SWEEP_MS) changed = true;
+      const lost = quiet > WORKER_QUIET_MS;
+      if (lost !== w.shownLost) {
+        w.shownLost = lost;
+        changed = true;
+      }
       if (quiet <= LOST_BUILD_MS) continue;
       for (const id of w.info.running) {
         const remote = remotes.get(id);
@@ -444,7 +450,8 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
 
     hello(body: WorkerHelloBody): WorkerOrders {
       const w = workerState(body.name);
-      const wasLost = now() - w.lastSeen > WORKER_QUIET_MS;
+      const wasLost = w.shownLost;
+      w.shownLost = false;
       const before = JSON.stringify(w.info);
       w.info = { ...w.info, host: body.host, version: body.version, concurrency: body.concurrency };
       w.lastSeen = now();
