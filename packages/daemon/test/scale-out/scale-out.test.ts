@@ -110,6 +110,25 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     expect(listed.workers.every((w) => w.status === 'online' && w.running.length === 0)).toBe(true);
   });
 
+  it('a stage timeout and a cache hit on a worker end as they do in-process', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    await worker('w1', daemon.url);
+    const ended = async (id: string) =>
+      api.until(`build ${id} to end`, async () => {
+        const b = await api.build(id);
+        return finished(b) ? b : null;
+      });
+    const timedOut = await ended((await api.upload('stage-timeout.zip', PROJECTS['stage-timeout'])).buildId);
+    expect(timedOut).toMatchObject({ status: 'timed-out', stage: 'build-timeout', worker: 'w1' });
+    expect(timedOut.error?.code).toBe('STAGE_TIMEOUT');
+    const built = await ended((await api.upload('node-build.zip', PROJECTS['node-build'])).buildId);
+    expect(built).toMatchObject({ status: 'succeeded', cacheHit: false });
+    const again = await ended((await api.upload('node-build.zip', PROJECTS['node-build'])).buildId);
+    expect(again).toMatchObject({ status: 'succeeded', cacheHit: true, worker: 'w1' });
+    expect(await (await fetch(again.previewUrl!)).text()).toContain('Built by Forge');
+  });
+
   it('a cancel reaches the worker and kills the build there', async () => {
     const daemon = await coordinator();
     const api = coordinatorApi(daemon.url);
@@ -126,6 +145,23 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     });
     expect(ended).toMatchObject({ status: 'cancelled', cancelReason: 'user', worker: 'w1' });
     await api.until('its processes to be gone', async () => !pgrep(marker));
+  });
+
+  it('a newer upload supersedes the build running on a worker', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    await worker('w1', daemon.url);
+    const marker = `forge-supersede-marker-${process.pid}`;
+    const old = await api.upload('app.zip', slowBuildProject('app', 600_000, marker));
+    await api.until('the first build to run its command', async () => pgrep(marker));
+    const newer = await api.upload('app.zip', slowBuildProject('app', 200));
+    const [a, b] = await api.until('both builds to end', async () => {
+      const both = await Promise.all([api.build(old.buildId), api.build(newer.buildId)]);
+      return both.every(finished) ? both : null;
+    });
+    expect(a).toMatchObject({ status: 'cancelled', cancelReason: 'superseded', worker: 'w1' });
+    expect(b).toMatchObject({ status: 'succeeded', worker: 'w1' });
+    expect(pgrep(marker)).toBe(false);
   });
 
   it('a worker killed -9 mid-build: its build runs again on the other worker, nothing is left running', async () => {
