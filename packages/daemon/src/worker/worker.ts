@@ -240,6 +240,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
           `The Forge daemon at ${client.base} runs its builds itself. Start it with FORGE_QUEUE_URL=${redactQueueUrl(opts.queueUrl)} (or queue in its forge.config) to make it a coordinator.`,
         );
       }
+      if (err instanceof CoordinatorError && (err.code === 'TOKEN_REQUIRED' || err.status === 401)) {
+        throw new WorkerStartError(
+          `${err.message} Give the worker the daemon's access token: FORGE_TOKEN (or accessToken in forge.config).`,
+        );
+      }
       throw new WorkerStartError((err as Error).message);
     }
     const layout = homeLayout(opts.home);

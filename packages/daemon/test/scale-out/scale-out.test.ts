@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import WebSocket from 'ws';
-import type { BotInfo, Build, ServerMessage } from '@forge/shared';
+import type { BotInfo, Build, ServerMessage, WorkersResponse } from '@forge/shared';
 import {
   CASE_FIXED_IMPORT,
   coordinatorApi,
@@ -314,6 +314,21 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     });
     expect(undo.status).toBe(200);
     expect(readFileSync(app, 'utf8')).toContain("import Header from './components/header'");
+  });
+
+  it("workers present the daemon's access token; one without it is refused with a clear message", async () => {
+    const token = 'scale-out-test-token';
+    const daemon = await startDaemon({ env: { FORGE_QUEUE_URL: redis.url, FORGE_TOKEN: token } }).then(own);
+    await expect(worker('no-token', daemon.url)).rejects.toThrow(/access token is required.*FORGE_TOKEN/is);
+    await startWorker({
+      name: 'w1',
+      queueUrl: redis.url,
+      coordinatorUrl: daemon.url,
+      env: { FORGE_TOKEN: token },
+    }).then(own);
+    const res = await fetch(`${daemon.url}/api/workers`, { headers: { Authorization: `Bearer ${token}` } });
+    const listed = (await res.json()) as WorkersResponse;
+    expect(listed.workers.map((w) => [w.name, w.status])).toEqual([['w1', 'online']]);
   });
 
   it('says clearly when Redis may evict jobs, and refuses to start without its Redis', async () => {
