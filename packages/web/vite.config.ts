@@ -145,5 +145,8 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Testing Library waits up to 10 s (src/test/setup.ts) on a busy CI machine; the test itself must
+    // be allowed longer than that, or it is cut at vitest's default 5 s while it still waits on state.
+    testTimeout: 20_000,
   },
 });

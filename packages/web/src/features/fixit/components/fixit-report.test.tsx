@@ -116,8 +116,9 @@ describe('FixIt Console: diagnosis and repairs', () => {
 
   it('shows a proposed repair with its files and its diff, added lines and removed lines told apart', async () => {
     renderFixIt(failed());
-    const proposed = within(await report()).getByRole('region', { name: 'Proposed repairs' });
-    const item = within(proposed).getByRole('listitem', { name: repair().summary });
+    // The report may render before the build's repairs reach it (its record and the journal are two reads).
+    const proposed = await within(await report()).findByRole('region', { name: 'Proposed repairs' });
+    const item = await within(proposed).findByRole('listitem', { name: repair().summary });
     expect(within(item).getByLabelText('Status: proposed')).toBeDefined();
     expect(within(within(item).getByRole('list', { name: 'Files' })).getByText('build.mjs')).toBeDefined();
     expect(within(item).getByLabelText('1 added, 1 removed')).toBeDefined();
