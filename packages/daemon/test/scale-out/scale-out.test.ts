@@ -204,6 +204,53 @@ describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', (
     );
   });
 
+  it('a worker that stalls and comes back after its build ran again elsewhere is told to stop it', async () => {
+    const daemon = await coordinator();
+    const api = coordinatorApi(daemon.url);
+    const homes = ['w1', 'w2'].map((name) => {
+      const home = mkdtempSync(join(tmpdir(), `forge-${name}-`));
+      stops.push(async () => rmSync(home, { recursive: true, force: true }));
+      return { name, home };
+    });
+    const workers = await Promise.all(
+      homes.map(({ name, home }) =>
+        startWorker({ name, home, queueUrl: redis.url, coordinatorUrl: daemon.url }).then(own),
+      ),
+    );
+    const { buildId } = await api.upload('paused.zip', slowBuildProject('paused', 600_000));
+    const first = await api.until('the build to run on a worker', async () => {
+      const b = await api.build(buildId);
+      return b.worker && b.steps.some((s) => s.name === 'build') ? b : null;
+    });
+    const stalled = workers.find((w) => w.name === first.worker)!;
+    const stalledProject = join(
+      homes.find((h) => h.name === stalled.name)!.home,
+      'workers',
+      stalled.name,
+      'projects',
+      'paused',
+    );
+    await api.until("the build's command to run on the stalled worker", async () => pgrep(stalledProject));
+    stalled.child.kill('SIGSTOP');
+    try {
+      await api.until(
+        'the build to run again on the other worker',
+        async () => {
+          const retry = (await api.builds()).find((b) => b.projectName === 'paused' && b.id !== buildId);
+          return retry?.status === 'running' && retry.worker !== stalled.name;
+        },
+        120_000,
+      );
+    } finally {
+      stalled.child.kill('SIGCONT');
+    }
+    // Back, it posts its stale build: the coordinator keeps its record as it is and tells it to stop.
+    await api.until("the stalled worker's build processes to be gone", async () => !pgrep(stalledProject));
+    const old = await api.build(buildId);
+    expect(old.status).toBe('interrupted');
+    expect(old.error?.message).toContain(`Worker ${stalled.name} stopped answering`);
+  });
+
   it('a coordinator restart loses nothing: a build that ends while it is down and those waiting all end', async () => {
     const home = mkdtempSync(join(tmpdir(), 'forge-coordinator-'));
     stops.push(async () => rmSync(home, { recursive: true, force: true }));

@@ -81,6 +81,8 @@ interface Remote {
   outputReceived: boolean;
   /** The worker's repair ids, and the ids the same repairs have in this daemon's journal. */
   repairIds: Map<string, string>;
+  /** Ended here, without its worker (lost, failed on the queue): what that worker still posts is stale. */
+  endedHere: boolean;
 }
 
 interface WorkerState {
@@ -205,6 +207,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
   function endHere(remote: Remote, why: string): void {
     const { run } = remote;
     if (run.finished) return;
+    remote.endedHere = true;
     if (run.signal.aborted) {
       const reason = run.cancelReason ?? 'user';
       run.log('SYSTEM', 'warn', `The build was cancelled (${reason}).`);
@@ -247,7 +250,15 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
   }
 
   function follow(run: BuildRun, jobId: string, fix: FixRequest | null, worker: string | null): Remote {
-    const remote: Remote = { run, jobId, worker, fix, outputReceived: false, repairIds: new Map() };
+    const remote: Remote = {
+      run,
+      jobId,
+      worker,
+      fix,
+      outputReceived: false,
+      repairIds: new Map(),
+      endedHere: false,
+    };
     remotes.set(run.id, remote);
     run.signal.addEventListener(
       'abort',
@@ -515,6 +526,13 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       const remote = remoteOf(buildId, body.worker);
       workerState(body.worker).lastSeen = now();
       const { run } = remote;
+      if (remote.endedHere) {
+        // Its worker was given up on (quiet too long) and came back: the build ended here, maybe runs
+        // again elsewhere. Nothing of it is relayed, and the worker is told to stop it.
+        const orders = ordersFor(body.worker);
+        const stale = body.record !== null && !isFinished(body.record.status);
+        return stale ? { ...orders, cancel: [...orders.cancel, { buildId, reason: 'superseded' }] } : orders;
+      }
       const messages: ServerMessage[] = [];
       for (const raw of body.messages) {
         const parsed = ServerMessage.safeParse(raw);
