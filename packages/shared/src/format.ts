@@ -96,3 +96,12 @@ export function redactUrlPassword(raw: string): string {
     return raw.replace(/\/\/[^@/]*@/, '//***@');
   }
 }
+
+/** A compact age for terminals: "12s", "3m", "2h", "4d" (whole units, rounded down; negative is 0s). */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}

@@ -1,4 +1,5 @@
 import type { WorkersResponse } from '@forge/shared';
+import { formatAge } from '@forge/shared/schema-free';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
 
@@ -7,13 +8,8 @@ type Paint = (tone: Tone | undefined, text: string) => string;
 /** How long ago `iso` was, seen from `now`: `4s ago`, `3m ago`, `2h ago`, `5d ago`; `-` if unreadable. */
 export function formatAgo(iso: string, now: number): string {
   const then = Date.parse(iso);
-  if (Number.isNaN(then)) return '-';
-  // A worker's clock is not ours: a time slightly ahead of us is "just now", not negative.
-  const seconds = Math.max(0, Math.floor((now - then) / 1000));
-  if (seconds < 60) return `${seconds}s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
-  return `${Math.floor(seconds / 86_400)}d ago`;
+  // A worker's clock is not ours: a time slightly ahead of us is "0s ago", not negative.
+  return Number.isNaN(then) ? '-' : `${formatAge(now - then)} ago`;
 }
 
 /** The line above the table: where the daemon's builds run. */

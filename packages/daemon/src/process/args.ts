@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { WorkerName } from '@forge/shared';
 
 export type Command =
   | { name: 'run'; port: number | undefined; host: string | undefined; dev: boolean }
@@ -74,8 +75,6 @@ export function parseCommand(argv: readonly string[]): Command {
     : { name, port, host, json: values.json ?? false };
 }
 
-const WORKER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 function parseWorker(rest: readonly string[]): Command {
   const values = options(rest, {
     queue: { type: 'string' },
@@ -88,7 +87,7 @@ function parseWorker(rest: readonly string[]): Command {
     throw new UsageError(`Invalid --concurrency "${raw}": expected an integer from 1 to 256.`);
   }
   const workerName = values.name?.trim() || undefined;
-  if (workerName !== undefined && !WORKER_NAME.test(workerName)) {
+  if (workerName !== undefined && !WorkerName.safeParse(workerName).success) {
     throw new UsageError(
       `Invalid --name "${workerName}": letters, digits, dots, dashes and underscores, at most 64.`,
     );
@@ -102,7 +101,7 @@ function parseWorker(rest: readonly string[]): Command {
   };
 }
 
-/** A worker name from a host name: what WORKER_NAME accepts. */
+/** A worker name from a host name: what the shared WorkerName accepts. */
 export function workerNameFromHost(host: string): string {
   const name = host
     .replace(/[^A-Za-z0-9._-]+/g, '-')

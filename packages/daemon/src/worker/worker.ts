@@ -32,7 +32,6 @@ import {
 } from '../features/preview/preview-registry.ts';
 import { startTcpRelay, type TcpRelay } from '../features/preview/tcp-relay.ts';
 import { zipDirToFile } from '../features/artifacts/zip-dir.ts';
-import { OUTPUT_ZIP_PREFIX } from '../features/queue/routes.ts';
 import {
   LOCK_DURATION_MS,
   QUEUE_NAME,
@@ -46,6 +45,11 @@ import { createCoordinatorClient, CoordinatorError, type CoordinatorClient } fro
 import { Forwarder } from './forwarder.ts';
 import { appliedRepairsOf, packRepairs } from '../features/queue/repair-transfer.ts';
 
+/**
+ * The folder an output ZIP puts every file under: the coordinator's extraction strips one common top
+ * folder, so it strips exactly this one and never the output's own (an output holding one folder).
+ */
+const OUTPUT_ZIP_PREFIX = 'output/';
 /** How long a worker keeps asking a coordinator that does not answer to start a job it took. */
 const START_RETRY_MS = 15 * 60_000;
 /** How often a worker says hello (the coordinator shows it lost after 10 s of silence). */

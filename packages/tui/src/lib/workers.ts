@@ -1,4 +1,4 @@
-import { type Build, type QueueKind, type WorkerInfo, workerLabel } from '@forge/shared';
+import { formatAge, type Build, type QueueKind, type WorkerInfo, workerLabel } from '@forge/shared';
 import type { ToneColor } from './fleet.ts';
 
 /** What the fleet pane knows of the scale-out queue and its workers (GET /api/workers, /ws `workers`). */
@@ -21,15 +21,9 @@ export const workerColor = (status: WorkerInfo['status']): ToneColor =>
 
 /** "now", "12s ago", "3m ago", "2h ago", "4d ago": how long since `iso` (a clock ahead counts as now). */
 export function formatAgo(iso: string, now: number): string {
-  const seconds = Math.floor((now - Date.parse(iso)) / 1_000);
-  if (!Number.isFinite(seconds)) return '?';
-  if (seconds < 1) return 'now';
-  if (seconds < 60) return `${seconds}s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h ago`;
-  return `${Math.floor(hours / 24)}d ago`;
+  const ms = now - Date.parse(iso);
+  if (!Number.isFinite(ms)) return '?';
+  return ms < 1_000 ? 'now' : `${formatAge(ms)} ago`;
 }
 
 /**

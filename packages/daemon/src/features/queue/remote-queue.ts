@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  FORGE_VERSION,
   isFinished,
   type BuildStep,
   ServerMessage,
@@ -596,9 +594,6 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     stopPreviewOn(worker: string, projectName: string, port: number): void {
       workerState(worker).stopPreviews.set(`${projectName}:${port}`, { projectName, port });
     },
-
-    hostname: os.hostname(),
-    version: FORGE_VERSION,
   };
 }
 

@@ -17,8 +17,6 @@ import type { RepairJournal } from '../repairs/journal.ts';
 
 /** A build output sent by a worker may be this large (a source upload: 50 MB). */
 const MAX_OUTPUT_BYTES = 2 * 1024 ** 3;
-/** The folder a worker's output ZIP puts every file under (zip-dir `prefix`), stripped on extraction. */
-export const OUTPUT_ZIP_PREFIX = 'output/';
 /** The folder the coordinator's source ZIP puts every file under. */
 export const SOURCE_ZIP_PREFIX = 'project/';
 
