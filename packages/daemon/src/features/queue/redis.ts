@@ -25,19 +25,31 @@ export function connectRedis(url: string, name: string): Redis {
   });
 }
 
+/**
+ * `promise`, or a rejection with `message` after `ms`: a call to Redis waits for a reconnect forever
+ * (maxRetriesPerRequest null), and some callers must not.
+ */
+export async function answerWithin<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Connect, or fail with a sentence naming the URL (password hidden) and the reason. */
 export async function openRedis(url: string, name: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = connectRedis(url, name);
   // Failures surface as the rejection below; ioredis would also print each one as "Unhandled error event".
   redis.on('error', () => {});
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      redis.connect(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    await answerWithin(redis.connect(), timeoutMs, `no answer within ${timeoutMs} ms`);
     await redis.ping();
     return redis;
   } catch (err) {
@@ -45,8 +57,6 @@ export async function openRedis(url: string, name: string, timeoutMs = 5_000): P
     throw new Error(
       `Cannot reach the build queue's Redis at ${redactQueueUrl(url)}: ${(err as Error).message}`,
     );
-  } finally {
-    clearTimeout(timer);
   }
 }
 

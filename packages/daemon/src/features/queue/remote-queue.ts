@@ -24,7 +24,7 @@ import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../builds/p
 import type { BuildRepo } from '../builds/repo.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
-import { connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
+import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
 
 /** A worker not heard from for this long is shown lost. */
 export const WORKER_QUIET_MS = 10_000;
@@ -286,29 +286,15 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
 
   /** Queue the build's job; fails (instead of waiting for Redis forever) after ENQUEUE_TIMEOUT_MS. */
   async function enqueue(run: BuildRun, jobId: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        queue.add(
-          'build',
-          { buildId: run.id, projectName: run.projectName },
-          { jobId, removeOnComplete: true, removeOnFail: 1_000 },
-        ),
-        new Promise((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new Error(
-                  `Redis at ${redactQueueUrl(deps.url)} did not answer within ${ENQUEUE_TIMEOUT_MS / 1000} s`,
-                ),
-              ),
-            ENQUEUE_TIMEOUT_MS,
-          );
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await answerWithin(
+      queue.add(
+        'build',
+        { buildId: run.id, projectName: run.projectName },
+        { jobId, removeOnComplete: true, removeOnFail: 1_000 },
+      ),
+      ENQUEUE_TIMEOUT_MS,
+      `Redis at ${redactQueueUrl(deps.url)} did not answer within ${ENQUEUE_TIMEOUT_MS / 1000} s`,
+    );
   }
 
   async function requeue(run: BuildRun): Promise<void> {
