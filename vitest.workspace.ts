@@ -20,7 +20,7 @@ export default defineConfig({
           name: 'daemon',
           root: './packages/daemon',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/reliability/**', 'test/scale-out/**', '**/node_modules/**'],
+          exclude: ['test/reliability/**', 'test/scale-out/**', 'test/real-repos/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -49,6 +49,20 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Repositories as their authors keep them (docs/pipeline.md): each file starts one daemon,
+          // uploads small projects written by the test and installs them from the npm registry; one
+          // file at a time, as each file's builds already run side by side inside its daemon.
+          name: 'real-repos',
+          root: './packages/daemon',
+          include: ['test/real-repos/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
           fileParallelism: false,
         },
       },
