@@ -102,7 +102,10 @@ export function repairStage(deps: {
         return { ok: true, value: { repair, plan }, detail: `proposed: ${plan.summary}` };
       }
       const backupDir = newBackupDir(layout, ctx.projectName);
-      await applyPlan(plan, projectDir, backupDir, { scratchDir: layout.tmpDir });
+      await applyPlan(plan, projectDir, backupDir, {
+        scratchDir: layout.tmpDir,
+        scope: { installDir: blueprint.installDir, appDir: blueprint.appDir },
+      });
       const { repair } = journal.add({
         projectName: ctx.projectName,
         backupDir,
