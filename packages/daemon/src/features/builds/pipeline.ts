@@ -44,6 +44,7 @@ import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
 import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
@@ -70,8 +71,11 @@ export interface PipelineDeps {
 /** `forge fix`: the repair proposed for an earlier build, made first by the build that applies it. */
 export interface FixRequest {
   diagnosis: Diagnosis;
-  /** Told once what was made (nothing, when the repair no longer applies). */
-  onApplied(repairs: Repair[]): void;
+  /**
+   * Told once what was made; nothing, with why, when the repair no longer applies or would change
+   * nothing (the build then stops without running the project's commands again).
+   */
+  onApplied(repairs: Repair[], nothingBecause?: string): void;
 }
 
 /** Where a build's source comes from: an upload to extract, or the project's files as they are. */
@@ -194,6 +198,19 @@ function hasLintScript(appDir: string, bp: Blueprint): boolean {
   }
 }
 
+/** A diagnosis whose repair RepairBot found it cannot make: no "run forge fix", and why not. */
+function withoutRepair(diagnosis: Diagnosis, reason: string): Diagnosis {
+  const { repair: _repair, ...rest } = diagnosis;
+  const suggestion = (diagnosis.suggestion ?? '')
+    .replace(` ${REPAIR_HINT}`, '')
+    .replace(REPAIR_HINT, '')
+    .trim();
+  return {
+    ...rest,
+    suggestion: `${suggestion}${suggestion ? ' ' : ''}RepairBot has nothing to change: ${reason}.`,
+  };
+}
+
 /** One try of the steps a repair can fix; what failed, when something did. */
 interface FailedAttempt {
   failure: BuildFailure;
@@ -266,21 +283,31 @@ export function createPipeline(deps: PipelineDeps) {
     return result.ok ? result.value : null;
   }
 
-  /** RepairBot's repair for a diagnosis: made (apply) or proposed; recorded on the build either way. */
+  /**
+   * RepairBot's repair for a diagnosis: made (apply) or proposed, and recorded on the build; or none,
+   * with why (it no longer applies, would change nothing, or could not be made).
+   */
   async function repairFor(
     run: BuildRun,
     diagnosis: Diagnosis,
     bp: Blueprint,
     apply: boolean,
-  ): Promise<RepairDone | null> {
-    const result = await runStage(env, run, stages.repair, { diagnosis, blueprint: bp, apply });
+    installMode?: InstallMode,
+  ): Promise<{ done: RepairDone; reason?: undefined } | { done: null; reason: string }> {
+    const result = await runStage(env, run, stages.repair, {
+      diagnosis,
+      blueprint: bp,
+      apply,
+      ...(installMode ? { installMode } : {}),
+    });
     if (!result.ok) {
       if (result.failure.status === 'cancelled') throw new Stop(result.failure, 'RepairBot');
       run.log('RepairBot', 'warn', `The repair could not be made: ${result.failure.message}`);
-      return null;
+      return { done: null, reason: result.failure.message };
     }
-    if (result.value) noteRepair(run, result.value.repair);
-    return result.value;
+    if (!result.value) return { done: null, reason: result.detail };
+    noteRepair(run, result.value.repair);
+    return { done: result.value };
   }
 
   /**
@@ -349,14 +376,17 @@ export function createPipeline(deps: PipelineDeps) {
     let installMode: InstallMode | undefined;
     let repaired = false;
     if (source.fix) {
-      const done = await repairFor(run, source.fix.diagnosis, bp, true);
-      source.fix.onApplied(done ? [done.repair] : []);
-      if (done) {
-        tried.add(done.plan.code);
-        installMode = done.plan.install;
-        repaired = true;
-        bp = await replan();
+      const { done, reason } = await repairFor(run, source.fix.diagnosis, bp, true);
+      source.fix.onApplied(done ? [done.repair] : [], reason);
+      if (!done) {
+        // Building again would only fail the same way: say so instead.
+        const message = `RepairBot has nothing to change for ${source.fix.diagnosis.repair ?? source.fix.diagnosis.code}: ${reason}. The project was not built again; it would fail the same way.`;
+        throw new Stop(failure('failed', 'NOTHING_TO_FIX', message), 'RepairBot', { diagnosis: null });
       }
+      tried.add(done.plan.code);
+      installMode = done.plan.install;
+      repaired = true;
+      bp = await replan();
     }
     for (;;) {
       const failed = await attempt(run, bp, installMode);
@@ -372,11 +402,26 @@ export function createPipeline(deps: PipelineDeps) {
           'warn',
           `Already tried ${code} in this build: not repairing the same way twice.`,
         );
-        throw stop;
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, `${code} was made during this build, and it still fails`),
+        });
       }
       const auto = deps.settings().autoRepair;
-      const done = await repairFor(run, diagnosis, bp, auto);
-      if (!auto || !done) throw stop;
+      const { done, reason } = await repairFor(run, diagnosis, bp, auto, installMode);
+      if (!done) {
+        // Nothing a repair can change: the build ends here, and its diagnosis no longer offers one.
+        run.log(
+          'RepairBot',
+          'warn',
+          `Nothing to repair: ${reason}. Not building again into the same failure.`,
+        );
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, reason),
+        });
+      }
+      if (!auto) throw stop;
       tried.add(code);
       repaired = true;
       installMode = done.plan.install ?? installMode;
