@@ -233,6 +233,7 @@ export function createPipeline(deps: PipelineDeps) {
     sandbox: deps.sandbox,
     settings: deps.settings,
     logger,
+    home: (name) => layout.buildHome(name),
   };
   const stages = {
     extract: extractStage({ layout, logger }),
@@ -241,7 +242,12 @@ export function createPipeline(deps: PipelineDeps) {
     install: installStage({ layout }),
     build: buildStage({ layout }),
     test: testStage({ layout }),
-    preview: previewStage({ previews: deps.previews, repo, sandbox: deps.sandbox }),
+    preview: previewStage({
+      previews: deps.previews,
+      repo,
+      sandbox: deps.sandbox,
+      home: (name) => layout.buildHome(name),
+    }),
     diagnose: diagnoseStage({ layout, repo }),
     repair: repairStage({ layout, journal: deps.journal }),
     lint: lintStage({ layout }),
