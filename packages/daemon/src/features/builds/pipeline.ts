@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
+  formatDuration,
   type Blueprint,
   type Build,
   type Diagnosis,
@@ -42,6 +43,7 @@ import {
 } from '../../pipeline/stages/index.ts';
 import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
+import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
 import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
 import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
@@ -324,6 +326,7 @@ export function createPipeline(deps: PipelineDeps) {
     run: BuildRun,
     bp: Blueprint,
     installMode: InstallMode | undefined,
+    history: Promise<void>,
   ): Promise<FailedAttempt | null> {
     const projectDir = layout.projectDir(run.projectName);
     if (bp.install) {
@@ -340,6 +343,8 @@ export function createPipeline(deps: PipelineDeps) {
         );
       }
     }
+    // The repository of the upload, made while the install ran, is there before any script reads it.
+    await history;
     if (bp.build) {
       const r = await runStage(env, run, stages.build, bp);
       if (!r.ok) return { failure: r.failure, bot: stages.build.bot, step: 'build' };
@@ -365,6 +370,7 @@ export function createPipeline(deps: PipelineDeps) {
     run: BuildRun,
     plan: Blueprint,
     source: BuildSource,
+    history: Promise<void>,
   ): Promise<{ bp: Blueprint; repaired: boolean }> {
     let bp = plan;
     let toolBin: string | null = null;
@@ -395,7 +401,7 @@ export function createPipeline(deps: PipelineDeps) {
       bp = await replan();
     }
     for (;;) {
-      const failed = await attempt(run, bp, installMode);
+      const failed = await attempt(run, bp, installMode, history);
       if (!failed) return { bp, repaired };
       if (failed.failure.status === 'cancelled') throw new Stop(failed.failure, failed.bot);
       const diagnosis = await diagnoseFailure(run, failed, bp);
@@ -433,6 +439,22 @@ export function createPipeline(deps: PipelineDeps) {
       installMode = done.plan.install ?? installMode;
       run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);
       bp = await replan();
+    }
+  }
+
+  /** The build's git repository of the uploaded files (gitSnapshot in the plan); never fails the build. */
+  async function snapshotHistory(run: BuildRun, projectDir: string): Promise<void> {
+    const snapshot = await gitSnapshot(projectDir, run.signal).catch(
+      (err: unknown) => ({ made: false, reason: (err as Error).message }) as const,
+    );
+    if (snapshot.made) {
+      run.log(
+        'BuildBot',
+        'info',
+        `git: a repository of the uploaded files for scripts that read their history: commit ${snapshot.commit.slice(0, 12)} on main by Forge (${snapshot.files} files, dated ${snapshot.date.toISOString()} by the newest file), made in ${formatDuration(snapshot.durationMs)}.`,
+      );
+    } else if (!run.signal.aborted) {
+      run.log('BuildBot', 'warn', `git: no repository of the uploaded files: ${snapshot.reason}.`);
     }
   }
 
@@ -611,7 +633,9 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     run.to({ status: 'running', stage: 'build-start' });
-    const made = await makeWithRepairs(run, bp, source);
+    // Made beside the toolchain and the install, off the build's critical path (docs/performance.md).
+    const history = bp.gitSnapshot ? snapshotHistory(run, projectDir) : Promise.resolve();
+    const made = await makeWithRepairs(run, bp, source, history);
     bp = made.bp;
     if (made.repaired) {
       // The source changed: the output is stored under the repaired tree's hash, so uploading the

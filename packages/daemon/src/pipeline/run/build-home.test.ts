@@ -50,9 +50,10 @@ describe.skipIf(!available)('a build with a writable home of its own, in the san
   });
 
   it("writes ~/.config and ~/.cache, reuses the shared npm cache, and cannot write the daemon user's home", async () => {
-    const realHome = process.env.HOME ?? homedir();
+    const realHome: string = process.env.HOME ?? homedir();
     const probe = `forge-home-probe-${process.pid}`;
-    cleanups.push(() => rm(join(sharedCaches().npm_config_cache, probe), { force: true }));
+    const npmCache = sharedCaches().npm_config_cache!;
+    cleanups.push(() => rm(join(npmCache, probe), { force: true }));
     const argv = await nodeScript(
       dir,
       'build.cjs',
@@ -83,7 +84,7 @@ console.log('HOME=' + home);`,
     expect(out).toContain(`HOME=${home}`);
     expect(await readFile(join(home, '.config', 'x', 'y'), 'utf8')).toBe('telemetry');
     expect(await readFile(join(home, '.cache', 'z'), 'utf8')).toBe('cache');
-    expect(await readFile(join(sharedCaches().npm_config_cache, probe), 'utf8')).toBe('shared');
+    expect(await readFile(join(npmCache, probe), 'utf8')).toBe('shared');
     expect(out.filter((l) => l.startsWith('REFUSED'))).toEqual(['REFUSED EROFS', 'REFUSED EROFS']);
     expect(existsSync(join(realHome, probe))).toBe(false);
   });
