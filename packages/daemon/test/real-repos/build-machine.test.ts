@@ -115,7 +115,10 @@ beforeAll(async () => {
 
   const start = (zipName: string, files: ProjectFiles | Promise<ProjectFiles>): Promise<Build> => {
     const build = (async () => {
-      const res = await upload(app, makeZip(zipName, await files));
+      const zip = makeZip(zipName, await files);
+      const res = await upload(app, zip).catch((err: unknown) => {
+        throw new Error(`upload of ${zipName} failed (${String(err)}): ${daemon.stderr().slice(-2000)}`);
+      });
       const result = (await res.json()) as UploadResult;
       if (res.status !== 200 || !result.buildId)
         throw new Error(`upload of ${zipName}: ${res.status} ${JSON.stringify(result)}`);
