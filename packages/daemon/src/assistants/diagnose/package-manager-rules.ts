@@ -180,7 +180,9 @@ export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
     script = 'build';
   }
   if (!script) return null;
-  const file = ctx.appPackageJson;
+  // The package.json of the folder the failed command ran in: the install's for the install step.
+  const file =
+    ctx.input.step === 'install' ? path.posix.join(ctx.installDir, 'package.json') : ctx.appPackageJson;
   const framework = blueprint?.framework;
   const command = script === 'build' && framework ? FRAMEWORK_BUILDS[framework] : undefined;
   if (command) {
