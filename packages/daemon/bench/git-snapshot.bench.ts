@@ -22,7 +22,8 @@ const env = {
   GIT_COMMITTER_EMAIL: 'bench@localhost',
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const size = () => execFileSync('du', ['-sk', path.join(dir, '.git')], { encoding: 'utf8' }).split('\t')[0];
+const size = (): string =>
+  execFileSync('du', ['-sk', path.join(dir, '.git')], { encoding: 'utf8' }).split('\t')[0] ?? '?';
 
 try {
   for (let i = 0; i < FILES; i++) {
