@@ -27,6 +27,11 @@ export interface HomeLayout {
   storeDir: string;
   /** Files as they were before RepairBot changed them, one folder per repair (for undo). */
   repairsDir(name: string): string;
+  /**
+   * The home folder a project's commands get (HOME, ~/.config, ~/.cache): writable, the project's
+   * own, kept between its builds; the package-manager caches stay shared (pipeline/run/build-home.ts).
+   */
+  buildHome(name: string): string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -41,6 +46,7 @@ export function homeLayout(home: string): HomeLayout {
     toolchainsDir: path.join(home, 'toolchains'),
     storeDir: path.join(home, 'store'),
     repairsDir: (name) => path.join(home, 'repairs', name),
+    buildHome: (name) => path.join(home, 'homes', name),
   };
 }
 

@@ -134,6 +134,11 @@ export const ERROR_CATALOGUE = {
   },
   BOT_HAS_NO_JOB: { status: 409, message: 'This bot has no build job to run.' },
   NOTHING_TO_FIX: { status: 409, message: 'This bot has no failed job to retry.' },
+  REPAIR_OUT_OF_SCOPE: {
+    status: 409,
+    message: 'RepairBot refused a repair that would change a file outside what a repair may touch.',
+    hint: "A repair changes only the files it shows, the install's lockfile and its node_modules; the project was left as it was. See the build's log for the repair it meant to make.",
+  },
   REPAIR_NOT_FOUND: {
     status: 404,
     message: 'There is no applied repair with that id in this project.',

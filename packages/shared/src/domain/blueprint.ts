@@ -110,6 +110,16 @@ export const Blueprint = z.object({
   installDir: z.string().default('.'),
   /** Every deployable app found when the project holds several (the chosen one included); else empty. */
   apps: z.array(AppCandidate).default([]),
+  /**
+   * The build gets a git repository of the uploaded files (one commit) before it runs, for builds
+   * that read their history (a ZIP carries no .git); false (or absent) when git is not on the machine.
+   */
+  gitSnapshot: z.boolean().optional(),
+  /**
+   * Registry hosts the lockfile's resolved URLs name (a mirror: registry.npmmirror.com, a company
+   * Artifactory) that the install fetches from Forge's registry instead; empty or absent when none.
+   */
+  mirrorHosts: z.array(z.string()).optional(),
   decisions: z.array(BlueprintDecision),
 });
 export type Blueprint = z.infer<typeof Blueprint>;

@@ -37,6 +37,8 @@ const DEP_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'opti
 interface PackageJson {
   /** Project-relative path of the file. */
   file: string;
+  /** Its "name": the uploaded project itself (or its workspace root), never a dependency to advise about. */
+  name: string | null;
   scripts: Record<string, string>;
   deps: Set<string>;
 }
@@ -144,11 +146,31 @@ export class Context {
             if (typeof script === 'string') scripts[name] = script;
           }
         }
-        found.push({ file, scripts, deps });
+        found.push({ file, name: typeof json.name === 'string' ? json.name : null, scripts, deps });
       }
       return found;
     })();
     return this.#packages;
+  }
+
+  /** The project's own package names (the app's, the install folder's, the root's package.json "name"). */
+  async ownNames(): Promise<Set<string>> {
+    return new Set((await this.packages()).flatMap((pkg) => (pkg.name ? [pkg.name] : [])));
+  }
+
+  /** The scripts of the package.json at project-relative `file`, or null when it is not there. */
+  async scriptsOf(file: string): Promise<Record<string, string> | null> {
+    const found = (await this.packages()).find((pkg) => pkg.file === path.posix.normalize(file));
+    if (found) return found.scripts;
+    const json = await readJson(this.abs(file));
+    if (!json) return null;
+    const scripts: Record<string, string> = {};
+    if (json.scripts && typeof json.scripts === 'object') {
+      for (const [name, script] of Object.entries(json.scripts)) {
+        if (typeof script === 'string') scripts[name] = script;
+      }
+    }
+    return scripts;
   }
 
   /** The app's package.json path (project-relative), whether or not it exists. */

@@ -140,9 +140,11 @@ const isRelative = (specifier: string) => /^\.\.?(\/|$)/.test(specifier);
 /** MISSING_PACKAGE for the bare imports among `found` whose package is not installed, or null. */
 export async function missingPackages(ctx: Context, found: readonly Unresolved[]): Promise<Diagnosis | null> {
   const byName = new Map<string, Unresolved>();
+  const own = await ctx.ownNames();
   for (const u of found) {
     const name = packageNameOf(u.specifier);
-    if (!name || byName.has(name)) continue;
+    // The project importing itself by name (its exports) is no package to add.
+    if (!name || byName.has(name) || own.has(name)) continue;
     // Installed yet unresolved (a subpath it does not export, types it does not ship): not missing.
     if (ctx.installed(name, u.baseDir ?? ctx.cwd)) continue;
     byName.set(name, u);
@@ -326,6 +328,8 @@ const SAME_NAME_BINS = new Set([
 
 /** The package that provides `bin`, when Forge can tell (a known tool, or a declared package of that name). */
 export async function packageOfBin(ctx: Context, bin: string): Promise<string | null> {
+  // The project's own bin is not a package it lacks.
+  if ((await ctx.ownNames()).has(bin)) return null;
   if (BIN_PACKAGES[bin]) return BIN_PACKAGES[bin];
   if (SAME_NAME_BINS.has(bin)) return bin;
   return packageNameOf(bin) === bin && (await ctx.declared(bin)) ? bin : null;

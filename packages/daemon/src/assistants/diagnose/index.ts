@@ -75,9 +75,41 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   ];
   for (const rule of rules) {
     const found = await rule(ctx);
-    if (found) return found;
+    if (found && (await trueOfTheFiles(ctx, found))) return found;
   }
   return unknown(ctx);
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A rule's claim checked against the project before it is stated, whatever the rule: a package.json
+ * said to lack a script has none; a package said to be undeclared is not declared; and advice about a
+ * package (use another version of it, add it, install it) is never about the uploaded project itself,
+ * which a tool names like any package ("my-app@1.0.0: The engine "node" is incompatible"). A claim the
+ * files contradict is dropped, and the next rule reads the failure.
+ */
+async function trueOfTheFiles(ctx: Context, d: Diagnosis): Promise<boolean> {
+  if (d.code === 'MISSING_SCRIPT' && d.file) {
+    const script = d.subjects?.[0];
+    const scripts = await ctx.scriptsOf(d.file);
+    if (script && scripts?.[script] !== undefined) return false;
+  }
+  if (d.code === 'MISSING_PACKAGE' && d.repair === 'ADD_MISSING_PACKAGES') {
+    for (const name of d.subjects ?? []) if (await ctx.declared(name)) return false;
+  }
+  const own = await ctx.ownNames();
+  const advice = `${d.summary} ${d.suggestion ?? ''}`;
+  for (const name of own) {
+    if ((d.code === 'MISSING_PACKAGE' || d.code === 'NODE_VERSION_MISMATCH') && d.subjects?.includes(name)) {
+      return false;
+    }
+    const pattern = new RegExp(
+      `(?:version of|[Aa]dd|[Ii]nstall|[Uu]pgrade|[Dd]owngrade|[Rr]emove) "?${escapeRegExp(name)}"?(?![\\w@/.-])`,
+    );
+    if (pattern.test(advice)) return false;
+  }
+  return true;
 }
 
 async function imports(ctx: Context): Promise<Diagnosis | null> {

@@ -163,7 +163,7 @@ const MISSING_SCRIPT = [
 ];
 
 /** MISSING_SCRIPT: the package manager was asked to run a script package.json does not have. */
-export function missingScript(ctx: Context): Diagnosis | null {
+export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
   let script: string | undefined;
   for (const line of ctx.lines) {
     for (const pattern of MISSING_SCRIPT) {
@@ -173,9 +173,16 @@ export function missingScript(ctx: Context): Diagnosis | null {
     if (script) break;
   }
   const { error, blueprint } = ctx.input;
-  if (!script && error.code === 'PROJECT_NOT_BUILDABLE' && blueprint?.hasPackageJson) script = 'build';
+  if (!script && error.code === 'PROJECT_NOT_BUILDABLE' && blueprint?.hasPackageJson) {
+    // The plan found nothing to build: that is a missing build script only when there is none.
+    const build = await ctx.script('build');
+    if (build !== undefined) return planWithoutOutput(ctx, build);
+    script = 'build';
+  }
   if (!script) return null;
-  const file = ctx.appPackageJson;
+  // The package.json of the folder the failed command ran in: the install's for the install step.
+  const file =
+    ctx.input.step === 'install' ? path.posix.join(ctx.installDir, 'package.json') : ctx.appPackageJson;
   const framework = blueprint?.framework;
   const command = script === 'build' && framework ? FRAMEWORK_BUILDS[framework] : undefined;
   if (command) {
@@ -195,6 +202,21 @@ export function missingScript(ctx: Context): Diagnosis | null {
     file,
     suggestion: `Add a "${script}" script to ${file} that builds the project, or set the build command in the forge config (forge.config.json: "build").`,
     subjects: [script],
+  };
+}
+
+/**
+ * The plan found nothing to build or serve although the app's package.json has a build script (a
+ * monorepo tool's, a generator Forge does not know): what to tell Forge, not "add a build script".
+ */
+function planWithoutOutput(ctx: Context, build: string): Diagnosis {
+  const file = ctx.appPackageJson;
+  return {
+    code: 'UNKNOWN',
+    summary: `${file} has a "build" script (${build}), but Forge could not tell what it builds or how to serve it: ${ctx.input.error.message}`,
+    file,
+    suggestion: `Name what the build writes in the forge config (forge.config.json: "outputDir", or "start" for a server app), or pick the app with --app; the build script itself is there.`,
+    subjects: ['build'],
   };
 }
 

@@ -141,26 +141,65 @@ export function outOfMemory(ctx: Context): Diagnosis | null {
   };
 }
 
-/** Hosts in "getaddrinfo ENOTFOUND host", "connect ECONNREFUSED 1.2.3.4:443", URLs that failed. */
-const NETWORK: RegExp[] = [
-  /getaddrinfo (?:ENOTFOUND|EAI_AGAIN|EAI_FAIL) ([\w.-]+)/,
-  /connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET) ([\w.:[\]-]+)/,
-  /request to (https?:\/\/[^\s,'"]+) failed/,
-  /Failed to fetch the engine file at (https?:\/\/[^\s,'"]+)/,
-  /Failed to load schema from (https?:\/\/[^\s,'"]+)/,
-  /Failed to fetch (?:font\b|`?[\w ]{1,60}`? from Google Fonts)/,
+/**
+ * What tools print when a host could not be reached, and how to read the host from it: Node's own
+ * errors ("getaddrinfo ENOTFOUND host", "connect ECONNREFUSED 1.2.3.4:443", "request to <url>
+ * failed"), git's through ssh and curl (npm, pnpm and Yarn 1 run `git ls-remote` for a git
+ * dependency), bun's ("DNSResolveFailed downloading tarball x@github:user/repo"), Yarn Berry's
+ * refusal to reach a git host (YN0080), and the fetches of fonts and schemas during a build.
+ */
+const NETWORK: { pattern: RegExp; host?: (m: RegExpExecArray) => string | undefined }[] = [
+  { pattern: /getaddrinfo (?:ENOTFOUND|EAI_AGAIN|EAI_FAIL) ([\w.-]+)/ },
+  { pattern: /connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET) ([\w.:[\]-]+)/ },
+  { pattern: /request to (https?:\/\/[^\s,'"]+) failed/ },
+  { pattern: /ssh: Could not resolve hostname ([\w.-]+)/ },
+  { pattern: /ssh: connect to host ([\w.-]+) port \d+/ },
+  { pattern: /Could not resolve host: ([\w.-]+)/ },
+  { pattern: /Failed to connect to ([\w.-]+) port \d+/ },
+  { pattern: /unable to access '(https?:\/\/[^']+)'/ },
+  {
+    pattern:
+      /\b(?:DNSResolveFailed|ConnectionRefused|ConnectionClosed|ConnectionTimedOut|ConnectionReset|NetworkUnreachable|HostUnreachable|Timeout|TLSHandshakeFailed) downloading (?:tarball|package manifest) (\S+)/,
+    host: (m) => hostOfSpec(m[1]!),
+  },
+  { pattern: /Request to '(https?:\/\/[^']+)' has been blocked\b/ },
+  { pattern: /Failed to fetch the engine file at (https?:\/\/[^\s,'"]+)/ },
+  { pattern: /Failed to load schema from (https?:\/\/[^\s,'"]+)/ },
+  {
+    pattern: /Failed to fetch (?:font\b|`?[\w ]{1,60}`? from Google Fonts)/,
+    host: () => 'fonts.googleapis.com',
+  },
 ];
+
+/** Git hosts of the package managers' shorthands ("github:user/repo", "gitlab:…", a bare "user/repo"). */
+const GIT_SHORTHANDS: Readonly<Record<string, string>> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  gist: 'gist.github.com',
+};
+
+/** The host a dependency spec fetches from: "x@git+https://host/…", "x@github:user/repo", "x@http://host:9/x.tgz". */
+function hostOfSpec(spec: string): string | undefined {
+  const at = spec.indexOf('@', spec.startsWith('@') ? 1 : 0);
+  const value = at === -1 ? spec : spec.slice(at + 1);
+  const url = /[a-z+]+:\/\/[^\s'"]+/i.exec(value)?.[0];
+  if (url) return hostOf(url.replace(/^git\+/, ''));
+  const shorthand = /^(github|gitlab|bitbucket|gist):/.exec(value)?.[1];
+  if (shorthand) return GIT_SHORTHANDS[shorthand];
+  return /^[\w.-]+\/[\w.-]+(?:#.*)?$/.test(value) ? 'github.com' : undefined;
+}
 
 /** NETWORK_AT_BUILD: the build (or install) needed a host this machine could not reach. */
 export function networkAtBuild(ctx: Context): Diagnosis | null {
   const hosts: string[] = [];
   let first = -1;
   ctx.lines.forEach((line, i) => {
-    for (const pattern of NETWORK) {
+    for (const { pattern, host: read } of NETWORK) {
       const m = pattern.exec(line);
       if (!m) continue;
       if (first === -1) first = i;
-      const host = m[1] ? hostOf(m[1]) : /Google Fonts|font/.test(line) ? 'fonts.googleapis.com' : undefined;
+      const host = read ? read(m) : m[1] ? hostOf(m[1]) : undefined;
       if (host && !hosts.includes(host)) hosts.push(host);
     }
   });
@@ -171,19 +210,21 @@ export function networkAtBuild(ctx: Context): Diagnosis | null {
     found?.location && !found.location.file.includes('node_modules/') ? found.location : undefined;
   const step = ctx.input.step === 'install' ? 'install' : 'build';
   const local = hosts.filter((h) => /^(?:127\.|localhost\b|\[?::1\]?)/.test(h));
+  const where = hosts.length ? listText(hosts) : 'a host';
   return {
     code: 'NETWORK_AT_BUILD',
-    summary: `The ${step} needed the network and could not reach ${hosts.length ? listText(hosts) : 'a host'}${place ? ` (${placeText(place)})` : ''}.`,
+    summary: `The ${step} needed the network and could not reach ${where}${place ? ` (${placeText(place)})` : ''}.`,
     ...(place
       ? { file: place.file, line: place.line, ...(place.column ? { column: place.column } : {}) }
       : {}),
-    suggestion: local.length
-      ? `A service the ${step} expects on this machine (${listText(local)}: a database or an API) is not running; builds get no such services, so make the ${step} work without it (or mock it when building).`
-      : fonts
-        ? 'Builds run without internet access: self-host the font (an @fontsource package, or next/font/local with the font files in the project) instead of fetching it from Google Fonts.'
-        : step === 'install'
-          ? 'Builds reach only the npm registry: install packages from it rather than from git URLs or other hosts, and check that the registry is reachable.'
-          : 'Builds run without internet access: ship what the build downloads with the project (a schema file, a font, generated clients), or skip the download when offline.',
+    suggestion:
+      step === 'install'
+        ? `Builds reach only the npm registry, not ${where}: depend on the package as published on the registry rather than on a git URL or a tarball on another host (or keep its code in the project), then build again.`
+        : local.length
+          ? `A service the build expects on this machine (${listText(local)}: a database or an API) is not running; builds get no such services, so make the build work without it (or mock it when building).`
+          : fonts
+            ? 'Builds run without internet access: self-host the font (an @fontsource package, or next/font/local with the font files in the project) instead of fetching it from Google Fonts.'
+            : 'Builds run without internet access: ship what the build downloads with the project (a schema file, a font, generated clients), or skip the download when offline.',
     ...(hosts.length ? { subjects: hosts } : {}),
   };
 }

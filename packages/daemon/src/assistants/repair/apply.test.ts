@@ -40,7 +40,7 @@ describe('applyPlan and restoreBackup', () => {
     await writeTree(project, {
       'package.json': '{\n  "name": "app"\n}\n',
       'src/App.tsx': 'import Header from "./components/header";\n',
-      'src/old.ts': 'export const old = 1;\n',
+      'yarn.lock': '# an old lockfile\n',
       'bun.lockb': lock,
     });
     await chmod(path.join(project, 'src/App.tsx'), 0o755);
@@ -48,12 +48,12 @@ describe('applyPlan and restoreBackup', () => {
 
     const applied = await applyPlan(
       plan({
-        files: ['package.json', 'bun.lockb'],
+        files: ['package.json', 'src/App.tsx', 'bun.lockb'],
         writes: [
           { file: 'package.json', content: '{\n  "name": "app",\n  "dependencies": {}\n}\n' },
           { file: 'src/App.tsx', content: 'import Header from "./components/Header";\n' },
           { file: 'src/new/deep/file.ts', content: 'export {};\n' },
-          { file: 'src/old.ts', content: null },
+          { file: 'yarn.lock', content: null },
         ],
         backup: ['bun.lockb', 'package-lock.json'],
       }),
@@ -65,12 +65,12 @@ describe('applyPlan and restoreBackup', () => {
       'package.json',
       'src/App.tsx',
       'src/new/deep/file.ts',
-      'src/old.ts',
+      'yarn.lock',
     ]);
     expect(await readFile(path.join(project, 'src/App.tsx'), 'utf8')).toContain('./components/Header');
     expect((await stat(path.join(project, 'src/App.tsx'))).mode & 0o777).toBe(0o755);
     expect(await readFile(path.join(project, 'src/new/deep/file.ts'), 'utf8')).toBe('export {};\n');
-    expect(existsSync(path.join(project, 'src/old.ts'))).toBe(false);
+    expect(existsSync(path.join(project, 'yarn.lock'))).toBe(false);
 
     // The install that follows rewrites the lockfile and creates another.
     await writeFile(path.join(project, 'bun.lockb'), randomBytes(100));
@@ -83,7 +83,7 @@ describe('applyPlan and restoreBackup', () => {
       'package.json',
       'src/App.tsx',
       'src/new/deep/file.ts',
-      'src/old.ts',
+      'yarn.lock',
     ]);
     expect(await snapshot(project)).toEqual(before);
     expect(existsSync(path.join(project, 'src/new'))).toBe(false);
@@ -174,10 +174,10 @@ describe('applyPlan and restoreBackup', () => {
       code: 'NOT_A_FILE',
     });
     const backupDir = path.join(await tempDir(), 'once');
-    await applyPlan(plan({ writes: [{ file: 'package.json', content: '{"a":1}' }] }), project, backupDir);
-    await expect(
-      applyPlan(plan({ writes: [{ file: 'package.json', content: '{"a":2}' }] }), project, backupDir),
-    ).rejects.toThrow(/already holds/);
+    const edit = (content: string) =>
+      plan({ files: ['package.json'], writes: [{ file: 'package.json', content }] });
+    await applyPlan(edit('{"a":1}'), project, backupDir);
+    await expect(applyPlan(edit('{"a":2}'), project, backupDir)).rejects.toThrow(/already holds/);
     expect(await readFile(path.join(project, 'package.json'), 'utf8')).toBe('{"a":1}');
   });
 
@@ -209,7 +209,7 @@ describe('applyPlan and restoreBackup', () => {
       }),
       project,
       path.join(root, 'backups', 'r1'),
-      { scratchDir: scratch },
+      { scratchDir: scratch, scope: { installDir: '.', appDir: 'apps/web' } },
     );
     expect(existsSync(path.join(project, 'node_modules'))).toBe(false);
     await expect(lstat(path.join(project, 'apps/web/node_modules'))).rejects.toMatchObject({
@@ -232,8 +232,62 @@ describe('applyPlan and restoreBackup', () => {
         plan({ dropNodeModules: true, nodeModules: ['app/node_modules'] }),
         project,
         path.join(root, 'b'),
+        { scope: { installDir: '.', appDir: 'app' } },
       ),
     ).rejects.toMatchObject({ code: 'PATH_OUTSIDE_PROJECT' });
     expect(existsSync(path.join(root, 'elsewhere', 'node_modules', 'x'))).toBe(true);
+  });
+
+  it('refuses, before anything is saved, what a repair never touches: a committed node_modules fixture, an undeclared or deleted file', async () => {
+    const root = await tempDir();
+    const project = path.join(root, 'project');
+    const fixture = 'test/fixtures/legacy-app/node_modules/left-pad/index.js';
+    await writeTree(project, {
+      'package.json': '{}',
+      'package-lock.json': '{}',
+      'src/main.js': 'export {};\n',
+      'node_modules/pkg/index.js': 'x',
+      [fixture]: 'module.exports = () => "committed";\n',
+    });
+    const before = await snapshot(project);
+    const backupDir = path.join(root, 'backup');
+    const attempts: RepairPlan[] = [
+      plan({
+        code: 'DROP_FOREIGN_NODE_MODULES',
+        dropNodeModules: true,
+        nodeModules: ['node_modules', 'test/fixtures/legacy-app/node_modules'],
+      }),
+      plan({ files: ['src/main.js'], writes: [{ file: 'src/main.js', content: null }] }),
+      plan({ files: ['package.json'], writes: [{ file: 'src/main.js', content: 'changed' }] }),
+      plan({ files: [fixture], writes: [{ file: fixture, content: 'changed' }] }),
+      plan({
+        files: ['node_modules/pkg/index.js'],
+        writes: [{ file: 'node_modules/pkg/index.js', content: 'x2' }],
+      }),
+    ];
+    for (const attempt of attempts) {
+      await expect(applyPlan(attempt, project, backupDir)).rejects.toMatchObject({
+        code: 'REPAIR_OUT_OF_SCOPE',
+      });
+    }
+    expect(await snapshot(project)).toEqual(before);
+    expect(existsSync(backupDir)).toBe(false);
+
+    // The install's own node_modules and lockfile are the repair's to replace.
+    await applyPlan(
+      plan({
+        code: 'DROP_FOREIGN_NODE_MODULES',
+        files: [],
+        writes: [{ file: 'package-lock.json', content: null }],
+        dropNodeModules: true,
+      }),
+      project,
+      backupDir,
+      { scratchDir: path.join(root, 'tmp') },
+    );
+    expect(existsSync(path.join(project, 'node_modules'))).toBe(false);
+    expect(existsSync(path.join(project, 'package-lock.json'))).toBe(false);
+    expect(await readFile(path.join(project, fixture), 'utf8')).toContain('committed');
+    await settleBackgroundRemovals();
   });
 });

@@ -14,6 +14,7 @@ import {
 import { ForgeError } from '../../http/forge-error.ts';
 import type { RepairPlan } from './types.ts';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { LOCKFILES } from './install-args.ts';
 
 /**
  * Applying a plan and taking it back. Before anything is written, every file the repair touches is
@@ -75,7 +76,58 @@ function missingDirs(root: ProjectRoot, abs: string): string[] {
 
 const unique = (items: readonly string[]): string[] => [...new Set(items)];
 
+/** The install a repair serves (the plan's folders): whose node_modules and lockfile it may replace. */
+export interface RepairScope {
+  /** Project-relative folder the install runs in ("." for the root). */
+  installDir: string;
+  /** Project-relative folder of the app (a package of that install). */
+  appDir: string;
+}
+
+const ROOT_SCOPE: RepairScope = { installDir: '.', appDir: '.' };
+const LOCKFILE_NAMES = new Set(Object.values(LOCKFILES).flat());
+const relIn = (dir: string, name: string): string => path.posix.normalize(path.posix.join(dir, name));
+/** A path through a node_modules or .git folder: the install's and git's, never a repair's to write. */
+const TOOL_OWNED = /(?:^|\/)(?:node_modules|\.git)(?:\/|$)/;
+
+/**
+ * What a repair may change, checked before anything is saved or written, whatever the planner said:
+ * the files it declares (in `files`: the edit it is about, shown to the user and saved for undo) and
+ * the install's own lockfile; it may delete nothing but that lockfile, and remove no node_modules but
+ * the install's own top-level ones (the install folder's, and the app's when it is a package of that
+ * install). So a committed `test/fixtures/…/node_modules` or any other file of the upload survives
+ * every repair. Throws REPAIR_OUT_OF_SCOPE naming the path.
+ */
+function checkScope(
+  plan: RepairPlan,
+  writes: readonly (Resolved & { content: unknown })[],
+  scope: RepairScope,
+): void {
+  const refuse = (rel: string, why: string): never => {
+    throw new ForgeError(
+      'REPAIR_OUT_OF_SCOPE',
+      `RepairBot refused its ${plan.code} repair: it would ${why} "${rel}", which a repair never touches.`,
+    );
+  };
+  const lockfiles = new Set([...LOCKFILE_NAMES].map((name) => relIn(scope.installDir, name)));
+  const declared = new Set(plan.files.map((f) => checkRelPath(f)));
+  for (const w of writes) {
+    if (TOOL_OWNED.test(w.rel)) refuse(w.rel, 'write');
+    if (w.content === null && w.exists && !lockfiles.has(w.rel)) refuse(w.rel, 'delete');
+    if (w.exists && !declared.has(w.rel) && !lockfiles.has(w.rel)) refuse(w.rel, 'silently change');
+  }
+  if (plan.dropNodeModules) {
+    const own = new Set([relIn(scope.installDir, 'node_modules'), relIn(scope.appDir, 'node_modules')]);
+    for (const dir of plan.nodeModules ?? ['node_modules']) {
+      const rel = path.posix.normalize(checkRelPath(dir));
+      if (!own.has(rel)) refuse(rel, 'remove');
+    }
+  }
+}
+
 export interface ApplyOptions {
+  /** The install the repair serves (default: the project root's). */
+  scope?: RepairScope;
   /**
    * Where a dropped node_modules is moved before it is removed in the background (same file system
    * as the project; FORGE_HOME's tmp folder). Default: the backup folder's parent.
@@ -84,8 +136,9 @@ export interface ApplyOptions {
 }
 
 /**
- * Apply a plan: save every file in plan.files, plan.backup and plan.writes into `backupDir` (with which
- * did not exist), write atomically, then drop node_modules when asked. A write that fails puts back
+ * Apply a plan: check it stays within what a repair may change (checkScope), save every file in
+ * plan.files, plan.backup and plan.writes into `backupDir` (with which did not exist), write
+ * atomically, then drop node_modules when asked. A write that fails puts back
  * what was saved before the error is thrown. Returns the project-relative files the repair changes.
  */
 export async function applyPlan(
@@ -104,6 +157,7 @@ export async function applyPlan(
   const drops = plan.dropNodeModules
     ? unique(plan.nodeModules ?? ['node_modules']).map((dir) => resolveLinkParent(root, checkRelPath(dir)))
     : [];
+  checkScope(plan, writes, options.scope ?? ROOT_SCOPE);
 
   const manifestFile = path.join(backupDir, MANIFEST);
   if (fs.existsSync(manifestFile)) throw new Error(`${backupDir} already holds the backup of a repair`);

@@ -10,17 +10,22 @@ import { LOCKFILES, installTool, installWritesLockfile } from './install-args.ts
 export const relJoin = (dir: string, name: string): string =>
   path.posix.normalize(path.posix.join(dir, name));
 
-/** A project file's text, or null when it is missing or lies (through a link) outside the project. */
-export async function readInside(projectDir: string, rel: string): Promise<string | null> {
+/** A project file's bytes, or null when it is missing or lies (through a link) outside the project. */
+export async function readInsideBytes(projectDir: string, rel: string): Promise<Buffer | null> {
   const root = await realpath(projectDir);
   const real = await realWithin(root, path.join(root, rel));
   if (real === null) return null;
   try {
-    return await readFile(real, 'utf8');
+    return await readFile(real);
   } catch (error) {
     if (['EISDIR', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
+}
+
+/** A project file's text, or null when it is missing or lies (through a link) outside the project. */
+export async function readInside(projectDir: string, rel: string): Promise<string | null> {
+  return (await readInsideBytes(projectDir, rel))?.toString('utf8') ?? null;
 }
 
 /** Whether a regular file is at project-relative `rel` (links followed, inside the project). */

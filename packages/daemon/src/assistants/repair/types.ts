@@ -52,6 +52,8 @@ export interface RepairTarget {
   projectDir: string;
   /** The build's plan: package manager, appDir, installDir, env (PATH with a provisioned tool), install argv, framework. */
   blueprint: Blueprint;
+  /** How the install runs now, when an earlier repair of the same build changed it. */
+  installMode?: InstallMode;
   /** Runs a command as RepairBot (sandboxed when possible, cancellable): used to resolve versions. */
   run(command: RepairCommand): Promise<RunResult>;
   signal?: AbortSignal;

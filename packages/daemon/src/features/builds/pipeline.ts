@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
+  formatDuration,
   type Blueprint,
   type Build,
   type Diagnosis,
@@ -42,8 +43,10 @@ import {
 } from '../../pipeline/stages/index.ts';
 import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
+import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
 import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
@@ -70,8 +73,11 @@ export interface PipelineDeps {
 /** `forge fix`: the repair proposed for an earlier build, made first by the build that applies it. */
 export interface FixRequest {
   diagnosis: Diagnosis;
-  /** Told once what was made (nothing, when the repair no longer applies). */
-  onApplied(repairs: Repair[]): void;
+  /**
+   * Told once what was made; nothing, with why, when the repair no longer applies or would change
+   * nothing (the build then stops without running the project's commands again).
+   */
+  onApplied(repairs: Repair[], nothingBecause?: string): void;
 }
 
 /** Where a build's source comes from: an upload to extract, or the project's files as they are. */
@@ -194,6 +200,19 @@ function hasLintScript(appDir: string, bp: Blueprint): boolean {
   }
 }
 
+/** A diagnosis whose repair RepairBot found it cannot make: no "run forge fix", and why not. */
+function withoutRepair(diagnosis: Diagnosis, reason: string): Diagnosis {
+  const { repair: _repair, ...rest } = diagnosis;
+  const suggestion = (diagnosis.suggestion ?? '')
+    .replace(` ${REPAIR_HINT}`, '')
+    .replace(REPAIR_HINT, '')
+    .trim();
+  return {
+    ...rest,
+    suggestion: `${suggestion}${suggestion ? ' ' : ''}RepairBot has nothing to change: ${reason}.`,
+  };
+}
+
 /** One try of the steps a repair can fix; what failed, when something did. */
 interface FailedAttempt {
   failure: BuildFailure;
@@ -216,6 +235,7 @@ export function createPipeline(deps: PipelineDeps) {
     sandbox: deps.sandbox,
     settings: deps.settings,
     logger,
+    home: (name) => layout.buildHome(name),
   };
   const stages = {
     extract: extractStage({ layout, logger }),
@@ -224,7 +244,12 @@ export function createPipeline(deps: PipelineDeps) {
     install: installStage({ layout }),
     build: buildStage({ layout }),
     test: testStage({ layout }),
-    preview: previewStage({ previews: deps.previews, repo, sandbox: deps.sandbox }),
+    preview: previewStage({
+      previews: deps.previews,
+      repo,
+      sandbox: deps.sandbox,
+      home: (name) => layout.buildHome(name),
+    }),
     diagnose: diagnoseStage({ layout, repo }),
     repair: repairStage({ layout, journal: deps.journal }),
     lint: lintStage({ layout }),
@@ -266,21 +291,31 @@ export function createPipeline(deps: PipelineDeps) {
     return result.ok ? result.value : null;
   }
 
-  /** RepairBot's repair for a diagnosis: made (apply) or proposed; recorded on the build either way. */
+  /**
+   * RepairBot's repair for a diagnosis: made (apply) or proposed, and recorded on the build; or none,
+   * with why (it no longer applies, would change nothing, or could not be made).
+   */
   async function repairFor(
     run: BuildRun,
     diagnosis: Diagnosis,
     bp: Blueprint,
     apply: boolean,
-  ): Promise<RepairDone | null> {
-    const result = await runStage(env, run, stages.repair, { diagnosis, blueprint: bp, apply });
+    installMode?: InstallMode,
+  ): Promise<{ done: RepairDone; reason?: undefined } | { done: null; reason: string }> {
+    const result = await runStage(env, run, stages.repair, {
+      diagnosis,
+      blueprint: bp,
+      apply,
+      ...(installMode ? { installMode } : {}),
+    });
     if (!result.ok) {
       if (result.failure.status === 'cancelled') throw new Stop(result.failure, 'RepairBot');
       run.log('RepairBot', 'warn', `The repair could not be made: ${result.failure.message}`);
-      return null;
+      return { done: null, reason: result.failure.message };
     }
-    if (result.value) noteRepair(run, result.value.repair);
-    return result.value;
+    if (!result.value) return { done: null, reason: result.detail };
+    noteRepair(run, result.value.repair);
+    return { done: result.value };
   }
 
   /**
@@ -291,6 +326,7 @@ export function createPipeline(deps: PipelineDeps) {
     run: BuildRun,
     bp: Blueprint,
     installMode: InstallMode | undefined,
+    history: Promise<void>,
   ): Promise<FailedAttempt | null> {
     const projectDir = layout.projectDir(run.projectName);
     if (bp.install) {
@@ -307,6 +343,8 @@ export function createPipeline(deps: PipelineDeps) {
         );
       }
     }
+    // The repository of the upload, made while the install ran, is there before any script reads it.
+    await history;
     if (bp.build) {
       const r = await runStage(env, run, stages.build, bp);
       if (!r.ok) return { failure: r.failure, bot: stages.build.bot, step: 'build' };
@@ -332,6 +370,7 @@ export function createPipeline(deps: PipelineDeps) {
     run: BuildRun,
     plan: Blueprint,
     source: BuildSource,
+    history: Promise<void>,
   ): Promise<{ bp: Blueprint; repaired: boolean }> {
     let bp = plan;
     let toolBin: string | null = null;
@@ -349,17 +388,20 @@ export function createPipeline(deps: PipelineDeps) {
     let installMode: InstallMode | undefined;
     let repaired = false;
     if (source.fix) {
-      const done = await repairFor(run, source.fix.diagnosis, bp, true);
-      source.fix.onApplied(done ? [done.repair] : []);
-      if (done) {
-        tried.add(done.plan.code);
-        installMode = done.plan.install;
-        repaired = true;
-        bp = await replan();
+      const { done, reason } = await repairFor(run, source.fix.diagnosis, bp, true);
+      source.fix.onApplied(done ? [done.repair] : [], reason);
+      if (!done) {
+        // Building again would only fail the same way: say so instead.
+        const message = `RepairBot has nothing to change for ${source.fix.diagnosis.repair ?? source.fix.diagnosis.code}: ${reason}. The project was not built again; it would fail the same way.`;
+        throw new Stop(failure('failed', 'NOTHING_TO_FIX', message), 'RepairBot', { diagnosis: null });
       }
+      tried.add(done.plan.code);
+      installMode = done.plan.install;
+      repaired = true;
+      bp = await replan();
     }
     for (;;) {
-      const failed = await attempt(run, bp, installMode);
+      const failed = await attempt(run, bp, installMode, history);
       if (!failed) return { bp, repaired };
       if (failed.failure.status === 'cancelled') throw new Stop(failed.failure, failed.bot);
       const diagnosis = await diagnoseFailure(run, failed, bp);
@@ -372,16 +414,47 @@ export function createPipeline(deps: PipelineDeps) {
           'warn',
           `Already tried ${code} in this build: not repairing the same way twice.`,
         );
-        throw stop;
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, `${code} was made during this build, and it still fails`),
+        });
       }
       const auto = deps.settings().autoRepair;
-      const done = await repairFor(run, diagnosis, bp, auto);
-      if (!auto || !done) throw stop;
+      const { done, reason } = await repairFor(run, diagnosis, bp, auto, installMode);
+      if (!done) {
+        // Nothing a repair can change: the build ends here, and its diagnosis no longer offers one.
+        run.log(
+          'RepairBot',
+          'warn',
+          `Nothing to repair: ${reason}. Not building again into the same failure.`,
+        );
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, reason),
+        });
+      }
+      if (!auto) throw stop;
       tried.add(code);
       repaired = true;
       installMode = done.plan.install ?? installMode;
       run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);
       bp = await replan();
+    }
+  }
+
+  /** The build's git repository of the uploaded files (gitSnapshot in the plan); never fails the build. */
+  async function snapshotHistory(run: BuildRun, projectDir: string): Promise<void> {
+    const snapshot = await gitSnapshot(projectDir, run.signal).catch(
+      (err: unknown) => ({ made: false, reason: (err as Error).message }) as const,
+    );
+    if (snapshot.made) {
+      run.log(
+        'BuildBot',
+        'info',
+        `git: a repository of the uploaded files for scripts that read their history: commit ${snapshot.commit.slice(0, 12)} on main by Forge (${snapshot.files} files, dated ${snapshot.date.toISOString()} by the newest file), made in ${formatDuration(snapshot.durationMs)}.`,
+      );
+    } else if (!run.signal.aborted) {
+      run.log('BuildBot', 'warn', `git: no repository of the uploaded files: ${snapshot.reason}.`);
     }
   }
 
@@ -560,7 +633,9 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     run.to({ status: 'running', stage: 'build-start' });
-    const made = await makeWithRepairs(run, bp, source);
+    // Made beside the toolchain and the install, off the build's critical path (docs/performance.md).
+    const history = bp.gitSnapshot ? snapshotHistory(run, projectDir) : Promise.resolve();
+    const made = await makeWithRepairs(run, bp, source, history);
     bp = made.bp;
     if (made.repaired) {
       // The source changed: the output is stored under the repaired tree's hash, so uploading the

@@ -39,6 +39,8 @@ export interface ServerAppOptions {
   killGraceMs?: number;
   /** Run inside the runner's bubblewrap sandbox when available (it shares the network, so the port works). */
   sandbox?: boolean | SandboxOptions;
+  /** The app's own writable home (runCommand's `home`). */
+  home?: string;
 }
 
 /** How an app that did not answer on PORT was found, for the build's log and record. */
@@ -245,6 +247,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
     signal: controller.signal,
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+    ...(options.home ? { home: options.home } : {}),
     onSpawn: (spawned) => {
       pid = spawned;
     },

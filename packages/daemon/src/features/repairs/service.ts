@@ -11,7 +11,7 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { restoreBackup } from '../../assistants/repair/index.ts';
+import { checkRepair, restoreBackup } from '../../assistants/repair/index.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { BuildService } from '../builds/service.ts';
 import type { JournalEntry, RepairJournal } from './journal.ts';
@@ -66,20 +66,43 @@ export function createRepairService(deps: RepairServiceDeps) {
         `Build ${build.id} can only be repaired with ${code}, which was not asked for (${codes.join(', ')}).`,
       );
     }
-    let applied!: (repairs: Repair[]) => void;
-    const made = new Promise<Repair[]>((resolve) => (applied = resolve));
+    // A repair that no longer applies, or would change nothing, starts no build: it would only fail
+    // the same way. Found without running anything, before a build exists.
+    const nothing = build.blueprint
+      ? await checkRepair(diagnosis, {
+          projectDir: layout.projectDir(build.projectName),
+          blueprint: build.blueprint,
+        })
+      : null;
+    if (nothing) refuseNothing(build, code, nothing, null);
+    type Made = { repairs: Repair[]; nothingBecause?: string | undefined };
+    let applied!: (made: Made) => void;
+    const made = new Promise<Made>((resolve) => (applied = resolve));
     const next = builds.startBuild(build.projectName, {
       noCache: true,
-      fix: { diagnosis, onApplied: (repairs) => applied(repairs) },
+      fix: { diagnosis, onApplied: (repairs, nothingBecause) => applied({ repairs, nothingBecause }) },
     });
     // Answer once the repair is made (or found not to apply), not when the whole build ends.
-    const ended = builds.running(next.id)?.done.then(() => [] as Repair[]) ?? Promise.resolve([]);
-    const repairs = await Promise.race([made, ended]);
+    const ended: Promise<Made> =
+      builds.running(next.id)?.done.then(() => ({ repairs: [] })) ?? Promise.resolve({ repairs: [] });
+    const { repairs, nothingBecause } = await Promise.race([made, ended]);
+    if (repairs.length === 0 && nothingBecause) refuseNothing(build, code, nothingBecause, next.id);
     const message = repairs.length
       ? `${repairs.map((r) => r.summary).join('; ')}. Build ${next.id} is running with the repair.`
-      : `RepairBot found nothing left to change for ${code}; build ${next.id} runs with the project as it is.`;
+      : `RepairBot made no repair for ${code}; build ${next.id} runs with the project as it is.`;
     logger.info({ buildId: build.id, next: next.id, repairs: repairs.map((r) => r.id) }, 'fix applied');
     return { repairs, buildId: next.id, message };
+  }
+
+  /** NOTHING_TO_FIX for a repair RepairBot would not make, with why; told to the project's log too. */
+  function refuseNothing(build: Build, code: RepairCode, why: string, stopped: string | null): never {
+    const message =
+      `RepairBot has nothing to change for build ${build.id} (${code}): ${why}. ` +
+      (stopped
+        ? `Build ${stopped} stopped without running the project's commands again.`
+        : 'No build was started: it would fail the same way.');
+    tell(build.projectName, 'warn', message);
+    throw new ForgeError('NOTHING_TO_FIX', message);
   }
 
   return {

@@ -9,6 +9,7 @@ import {
   type Workspace,
 } from './apps.ts';
 import { BlueprintError } from './blueprint-error.ts';
+import { planBuildMachine, type MachineOptions } from './build-machine.ts';
 import type { Argv } from './command-line.ts';
 import { DecisionLog } from './decisions.ts';
 import { devServerOfScript } from './dev-servers.ts';
@@ -38,6 +39,8 @@ export interface DetectOptions {
    * forge config. A folder with no app is a BlueprintError (BLUEPRINT_UNKNOWN_APP) naming the apps.
    */
   app?: string;
+  /** This machine, for the build-machine decisions (git, the registry it reaches): asked when not given. */
+  machine?: MachineOptions;
 }
 
 type Plan = Omit<Blueprint, 'decisions'>;
@@ -469,6 +472,8 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     appDir: '.',
     installDir: '.',
     apps: [],
+    gitSnapshot: false,
+    mirrorHosts: [],
   };
 
   const { chosen, apps, workspace, members, rootPm } = await findApps(
@@ -554,6 +559,18 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
   }
   if (forge) applyOverrides(plan, forge, log);
   settleToolchain(plan, log);
+  await planBuildMachine(
+    files,
+    plan,
+    [
+      { dir: chosen.dir, pkg: chosen.pkg },
+      ...(plan.installDir !== chosen.dir
+        ? [{ dir: plan.installDir, pkg: plan.installDir === '.' ? pkg : null }]
+        : []),
+    ],
+    log,
+    opts.machine,
+  );
   for (const skipped of files.skipped)
     log.add('ignored', skipped.file, skipped.file, `not read: ${skipped.reason}`);
 

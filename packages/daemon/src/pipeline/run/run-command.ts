@@ -1,4 +1,4 @@
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CancelReason } from '@forge/shared';
@@ -20,6 +20,7 @@ import {
 } from './resource-limits.ts';
 import { sandboxArgv, sandboxAvailable, type SandboxOptions } from './sandbox.ts';
 import { scrubEnv } from './scrub-env.ts';
+import { homeEnv } from './build-home.ts';
 import { watchDiskWrites } from './disk-watch.ts';
 import { formatBytes } from '@forge/shared';
 
@@ -43,6 +44,12 @@ export interface RunCommandOptions {
   maxLineLength?: number;
   maxOutputBytes?: number;
   killGraceMs?: number;
+  /**
+   * A writable home of the command's own (HOME, XDG_*: created if missing, writable in the sandbox),
+   * with the package-manager caches pinned where the daemon keeps them (build-home.ts). Without it
+   * the command sees the daemon's HOME, read-only in the sandbox.
+   */
+  home?: string;
   /** Run inside bubblewrap when available (see `sandboxAvailable`); `RunResult.sandboxed` says if it did. */
   sandbox?: boolean | SandboxOptions;
   /**
@@ -123,14 +130,22 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
     ...(error ? { error } : {}),
   });
 
-  const env = scrubEnv(process.env, options.env);
+  const env = scrubEnv(
+    process.env,
+    options.home ? { ...homeEnv(options.home), ...options.env } : options.env,
+  );
   if (signal?.aborted) return notStarted(false, 'cancelled');
+  if (options.home) await mkdir(options.home, { recursive: true });
 
   let command = [...argv];
   let sandboxed = false;
   if (options.sandbox && (await sandboxAvailable())) {
     try {
-      command = await sandboxArgv(argv, cwd, env, options.sandbox === true ? {} : options.sandbox);
+      const given = options.sandbox === true ? {} : options.sandbox;
+      const sandbox = options.home
+        ? { ...given, writable: [...(given.writable ?? []), options.home] }
+        : given;
+      command = await sandboxArgv(argv, cwd, env, sandbox);
       // The caller's TMPDIR is read-only in the sandbox; its /tmp is private and writable.
       env.TMPDIR = '/tmp';
       sandboxed = true;

@@ -1,4 +1,5 @@
 import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { execa } from 'execa';
 
@@ -69,6 +70,8 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
   const dirs: (string | undefined)[] = [
     env.npm_config_cache ?? env.NPM_CONFIG_CACHE ?? (home && join(home, '.npm')),
     env.npm_config_store_dir ?? env.NPM_CONFIG_STORE_DIR,
+    // pnpm's metadata cache, when it is pinned outside the XDG cache below.
+    env.npm_config_cache_dir ?? env.NPM_CONFIG_CACHE_DIR,
     // pnpm's store and metadata, yarn classic, corepack, vite/esbuild caches all live here.
     env.XDG_CACHE_HOME ?? (home && join(home, '.cache')),
     env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'pnpm') : home && join(home, '.local', 'share', 'pnpm'),
@@ -76,7 +79,7 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
     env.YARN_CACHE_FOLDER,
     env.COREPACK_HOME,
     env.BUN_INSTALL_CACHE_DIR ?? (home && join(home, '.bun', 'install', 'cache')),
-    home && join(home, '.yarn', 'berry'),
+    env.YARN_GLOBAL_FOLDER ?? (home && join(home, '.yarn', 'berry')),
   ];
   return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }
@@ -95,18 +98,31 @@ function firstRunDirs(command: string, env: Readonly<Record<string, string | und
       return [env.BUN_INSTALL_CACHE_DIR ?? join(home, '.bun', 'install', 'cache')];
     case 'yarn':
     case 'yarnpkg':
-      return [join(home, '.yarn', 'berry')];
+      return [
+        env.YARN_GLOBAL_FOLDER ?? join(home, '.yarn', 'berry'),
+        ...(env.YARN_CACHE_FOLDER ? [env.YARN_CACHE_FOLDER] : []),
+      ];
     case 'pnpm':
     case 'pnpx':
-      return [env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'pnpm') : join(home, '.local', 'share', 'pnpm')];
+      return [
+        env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'pnpm') : join(home, '.local', 'share', 'pnpm'),
+        ...(env.npm_config_cache_dir ? [env.npm_config_cache_dir] : []),
+      ];
     default:
       return [];
   }
 }
 
-/** Credential directories of the daemon's user that a build has no business reading. */
+/**
+ * Credential directories of the daemon's user that a build has no business reading: in the daemon's
+ * home, and in the command's when it has one of its own.
+ */
 function credentialDirs(home: string | undefined): string[] {
-  if (!home) return [];
+  const homes = [...new Set([process.env.HOME ?? homedir(), ...(home ? [home] : [])])];
+  return homes.flatMap((dir) => credentialsIn(dir));
+}
+
+function credentialsIn(home: string): string[] {
   return [
     '.ssh',
     '.aws',
@@ -197,6 +213,11 @@ export async function sandboxArgv(
     env.npm_config_cache ?? env.NPM_CONFIG_CACHE ?? (home && join(home, '.npm')),
     env.XDG_CACHE_HOME ?? (home && join(home, '.cache')),
     ...firstRunDirs(argv[0] ?? '', env),
+    // Caches pinned outside the command's home (build-home.ts): any script may run any package
+    // manager, and a cache that does not exist cannot be bound writable.
+    ...(env.HOME && env.npm_config_cache_dir
+      ? [env.npm_config_cache_dir, env.YARN_CACHE_FOLDER, env.YARN_GLOBAL_FOLDER, env.BUN_INSTALL_CACHE_DIR]
+      : []),
   ];
   await Promise.all(
     created.map((dir) => (dir ? mkdir(dir, { recursive: true }).catch(() => undefined) : undefined)),

@@ -11,6 +11,8 @@ import {
 } from '../../features/builds/install-cache.ts';
 import { OutputEvidence } from '../run/first-error.ts';
 import { isStoreInstall, usesStore } from '../toolchains/index.ts';
+import { registryFor } from '../toolchains/registry.ts';
+import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { commandFailure, diskFullFailure, type Stage } from './types.ts';
 
@@ -32,6 +34,18 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
       const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
       const nodeModules = path.join(projectDir, 'node_modules');
       const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
+      if (bp.mirrorHosts?.length && bp.env.npm_config_replace_registry_host === undefined) {
+        // A lockfile resolved against a mirror this machine does not reach: its URLs, and nothing
+        // else, now name the registry Forge reaches (the plan's "registry" decision says so).
+        const registry = registryFor('forge-registry-probe');
+        const done = await useReachableRegistry(projectDir, bp.mirrorHosts, registry, layout.tmpDir);
+        if (done) {
+          ctx.log(
+            'info',
+            `${done.file}: ${done.count} resolved URL${done.count === 1 ? '' : 's'} on ${bp.mirrorHosts.join(', ')} now point at ${registry} (the lockfile only; the upload's own is restored by uploading it again).`,
+          );
+        }
+      }
       // The exact version the toolchain step provisioned is in the build's plan, not yet in `bp`.
       const toolchain = ctx.build().blueprint?.toolchain ?? bp.toolchain;
       const key = await installKey(projectDir, { ...bp, toolchain });

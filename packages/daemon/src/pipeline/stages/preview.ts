@@ -41,6 +41,8 @@ export function previewStage(deps: {
   previews: PreviewRegistry;
   repo: Pick<BuildRepo, 'setPreviewPid'>;
   sandbox: boolean;
+  /** The writable home a project's server app gets, as its build commands do. */
+  home?: (projectName: string) => string;
 }): Stage<PreviewInput, string> {
   const { previews, repo } = deps;
   return {
@@ -62,6 +64,7 @@ export function previewStage(deps: {
             cwd: root,
             projectDir: projectRootOf(root, bp.appDir),
             env: bp.env,
+            ...(deps.home ? { home: deps.home(ctx.projectName) } : {}),
             signal: ctx.signal,
             // An app of a workspace runs through links into the whole project (root node_modules).
             sandbox:

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Blueprint, Diagnosis, Repair } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { RepairJournal } from '../../features/repairs/journal.ts';
-import { applyPlan, planRepair, type RepairPlan } from '../../assistants/repair/index.ts';
+import { applyPlan, planRepair, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
 import type { Stage } from './types.ts';
 
 /** How long RepairBot's own commands (resolving a version with the package manager) may take. */
@@ -14,6 +14,8 @@ export interface RepairStageInput {
   blueprint: Blueprint;
   /** Make the repair (autoRepair on, or `forge fix`), or only work it out and propose it. */
   apply: boolean;
+  /** How the install runs now, when an earlier repair of this build changed it. */
+  installMode?: InstallMode;
 }
 
 /** A repair worked out: made (journaled, files saved for undo) or proposed. */
@@ -58,11 +60,12 @@ export function repairStage(deps: {
     step: 'repair',
     bot: 'RepairBot',
     label: (projectName, input) => `repair ${projectName} (${input.diagnosis.repair ?? 'none'})`,
-    async run(ctx, { diagnosis, blueprint, apply }) {
+    async run(ctx, { diagnosis, blueprint, apply, installMode }) {
       const projectDir = layout.projectDir(ctx.projectName);
       const planned = await planRepair(diagnosis, {
         projectDir,
         blueprint,
+        ...(installMode ? { installMode } : {}),
         signal: ctx.signal,
         run: (command) =>
           ctx.run({
@@ -102,7 +105,10 @@ export function repairStage(deps: {
         return { ok: true, value: { repair, plan }, detail: `proposed: ${plan.summary}` };
       }
       const backupDir = newBackupDir(layout, ctx.projectName);
-      await applyPlan(plan, projectDir, backupDir, { scratchDir: layout.tmpDir });
+      await applyPlan(plan, projectDir, backupDir, {
+        scratchDir: layout.tmpDir,
+        scope: { installDir: blueprint.installDir, appDir: blueprint.appDir },
+      });
       const { repair } = journal.add({
         projectName: ctx.projectName,
         backupDir,

@@ -23,6 +23,8 @@ export interface StageEnv {
   sandbox: boolean;
   settings: () => Settings;
   logger: Logger;
+  /** The writable home a project's commands get (HOME, XDG_*), or none: the daemon's, read-only. */
+  home?: (projectName: string) => string;
 }
 
 const cancelled = (run: BuildRun): StageResult<never> => ({
@@ -137,6 +139,7 @@ function stageContext(
         cwd: command.cwd,
         ...(command.env ? { env: command.env } : {}),
         timeoutMs: command.timeoutMs,
+        ...(env.home ? { home: env.home(run.projectName) } : {}),
         // The build's cancel always stops it; a stage may also stop its own command.
         signal: command.signal ? AbortSignal.any([run.signal, command.signal]) : run.signal,
         sandbox:

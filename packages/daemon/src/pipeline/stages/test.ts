@@ -21,6 +21,8 @@ export interface Stall {
   kind: 'watch' | 'browser';
   /** What the runner printed that says so, in words. */
   reason: string;
+  /** The switch that skips this tool's download at install, when the plan may have set it. */
+  skippedBy?: string;
 }
 
 /**
@@ -68,7 +70,11 @@ const STALLS: ReadonlyArray<{ pattern: RegExp; stall: (m: RegExpExecArray) => St
   },
   {
     pattern: /\bCould not find (?:Chrome|Chromium|expected browser)\b/i,
-    stall: (m) => ({ kind: 'browser', reason: `the runner says "${m[0]}"` }),
+    stall: (m) => ({
+      kind: 'browser',
+      reason: `the runner says "${m[0]}"`,
+      skippedBy: 'PUPPETEER_SKIP_DOWNLOAD',
+    }),
   },
   {
     pattern: /\bRunning as root without --no-sandbox is not supported\b/,
@@ -76,7 +82,20 @@ const STALLS: ReadonlyArray<{ pattern: RegExp; stall: (m: RegExpExecArray) => St
   },
   {
     pattern: /\bExecutable doesn't exist at \S*ms-playwright/,
-    stall: () => ({ kind: 'browser', reason: "Playwright's browser is not installed" }),
+    stall: () => ({
+      kind: 'browser',
+      reason: "Playwright's browser is not installed",
+      skippedBy: 'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD',
+    }),
+  },
+  {
+    pattern:
+      /\bThe cypress npm package is installed, but the Cypress binary is missing\b|\bNo version of Cypress is installed in\b/,
+    stall: () => ({
+      kind: 'browser',
+      reason: "Cypress's test runner binary is not installed",
+      skippedBy: 'CYPRESS_INSTALL_BINARY',
+    }),
   },
 ];
 
@@ -176,9 +195,17 @@ export function testStage(deps: { layout: HomeLayout }): Stage<Blueprint, TestRe
       const after = formatDuration(result.durationMs);
       // The build's own cancel is the engine's business; only our stop is reported here.
       const stopped = ctx.signal.aborted ? null : seen.stall;
+      const skipped =
+        stopped?.skippedBy && bp.env[stopped.skippedBy] !== undefined ? stopped.skippedBy : null;
       const reason = stopped
         ? stopped.kind === 'browser'
-          ? `stopped after ${after}: ${stopped.reason}; ${browser ? `CHROME_BIN runs ${browser}` : NO_BROWSER}`
+          ? `stopped after ${after}: ${stopped.reason}; ${
+              skipped
+                ? `the install skipped its download (${skipped}=${bp.env[skipped]}, the plan's binaryDownload decision): building does not need it`
+                : browser
+                  ? `CHROME_BIN runs ${browser}`
+                  : NO_BROWSER
+            }`
           : `stopped after ${after}: ${stopped.reason} and would never end; ${RUN_ONCE}`
         : null;
       const passed = stopped ? null : result.outcome === 'succeeded';
