@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { WrittenTree } from '../../fs/tree-hash.ts';
 import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { resolveLimits, type ExtractLimits } from './limits.ts';
+import type { DroppedLink } from './plan.ts';
 import type { ArchiveListing } from './worker-protocol.ts';
 import { runExtractJob, type JobOutcome, type JobRequest } from './worker-pool.ts';
 import type { WriteProgress } from './write-files.ts';
@@ -48,8 +49,15 @@ export interface ExtractResult {
   totalBytes: number;
   /** The single top-level folder that was removed from every path ("myapp"), or null. */
   strippedPrefix: string | null;
-  /** What never reached the disk, as archive paths: "__MACOSX/", "src/.DS_Store", "node_modules/". */
+  /**
+   * What never reached the disk, as archive paths: "__MACOSX/", "src/.DS_Store", ".git/", and the
+   * installed "node_modules/" (install-trees.ts says which; a test fixture's is kept).
+   */
   dropped: string[];
+  /** Symbolic links written as links (their targets lead inside the project; see links.ts). */
+  links: Array<{ path: string; target: string }>;
+  /** Symbolic links left out, each with its reason; the rest of the archive is extracted. */
+  droppedLinks: DroppedLink[];
   /** The written tree's digest as fs/tree-hash.ts computes it (for `hashTree`), when `hash` was asked. */
   tree: WrittenTree | null;
 }
@@ -95,7 +103,17 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
       totalBytes: done.totalBytes,
       strippedPrefix: done.strippedPrefix,
       dropped: done.dropped,
-      tree: done.treeDigest === null ? null : { digest: done.treeDigest, files: done.files, dirs: done.dirs },
+      links: done.links,
+      droppedLinks: done.droppedLinks,
+      tree:
+        done.treeDigest === null
+          ? null
+          : {
+              digest: done.treeDigest,
+              files: done.files,
+              dirs: done.dirs,
+              links: done.links.map((link) => link.path),
+            },
     };
   } catch (error) {
     // Awaited (unlike the old copy's removal): once this rejects, nothing of the attempt is left.

@@ -53,6 +53,8 @@ export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> 
       totalBytes: bytesWritten,
       strippedPrefix: plan.strippedPrefix,
       dropped: plan.dropped,
+      links: plan.links.map((link) => ({ path: link.path, target: link.target })),
+      droppedLinks: plan.droppedLinks,
       treeDigest: hasher?.digest() ?? null,
     });
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { DroppedLink } from './plan.ts';
 import type { ArchiveErrorCode } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
 import type { WriteProgress } from './write-files.ts';
@@ -45,6 +46,10 @@ export interface ExtractDone {
   totalBytes: number;
   strippedPrefix: string | null;
   dropped: string[];
+  /** The links written, project-relative, in walk order, with their targets. */
+  links: Array<{ path: string; target: string }>;
+  /** The links left out, with why. */
+  droppedLinks: DroppedLink[];
   /** The digest fs/tree-hash.ts gives the written tree, when the job asked for it. */
   treeDigest: string | null;
 }
