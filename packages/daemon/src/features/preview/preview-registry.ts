@@ -1,6 +1,8 @@
 import type { CancelReason } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import { startServerApp, type PortFound, type ServerAppOptions } from './server-app.ts';
+import type { StaticSite } from '@forge/shared';
+import type { SiteReport } from './site-answers.ts';
 import { startStaticPreview, type StaticPreviewOptions } from './static-server.ts';
 import { httpOrigin, startTcpRelay } from './tcp-relay.ts';
 
@@ -41,9 +43,21 @@ export interface ServerPreviewInfo extends PreviewInfo {
   found?: PortFound;
 }
 
+/** A static preview started here, with what it applies (absent when it is served elsewhere). */
+export interface StaticPreviewInfo extends PreviewInfo {
+  site?: SiteReport;
+}
+
+/** How a static preview answers: the plan's `site` decision (see StaticPreviewOptions). */
+export interface ServeStaticOptions {
+  site?: StaticSite | null;
+  /** For plans made before `site` was decided. */
+  spaFallback?: boolean;
+}
+
 export interface PreviewRegistry {
   /** Serves `root` statically on a new port; resolves once it listens. */
-  serveStatic(project: string, root: string, options?: { spaFallback?: boolean }): Promise<PreviewInfo>;
+  serveStatic(project: string, root: string, options?: ServeStaticOptions): Promise<StaticPreviewInfo>;
   /**
    * Runs a server app; resolves once it accepts connections (on PORT, or on the port it was found
    * listening on: `url` and `found` say so). Rejects as `startServerApp` does, or
@@ -149,16 +163,19 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
 
   return {
     async serveStatic(project, root, staticOptions = {}) {
+      let site: SiteReport | undefined;
       const entry = await start(project, async () => {
         const server = await startStaticPreview({
           root,
           ...(options.host !== undefined ? { host: options.host } : {}),
           ...(options.isHostAllowed ? { isHostAllowed: options.isHostAllowed } : {}),
           ...(staticOptions.spaFallback !== undefined ? { spaFallback: staticOptions.spaFallback } : {}),
+          ...(staticOptions.site !== undefined ? { site: staticOptions.site } : {}),
         });
+        site = server.site;
         return { url: server.url, kind: 'static', stop: () => server.close() };
       });
-      return { url: entry.url, kind: entry.kind };
+      return { url: entry.url, kind: entry.kind, ...(site ? { site } : {}) };
     },
 
     async runServer(project, { signal: outer, ...serverOptions }) {

@@ -124,7 +124,11 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
     const p = body.preview;
     if (p.kind === 'static') {
       const root = p.root === 'project' ? layout.projectDir(name) : layout.outputDir(name);
-      const info = await previews.serveStatic(name, root, { spaFallback: p.spaFallback });
+      // The run's plan (made here) says how the site answers; the worker's flag is for plans without it.
+      const info = await previews.serveStatic(name, root, {
+        spaFallback: p.spaFallback,
+        site: run.snapshot().blueprint?.site ?? null,
+      });
       return { url: info.url };
     }
     const host = p.host ?? req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';

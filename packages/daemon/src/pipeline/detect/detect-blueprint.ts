@@ -22,6 +22,7 @@ import {
   type PackageManagerPlan,
 } from './package-manager.ts';
 import { PACKAGE_JSON, readPackageJson, type PackageInfo } from './package-json.ts';
+import { detectStaticSite } from './static-site.ts';
 import { detectTest } from './test-command.ts';
 import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
 import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
@@ -469,6 +470,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     appDir: '.',
     installDir: '.',
     apps: [],
+    site: null,
   };
 
   const { chosen, apps, workspace, members, rootPm } = await findApps(
@@ -554,6 +556,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
   }
   if (forge) applyOverrides(plan, forge, log);
   settleToolchain(plan, log);
+  plan.site = await detectStaticSite(files, plan, chosen.pkg, log);
   for (const skipped of files.skipped)
     log.add('ignored', skipped.file, skipped.file, `not read: ${skipped.reason}`);
 
