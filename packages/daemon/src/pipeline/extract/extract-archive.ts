@@ -6,7 +6,7 @@ import type { WrittenTree } from '../../fs/tree-hash.ts';
 import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { resolveLimits, type ExtractLimits } from './limits.ts';
 import type { DroppedLink } from './plan.ts';
-import type { ArchiveListing } from './worker-protocol.ts';
+import type { ArchiveListing, LinkPolicy } from './worker-protocol.ts';
 import { runExtractJob, type JobOutcome, type JobRequest } from './worker-pool.ts';
 import type { WriteProgress } from './write-files.ts';
 
@@ -34,6 +34,11 @@ export interface ExtractOptions {
   /** Called after each batch of files written (and once at the end). */
   onProgress?: (progress: WriteProgress) => void;
   logger?: ExtractLogger;
+  /**
+   * Symbolic links: `keep` (default) writes those that lead inside the project and leaves out the
+   * others one by one (links.ts); `refuse` refuses the archive at the first link (ARCHIVE_SYMLINK).
+   */
+  links?: LinkPolicy;
   /**
    * Also hash the tree as it is written (ExtractResult.tree), so CacheBot need not read it back:
    * ~3 ms per 1,000 small files in the worker, against reading every file again on the event loop.
@@ -90,6 +95,7 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
         stagingDir: staging,
         limits,
         hash: opts.hash === true,
+        links: opts.links ?? 'keep',
       },
       opts,
       'done',
@@ -130,12 +136,12 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
  */
 export async function inspectArchive(
   zipPath: string,
-  opts: { limits?: Partial<ExtractLimits>; signal?: AbortSignal } = {},
+  opts: { limits?: Partial<ExtractLimits>; signal?: AbortSignal; links?: LinkPolicy } = {},
 ): Promise<ArchiveListing> {
   const limits = resolveLimits(opts.limits);
   opts.signal?.throwIfAborted();
   const { hasPackageJson, fileCount, totalBytes } = await runJob(
-    { type: 'inspect', zipPath: path.resolve(zipPath), limits },
+    { type: 'inspect', zipPath: path.resolve(zipPath), limits, links: opts.links ?? 'keep' },
     opts,
     'inspected',
   );

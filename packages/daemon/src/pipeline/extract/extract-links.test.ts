@@ -282,3 +282,13 @@ describe('nothing is written through a link', () => {
     expect(reasonOf(result, 'L')).toContain('same name');
   });
 });
+
+describe("links: 'refuse' (extensions take no link)", () => {
+  it('refuses the archive at a link, even one that stays inside, and writes nothing', async () => {
+    const zipPath = sb.zip('ext.zip', forgeZip([file('index.html'), link('alias.html', 'index.html')]));
+    await expect(
+      extractArchive(zipPath, { targetDir: sb.targetDir, workDir: sb.workDir, links: 'refuse' }),
+    ).rejects.toMatchObject({ code: 'ARCHIVE_SYMLINK', entry: 'alias.html' });
+    expect(exists('.')).toBe(false);
+  });
+});

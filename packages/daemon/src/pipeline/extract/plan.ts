@@ -3,6 +3,7 @@ import { findInstallTrees } from './install-trees.ts';
 import type { ExtractLimits } from './limits.ts';
 import { judgeLinks, readLinkTarget, type TreeKind } from './links.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
+import type { LinkPolicy } from './worker-protocol.ts';
 import type { ArchiveEntry, CentralDirectory } from './zip-reader.ts';
 
 /** A file that passed every check and will be inflated and written. */
@@ -133,7 +134,11 @@ const isLinkMode = (mode: number): boolean => (mode & S_IFMT) === S_IFLNK;
  * byte is written. Throws a Refusal for the first fault found; a link that cannot be kept is left out
  * on its own (`droppedLinks`), never the archive.
  */
-export function planExtraction(directory: CentralDirectory, limits: ExtractLimits): ExtractionPlan {
+export function planExtraction(
+  directory: CentralDirectory,
+  limits: ExtractLimits,
+  linkPolicy: LinkPolicy = 'keep',
+): ExtractionPlan {
   const { entries, total } = directory;
   if (total > limits.maxEntries) {
     const first = entries[limits.maxEntries];
@@ -199,6 +204,7 @@ export function planExtraction(directory: CentralDirectory, limits: ExtractLimit
       throw refuseEntry('ARCHIVE_ENCRYPTED', rawName, 'is encrypted.');
     }
     if (isLinkMode(mode)) {
+      if (linkPolicy === 'refuse') throw refuseEntry('ARCHIVE_SYMLINK', rawName, 'is a symbolic link.');
       checkMethod(entry, rawName);
       const link = n.link ?? linkOf(n);
       links.push({

@@ -18,6 +18,8 @@ export type ExtractJob =
       limits: ExtractLimits;
       /** Also compute the written tree's digest (fs/tree-hash.ts) as the files are written. */
       hash: boolean;
+      /** What a symbolic link gets: judged and kept or left out (links.ts), or the archive refused. */
+      links: LinkPolicy;
     }
   | {
       /** Read and check the listing only; nothing is written. */
@@ -25,7 +27,11 @@ export type ExtractJob =
       id: number;
       zipPath: string;
       limits: ExtractLimits;
+      links: LinkPolicy;
     };
+
+/** `keep`: links that lead inside are kept, the others left out; `refuse`: any link refuses the archive. */
+export type LinkPolicy = 'keep' | 'refuse';
 
 /** What the archive lists, as an inspection finds it. */
 export interface ArchiveListing {
