@@ -69,7 +69,7 @@ export interface PreviewRegistry {
    * here that relays to `target`. `onStop` is told when this preview ends (superseded, stopped).
    */
   relay(project: string, target: { host: string; port: number }, onStop: () => void): Promise<PreviewInfo>;
-  get(project: string): PreviewInfo | null;
+  get(project: string): StaticPreviewInfo | null;
   /** Stops the project's preview (and a start in progress); false when there was none. */
   stop(project: string): Promise<boolean>;
   /** Stops every preview, e.g. on daemon shutdown. */
@@ -86,9 +86,17 @@ export class PreviewCancelledError extends Error {
 
 interface Entry extends PreviewInfo {
   pid?: number;
+  site?: SiteReport;
   found?: PortFound;
   stop(reason: CancelReason): Promise<void>;
 }
+
+/** What callers see of a live preview. */
+const infoOf = (entry: Entry): StaticPreviewInfo => ({
+  url: entry.url,
+  kind: entry.kind,
+  ...(entry.site ? { site: entry.site } : {}),
+});
 
 /** The CancelReason an abort carries (a CancelReason string or an object with one), else "user". */
 const reasonOf = (signal: AbortSignal): CancelReason => {
@@ -163,7 +171,6 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
 
   return {
     async serveStatic(project, root, staticOptions = {}) {
-      let site: SiteReport | undefined;
       const entry = await start(project, async () => {
         const server = await startStaticPreview({
           root,
@@ -172,10 +179,9 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
           ...(staticOptions.spaFallback !== undefined ? { spaFallback: staticOptions.spaFallback } : {}),
           ...(staticOptions.site !== undefined ? { site: staticOptions.site } : {}),
         });
-        site = server.site;
-        return { url: server.url, kind: 'static', stop: () => server.close() };
+        return { url: server.url, kind: 'static', site: server.site, stop: () => server.close() };
       });
-      return { url: entry.url, kind: entry.kind, ...(site ? { site } : {}) };
+      return infoOf(entry);
     },
 
     async runServer(project, { signal: outer, ...serverOptions }) {
@@ -228,7 +234,7 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
 
     get(project) {
       const entry = live.get(project);
-      return entry ? { url: entry.url, kind: entry.kind } : null;
+      return entry ? infoOf(entry) : null;
     },
 
     stop(project) {

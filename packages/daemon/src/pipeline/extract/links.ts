@@ -29,9 +29,9 @@ const DRIVE = /^[A-Za-z]:/;
 export function readLinkTarget(
   entry: ArchiveEntry,
   rawName: string,
-): { target: string } | { target: null; reason: string } {
+): { target: string } | { target: null; reason: string; text: string | null } {
   if (entry.size > MAX_LINK_TARGET_BYTES) {
-    return { target: null, reason: `its target is longer than ${MAX_LINK_TARGET_BYTES} bytes` };
+    return { target: null, reason: `its target is longer than ${MAX_LINK_TARGET_BYTES} bytes`, text: null };
   }
   let bytes: Buffer;
   try {
@@ -54,10 +54,10 @@ export function readLinkTarget(
   try {
     target = strictUtf8.decode(bytes);
   } catch {
-    return { target: null, reason: 'its target is not UTF-8 text' };
+    return { target: null, reason: 'its target is not UTF-8 text', text: null };
   }
   const why = targetFault(target);
-  return why === null ? { target } : { target: null, reason: why };
+  return why === null ? { target } : { target: null, reason: why, text: target };
 }
 
 /** What makes a target text unusable before it is resolved, or null. */

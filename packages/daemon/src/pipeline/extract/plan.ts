@@ -91,7 +91,10 @@ interface KeptEntry {
 interface LinkEntry {
   rawName: string;
   segments: string[];
+  /** The target, when it is one a link may have (links.ts). */
   target: string | null;
+  /** The target text as stored, for the note, when it could be read as text. */
+  text: string | null;
   /** Set once the link is left out. */
   reason: string | null;
 }
@@ -104,7 +107,7 @@ interface NamedEntry {
   isDir: boolean;
   mode: number;
   /** A link's target, once read (install-trees.ts may read it first, to tell installs apart). */
-  link?: { target: string } | { target: null; reason: string };
+  link?: ReturnType<typeof readLinkTarget>;
 }
 
 /**
@@ -211,6 +214,7 @@ export function planExtraction(
         rawName,
         segments: n.segments,
         target: link.target,
+        text: link.target ?? link.text,
         reason: link.target === null ? link.reason : null,
       });
       continue;
@@ -291,7 +295,7 @@ export function planExtraction(
       .filter((l) => l.reason !== null)
       .map((l) => ({
         path: printable(l.segments.join('/')),
-        target: l.target === null ? null : printable(l.target),
+        target: l.text === null ? null : printable(l.text),
         reason: l.reason as string,
       })),
     strippedPrefix,
@@ -309,7 +313,7 @@ function checkMethod(entry: ArchiveEntry, rawName: string): void {
   }
 }
 
-function linkOf(n: NamedEntry): { target: string } | { target: null; reason: string } {
+function linkOf(n: NamedEntry): ReturnType<typeof readLinkTarget> {
   if (n.entry.flags & FLAG_ENCRYPTED || n.entry.method === METHOD_AES) {
     throw refuseEntry('ARCHIVE_ENCRYPTED', n.rawName, 'is encrypted.');
   }
