@@ -119,9 +119,10 @@ export function judgeLinks(
     for (const part of components) {
       if (++steps > MAX_RESOLVE_STEPS)
         return { fail: 'the archive has too many links to resolve', final: true };
-      if (part === '' || part === '.') continue;
+      // After a file nothing may follow, not even "/" or "/." (the kernel answers ENOTDIR).
       if (kind === 'file')
         return { fail: `it leads through "${at.join('/')}", which is a file`, final: true };
+      if (part === '' || part === '.') continue;
       if (part === '..') {
         if (at.length === 0) return { fail: 'it leads out of the project', final: true };
         at.pop();
