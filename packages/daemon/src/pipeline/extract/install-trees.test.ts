@@ -1,5 +1,8 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findInstallTrees, type TreeEntry } from './install-trees.ts';
+import { findInstallTrees, isInstalledNodeModules, type TreeEntry } from './install-trees.ts';
 
 const entries = (...paths: string[]): TreeEntry[] => paths.map((p) => ({ segments: p.split('/') }));
 const linkEntry = (p: string, target: string): TreeEntry => ({
@@ -90,5 +93,33 @@ describe('which node_modules are installs', () => {
     expect(rootOf(list, null, 'pkg/node_modules/kept/index.js')).toBeNull();
     // The install's own links are never read.
     expect(reads).toBe(1);
+  });
+});
+
+describe('installs on disk (what the source hash leaves out)', () => {
+  it('the root, install and app folders’ node_modules, one with package-manager files or links; not a fixture', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'forge-installs-'));
+    try {
+      const put = async (rel: string) => {
+        await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+        await writeFile(path.join(dir, rel), 'x');
+      };
+      await put('node_modules/a/index.js');
+      await put('apps/web/node_modules/b/index.js');
+      await put('packages/ui/node_modules/.bin/tool');
+      await put('test/fixtures/app/node_modules/dep/index.js');
+      await mkdir(path.join(dir, 'packages/lib/node_modules'), { recursive: true });
+      await symlink('../../../node_modules/a', path.join(dir, 'packages/lib/node_modules/a'));
+      const installed = (rel: string) => isInstalledNodeModules(dir, rel, ['.', 'apps/web']);
+      expect(installed('node_modules')).toBe(true);
+      expect(installed('apps/web/node_modules')).toBe(true);
+      expect(installed('packages/ui/node_modules')).toBe(true);
+      expect(installed('packages/lib/node_modules')).toBe(true);
+      expect(installed('test/fixtures/app/node_modules')).toBe(false);
+      expect(installed('test/fixtures/app/node_modules/dep')).toBe(false);
+      expect(installed('src')).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

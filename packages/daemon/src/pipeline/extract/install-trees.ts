@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * Which `node_modules` folders of an archive are installs (left out: DependencyBot installs afresh,
  * for this machine) and which are project content (kept: a test fixture such as
@@ -112,4 +115,28 @@ function lexicalTarget(linkSegments: readonly string[], target: string): string[
     }
   }
   return out;
+}
+
+/**
+ * The same question about a project on disk (CacheBot's source hash leaves installs out, and only
+ * them: a committed fixture's node_modules is source). `rel` is project-relative; installs are the
+ * node_modules of the project root, of the install folder and of the app, one holding what a package
+ * manager writes there, and one holding links (a pnpm or npm workspace package's, into the root's).
+ */
+export function isInstalledNodeModules(
+  projectDir: string,
+  rel: string,
+  installFolders: readonly string[],
+): boolean {
+  // Called for every entry of a walk: the common answer costs one test.
+  if (!/(^|\/)node_modules$/i.test(rel)) return false;
+  const owner = rel.slice(0, rel.lastIndexOf('/') + 1).replace(/\/$/, '') || '.';
+  if (owner === '.' || installFolders.includes(owner)) return true;
+  let entries;
+  try {
+    entries = readdirSync(path.join(projectDir, rel), { withFileTypes: true });
+  } catch {
+    return true; // a link named node_modules, or gone: nothing of the project's own to hash
+  }
+  return entries.some((e) => INSTALL_MARKERS.has(e.name.toLowerCase()) || e.isSymbolicLink());
 }
