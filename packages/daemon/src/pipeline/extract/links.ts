@@ -221,3 +221,84 @@ const TOO_DEEP: { kept: false; reason: string } = {
   kept: false,
   reason: `it loops: more than ${MAX_LINK_HOPS} links are followed to resolve it`,
 };
+
+/** A link entry on its way through the plan. */
+export interface LinkEntry {
+  rawName: string;
+  /** Project-relative (after the top folder is stripped). */
+  segments: string[];
+  /** The target, when it is one a link may have. */
+  target: string | null;
+  /** The target text as stored, for the note, when it could be read as text. */
+  text: string | null;
+  /** Set once the link is left out. */
+  reason: string | null;
+}
+
+/**
+ * Decides which links are written: first where they stand (a link may not take the path of another
+ * entry, nor be a folder other entries are in, nor sit in a file or a link), then where they lead
+ * (judgeLinks). `written` is every other entry the plan writes. Each left-out link gets its reason;
+ * `standing` are the links whose place was free (their folders are written), `kept` those written.
+ */
+export function placeLinks(
+  links: readonly LinkEntry[],
+  written: ReadonlyArray<{ segments: readonly string[]; isDir: boolean }>,
+): { standing: LinkEntry[]; kept: LinkEntry[] } {
+  const kinds = new Map<string, TreeKind>();
+  const foldedKinds = new Map<string, string>();
+  const claim = (p: string, kind: TreeKind): void => {
+    kinds.set(p, kind);
+    foldedKinds.set(foldName(p), p);
+  };
+  for (const { segments, isDir } of written) {
+    for (let i = 1; i < segments.length; i++) claim(segments.slice(0, i).join('/'), 'dir');
+    if (segments.length > 0) claim(segments.join('/'), isDir ? 'dir' : 'file');
+  }
+
+  const standing: LinkEntry[] = [];
+  for (const link of links) {
+    if (link.reason !== null) continue;
+    const p = link.segments.join('/');
+    if (link.segments.length === 0) {
+      link.reason = 'it is the top folder itself';
+      continue;
+    }
+    const parents = link.segments.slice(0, -1).map((_, i) => link.segments.slice(0, i + 1).join('/'));
+    let inside: string | null = null;
+    for (const parent of parents) {
+      const seen = foldedKinds.get(foldName(parent));
+      if (seen === undefined) continue;
+      const kind = kinds.get(seen);
+      if (kind === 'link') inside = `its folder "${seen}" is a link: nothing is written through a link`;
+      else if (kind === 'file') inside = `its folder "${seen}" is a file in the archive`;
+      else if (seen !== parent) inside = `its folder "${parent}" is spelt "${seen}" elsewhere in the archive`;
+      if (inside !== null) break;
+    }
+    const twin = foldedKinds.get(foldName(p));
+    if (inside !== null) {
+      link.reason = inside;
+    } else if (twin !== undefined) {
+      link.reason =
+        kinds.get(twin) === 'dir'
+          ? `the archive has entries inside "${twin}": a folder of files cannot also be a link`
+          : `another entry of the archive has the same name ("${twin}")`;
+    } else {
+      standing.push(link);
+      for (const parent of parents) claim(parent, 'dir');
+      claim(p, 'link');
+    }
+  }
+
+  const judged = judgeLinks(
+    standing.map((l) => ({ path: l.segments.join('/'), target: l.target as string })),
+    kinds,
+  );
+  const kept: LinkEntry[] = [];
+  for (const link of standing) {
+    const verdict = judged.get(link.segments.join('/'));
+    if (verdict?.kept) kept.push(link);
+    else link.reason = verdict?.reason ?? 'it could not be resolved';
+  }
+  return { standing, kept };
+}

@@ -1,7 +1,7 @@
 import { decodeEntryName, foldName, parseEntryName } from './entry-name.ts';
 import { findInstallTrees } from './install-trees.ts';
 import type { ExtractLimits } from './limits.ts';
-import { judgeLinks, readLinkTarget, type TreeKind } from './links.ts';
+import { placeLinks, readLinkTarget, type LinkEntry } from './links.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
 import type { LinkPolicy } from './worker-protocol.ts';
 import type { ArchiveEntry, CentralDirectory } from './zip-reader.ts';
@@ -85,18 +85,6 @@ interface KeptEntry {
   isDir: boolean;
   entry: ArchiveEntry;
   executable: boolean;
-}
-
-/** A link entry on its way through the plan: its target text, or why it has none. */
-interface LinkEntry {
-  rawName: string;
-  segments: string[];
-  /** The target, when it is one a link may have (links.ts). */
-  target: string | null;
-  /** The target text as stored, for the note, when it could be read as text. */
-  text: string | null;
-  /** Set once the link is left out. */
-  reason: string | null;
 }
 
 /** One entry with its checked name, before anything about its content is decided. */
@@ -283,7 +271,24 @@ export function planExtraction(
   }
   for (const link of links) link.segments = skip === 0 ? link.segments : link.segments.slice(1);
 
-  placeLinks(links, kept, skip, tree);
+  const written = kept.map((k) => ({
+    segments: skip === 0 ? k.segments : k.segments.slice(1),
+    isDir: k.isDir,
+  }));
+  const placed = placeLinks(links, written);
+  // A standing link's folders are written whatever becomes of it: other links may lead into them.
+  for (const link of placed.standing)
+    link.segments.slice(0, -1).reduce((node, name) => node.child(name), tree);
+  for (const link of placed.kept) {
+    const node = link.segments.reduce((parent, name) => parent.child(name), tree);
+    node.link = {
+      isDir: false,
+      kind: 'link',
+      rawName: link.rawName,
+      path: link.segments.join('/'),
+      target: link.target as string,
+    };
+  }
   const order: Array<PlannedFile | PlannedDir | PlannedLink> = [];
   tree.list('', order);
   return {
@@ -319,84 +324,6 @@ function linkOf(n: NamedEntry): ReturnType<typeof readLinkTarget> {
   }
   checkMethod(n.entry, n.rawName);
   return readLinkTarget(n.entry, n.rawName);
-}
-
-/**
- * Decides which links are written: first where they stand (a link may not take the path of another
- * entry, nor be a folder other entries are in, nor sit in a file), then where they lead (links.ts).
- * The kept ones join the tree; each left-out one gets its reason.
- */
-function placeLinks(links: LinkEntry[], kept: readonly KeptEntry[], skip: number, tree: TreeNode): void {
-  const kinds = new Map<string, TreeKind>();
-  const foldedKinds = new Map<string, string>();
-  const claim = (p: string, kind: TreeKind): void => {
-    kinds.set(p, kind);
-    foldedKinds.set(foldName(p), p);
-  };
-  for (const k of kept) {
-    const segments = skip === 0 ? k.segments : k.segments.slice(1);
-    for (let i = 1; i < segments.length; i++) claim(segments.slice(0, i).join('/'), 'dir');
-    if (segments.length > 0) claim(segments.join('/'), k.isDir ? 'dir' : 'file');
-  }
-
-  const standing: LinkEntry[] = [];
-  for (const link of links) {
-    if (link.reason !== null) continue;
-    const p = link.segments.join('/');
-    if (link.segments.length === 0) {
-      link.reason = 'it is the top folder itself';
-      continue;
-    }
-    const parents = link.segments.slice(0, -1).map((_, i) => link.segments.slice(0, i + 1).join('/'));
-    let inside: string | null = null;
-    for (const parent of parents) {
-      const seen = foldedKinds.get(foldName(parent));
-      if (seen === undefined) continue;
-      const kind = kinds.get(seen);
-      if (kind === 'link') inside = `its folder "${seen}" is a link: nothing is written through a link`;
-      else if (kind === 'file') inside = `its folder "${seen}" is a file in the archive`;
-      else if (seen !== parent) inside = `its folder "${parent}" is spelt "${seen}" elsewhere in the archive`;
-      if (inside !== null) break;
-    }
-    const twin = foldedKinds.get(foldName(p));
-    if (inside !== null) {
-      link.reason = inside;
-    } else if (twin !== undefined) {
-      link.reason =
-        kinds.get(twin) === 'dir'
-          ? `the archive has entries inside "${twin}": a folder of files cannot also be a link`
-          : `another entry of the archive has the same name ("${twin}")`;
-    } else {
-      standing.push(link);
-      for (const parent of parents) claim(parent, 'dir');
-      claim(p, 'link');
-      // Its folders are written whatever becomes of the link: other links may lead into them.
-      link.segments.slice(0, -1).reduce((node, name) => node.child(name), tree);
-    }
-  }
-
-  const judged = judgeLinks(
-    standing
-      .filter((l) => l.reason === null)
-      .map((l) => ({ path: l.segments.join('/'), target: l.target as string })),
-    kinds,
-  );
-  for (const link of standing) {
-    if (link.reason !== null) continue;
-    const verdict = judged.get(link.segments.join('/'));
-    if (verdict === undefined || !verdict.kept) {
-      link.reason = verdict?.kept === false ? verdict.reason : 'it could not be resolved';
-      continue;
-    }
-    const node = link.segments.reduce((parent, name) => parent.child(name), tree);
-    node.link = {
-      isDir: false,
-      kind: 'link',
-      rawName: link.rawName,
-      path: link.segments.join('/'),
-      target: link.target as string,
-    };
-  }
 }
 
 /** The project as a tree, to list it in walk order. Names are unique per folder (checkCollisions). */
