@@ -126,20 +126,22 @@ describe('forge upload', () => {
   });
 
   it("a refused archive prints the daemon's message and hint and exits 6", async () => {
-    standIn.refuseUploads = 'ARCHIVE_SYMLINK';
+    standIn.refuseUploads = 'ARCHIVE_PATH_TRAVERSAL';
     const { code, stdout, stderr } = await run(['upload', zip, '--wait', '--json']);
     expect(code).toBe(6);
     expect(CliResult.parse(JSON.parse(stdout))).toEqual({
       status: 'refused',
       file: zip,
       error: {
-        code: 'ARCHIVE_SYMLINK',
-        message: 'The archive contains a symbolic link.',
-        hint: expect.stringContaining('Forge does not extract links'),
+        code: 'ARCHIVE_PATH_TRAVERSAL',
+        message: 'The archive has an entry that climbs out of its folder (..).',
+        hint: expect.stringContaining('Re-create the ZIP from the project folder'),
       },
     });
-    expect(stderr).toContain('error: The archive contains a symbolic link. [ARCHIVE_SYMLINK, HTTP 422]');
-    expect(stderr).toContain('hint: Forge does not extract links');
+    expect(stderr).toContain(
+      'error: The archive has an entry that climbs out of its folder (..). [ARCHIVE_PATH_TRAVERSAL, HTTP 422]',
+    );
+    expect(stderr).toContain('hint: Re-create the ZIP from the project folder itself.');
   });
 });
 

@@ -94,7 +94,7 @@ export const ERROR_CATALOGUE = {
   ARCHIVE_SYMLINK: {
     status: 422,
     message: 'The archive contains a symbolic link.',
-    hint: 'Forge does not extract links; replace them with the files they point to.',
+    hint: 'An extension is installed without links; replace them with the files they point to.',
   },
   ARCHIVE_DUPLICATE_ENTRY: {
     status: 422,

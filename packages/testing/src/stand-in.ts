@@ -42,6 +42,7 @@ export const STAND_IN_PLAN: Blueprint = {
   appDir: '.',
   installDir: '.',
   apps: [],
+  site: { spa: true, cleanUrls: false, trailingSlash: null, rules: [] },
   decisions: [
     { field: 'kind', value: 'static', file: 'index.html', rule: 'index.html at the root, no package.json' },
   ],

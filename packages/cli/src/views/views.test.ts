@@ -63,6 +63,7 @@ describe('formatBlueprint', () => {
     appDir: '.',
     installDir: '.',
     apps: [],
+    site: null,
     decisions: [
       { field: 'packageManager', value: 'pnpm', file: 'pnpm-lock.yaml', rule: 'pnpm-lock.yaml present' },
       { field: 'outputDir', value: 'dist', file: null, rule: "Vite's default" },

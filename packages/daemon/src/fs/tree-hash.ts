@@ -48,11 +48,17 @@ export interface WrittenTree {
   /** Project-relative, forward slashes. */
   files: readonly string[];
   dirs: readonly string[];
+  /** Symbolic links (a walk reports them, never follows them). */
+  links?: readonly string[];
 }
 
 /** Would a walk with `skip` leave out anything of the written tree (and so hash something else)? */
 function skipsAnyOf(tree: WrittenTree, skip: (rel: string, isDir: boolean) => boolean): boolean {
-  return tree.dirs.some((rel) => skip(rel, true)) || tree.files.some((rel) => skip(rel, false));
+  return (
+    tree.dirs.some((rel) => skip(rel, true)) ||
+    tree.files.some((rel) => skip(rel, false)) ||
+    (tree.links ?? []).some((rel) => skip(rel, false))
+  );
 }
 
 /**

@@ -82,6 +82,48 @@ export const AppCandidate = z.object({
 });
 export type AppCandidate = z.infer<typeof AppCandidate>;
 
+/**
+ * A rule of a static site that stays on the site (from `_redirects` or vercel.json): a redirect, or a
+ * rewrite answered with the target's content. Rules that need a server or another host are not
+ * rules here: the plan lists them as ignored.
+ */
+export const SiteRule = z.object({
+  /**
+   * The path it matches: literal segments, ":name" for one segment, and last a splat that takes the
+   * rest (zero or more segments): "*" (named "splat") or ":name*" (":name+" for one or more).
+   */
+  from: z.string(),
+  /** Paths the splat must not start with (vercel.json's "((?!api/).*)"), as written. */
+  except: z.array(z.string()).default([]),
+  /** Query parameters the request must carry (`_redirects`' "id=:id"): name → value or ":placeholder". */
+  query: z.record(z.string(), z.string()).default({}),
+  /** A path of the site with placeholders (":splat", ":name") filled in from the match. */
+  to: z.string(),
+  /** 200, 404, 410…: answer the target's content with this status; 301, 302, 303, 307, 308: redirect. */
+  status: z.number().int().min(200).max(599),
+  /** Applies even where a file exists (`_redirects`' "!", every vercel.json redirect). */
+  force: z.boolean(),
+  /** Where it was written: "vercel.json", "dist/_redirects:3". */
+  source: z.string(),
+});
+export type SiteRule = z.infer<typeof SiteRule>;
+
+/** How the static preview answers paths (decided by BlueprintBot for static and static-build plans). */
+export const StaticSite = z.object({
+  /**
+   * A single-page app: a path that names no file answers the root index.html (200). Otherwise a
+   * multi-page site: it answers the site's own 404.html (or a plain "Not Found") with 404.
+   */
+  spa: z.boolean(),
+  /** vercel.json `cleanUrls`: "/about.html" redirects to "/about" (which serves about.html). */
+  cleanUrls: z.boolean().default(false),
+  /** vercel.json `trailingSlash`: true adds a slash (308), false removes it, null leaves paths as they come. */
+  trailingSlash: z.boolean().nullable().default(null),
+  /** Rules of the project's vercel.json, in order. `_redirects` is read from the served folder itself. */
+  rules: z.array(SiteRule).default([]),
+});
+export type StaticSite = z.infer<typeof StaticSite>;
+
 /** The build plan BlueprintBot makes for a project (GET /api/builds/:id → blueprint). */
 export const Blueprint = z.object({
   kind: ProjectKind,
@@ -120,6 +162,11 @@ export const Blueprint = z.object({
    * Artifactory) that the install fetches from Forge's registry instead; empty or absent when none.
    */
   mirrorHosts: z.array(z.string()).optional(),
+  /**
+   * How the static preview answers paths that name no file, and the site's own rules. Null for server
+   * and unknown plans, and in plans made before Forge decided it (those previews keep the SPA fallback).
+   */
+  site: StaticSite.nullable().default(null),
   decisions: z.array(BlueprintDecision),
 });
 export type Blueprint = z.infer<typeof Blueprint>;

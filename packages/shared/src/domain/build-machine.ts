@@ -49,6 +49,7 @@ export function newBuild(id: string, projectName: string, createdAt: string, noC
     cacheHit: false,
     noCache,
     sourceHash: null,
+    extraction: null,
     blueprint: null,
     stages: [{ stage: INITIAL_BUILD_STATE.stage, at: createdAt }],
     steps: [],

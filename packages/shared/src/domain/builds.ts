@@ -152,6 +152,25 @@ export const BundleReport = z.object({
 });
 export type BundleReport = z.infer<typeof BundleReport>;
 
+/** At most this many paths of each list are kept in the record; the counts say how many there were. */
+export const MAX_EXTRACT_REPORT_ITEMS = 100;
+
+/** ExtractBot's account of an upload: what it wrote that is not a plain file, and what it left out. */
+export const ExtractReport = z.object({
+  /** The single top folder stripped from every path ("myapp"), or null. */
+  strippedPrefix: z.string().nullable(),
+  /** What never reached the disk, as archive paths: "__MACOSX/", "a/.git/", an installed "node_modules/". */
+  leftOut: z.array(z.string()),
+  leftOutCount: z.number().int().nonnegative(),
+  /** Symbolic links written as links: their project path and target (it leads inside the project). */
+  links: z.array(z.object({ path: z.string(), target: z.string() })),
+  linkCount: z.number().int().nonnegative(),
+  /** Symbolic links left out one by one (outside, absolute, dangling, looping…), each with why. */
+  linksLeftOut: z.array(z.object({ path: z.string(), target: z.string().nullable(), reason: z.string() })),
+  linksLeftOutCount: z.number().int().nonnegative(),
+});
+export type ExtractReport = z.infer<typeof ExtractReport>;
+
 /** Why a build did not succeed: a code of the error catalogue (its hint says what to do) and what happened. */
 export const BuildError = z.object({
   code: ErrorCodeSchema,
@@ -187,6 +206,8 @@ export const Build = z.object({
   noCache: z.boolean(),
   /** Content hash of the extracted tree + plan. */
   sourceHash: z.string().nullable(),
+  /** What the upload's extraction kept and left out (null until extracted, and for builds of a stored source). */
+  extraction: ExtractReport.nullable().default(null),
   blueprint: Blueprint.nullable(),
   stages: z.array(StageEvent),
   steps: z.array(BuildStep),

@@ -1,11 +1,12 @@
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { Zip } from 'fflate';
+import { isWithin, realWithinSync } from '../../fs/contain.ts';
 import { timeSlicer } from '../../fs/time-slice.ts';
-import { walkFiles, type WalkedFile } from '../../fs/walk.ts';
+import { walkFiles, type WalkedFile, type WalkedLink } from '../../fs/walk.ts';
 import { windowBitsFor } from '../../pipeline/checks/zlib-window.ts';
 import { DEFLATED, NativeZipEntry, STORED, type ZipMethod } from './zip-entry.ts';
 
@@ -85,6 +86,8 @@ const MIN_MTIME = Date.UTC(1980, 0, 2);
 const MAX_MTIME = Date.UTC(2099, 11, 31);
 /** Unix "regular file" type bits, for the external attributes. */
 const REGULAR_FILE = 0o100000;
+/** Unix "symbolic link" type bits: the entry's data is the link's target (as git archive and zip -y write). */
+const SYMLINK = 0o120000;
 
 const isStored = (rel: string): boolean =>
   STORED_EXTENSIONS.has(path.posix.extname(rel).slice(1).toLowerCase());
@@ -96,6 +99,45 @@ function entryFor(file: WalkedFile, method: ZipMethod, prefix = ''): NativeZipEn
   entry.os = 3;
   entry.attrs = (((file.mode ?? 0o644) & 0o7777) | REGULAR_FILE) * 0x10000;
   return entry;
+}
+
+/** A link's entry: its target as stored data, with the link type in the Unix mode. */
+function linkEntryFor(link: WalkedLink, prefix = ''): { entry: NativeZipEntry; target: Buffer } | null {
+  const info = lstatSync(link.abs, { throwIfNoEntry: false });
+  if (!info?.isSymbolicLink()) return null;
+  const entry = new NativeZipEntry(prefix + link.rel, STORED);
+  entry.mtime = new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, info.mtimeMs)));
+  entry.os = 3;
+  entry.attrs = (SYMLINK | 0o777) * 0x10000;
+  return { entry, target: Buffer.from(readlinkSync(link.abs)) };
+}
+
+/**
+ * Whether a link stays inside `root` (a real path) both ways it can be read: its target as text from
+ * where it stands, and followed to the end. Only such a link is zipped: extraction (pipeline/extract/
+ * links.ts) keeps it as a link on the other side, so a project downloaded or sent to a worker keeps
+ * its `CLAUDE.md -> AGENTS.md`; any other link is left out, as before.
+ */
+function linkStaysInside(root: string, link: WalkedLink): boolean {
+  let target: string;
+  try {
+    target = readlinkSync(link.abs);
+  } catch {
+    return false;
+  }
+  if (path.isAbsolute(target) || target.includes('\\')) return false;
+  // Where it stands, under the real root (the folder given may itself be reached through a link).
+  const at = path.join(root, ...link.rel.split('/'));
+  const lexical = path.resolve(path.dirname(at), target);
+  if (lexical === root || !isWithin(root, lexical)) return false;
+  let real: string | null;
+  try {
+    real = realWithinSync(root, at);
+  } catch {
+    real = null;
+  }
+  // Not the root nor a folder holding the link: tools that follow links would walk it forever.
+  return real !== null && real !== root && !isWithin(real, at);
 }
 
 /** Unreadable files (gone since the listing, no permission) are left out of the ZIP. */
@@ -130,7 +172,8 @@ function payloadOf(rel: string, raw: Buffer): { method: ZipMethod; payload: Buff
 
 /**
  * Streams a ZIP of `dir` into `out` (an HTTP response, a file stream) and ends it. Names use forward
- * slashes and are UTF-8; symbolic links are skipped; compressed formats (and files that would not
+ * slashes and are UTF-8; a symbolic link is written as a link when it leads to a file or folder inside
+ * `dir` (see linkStaysInside), else skipped, never followed; compressed formats (and files that would not
  * shrink) are stored, the rest deflated at level 6. Writes wait for `drain` when `out` is full. When
  * `out` closes early (the client went away) or `signal` aborts, the work stops, files are closed and
  * the result says `aborted`: nothing is thrown for that. Throws `ZipTooLargeError` (before writing)
@@ -143,13 +186,20 @@ export async function streamZipOfDir(
   options: ZipDirOptions = {},
 ): Promise<ZipDirResult> {
   const { signal } = options;
-  // Regular files depth first in name order, with size, mtime and mode; links skipped, never followed.
-  const { files } = await walkFiles(path.resolve(dir), {
+  // Regular files depth first in name order, with size, mtime and mode; links never followed.
+  const { files, links: found } = await walkFiles(path.resolve(dir), {
     stat: true,
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
+  let realRoot: string | null = null;
+  try {
+    realRoot = realpathSync(path.resolve(dir));
+  } catch {
+    realRoot = null;
+  }
+  const links = realRoot === null ? [] : found.filter((link) => linkStaysInside(realRoot, link));
   const inputTotal = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
-  if (files.length > MAX_ENTRIES || inputTotal >= MAX_BYTES) {
+  if (files.length + links.length > MAX_ENTRIES || inputTotal >= MAX_BYTES) {
     throw new ZipTooLargeError(
       `${dir} holds ${files.length} files and ${inputTotal} bytes: more than a ZIP without ZIP64 can hold ` +
         `(${MAX_ENTRIES} entries, 4 GiB).`,
@@ -278,6 +328,16 @@ export async function streamZipOfDir(
       } else {
         await slicer.pause();
       }
+    }
+    for (const link of links) {
+      if (state.aborted) break;
+      const made = readableSync(() => linkEntryFor(link, options.prefix));
+      if (made === null) continue;
+      zip.add(made.entry);
+      made.entry.whole(made.target, made.target);
+      count += 1;
+      if (state.failure !== undefined) throw state.failure;
+      if (state.needDrain) await drained();
     }
     if (!state.aborted) {
       zip.end();

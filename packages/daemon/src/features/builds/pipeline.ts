@@ -21,6 +21,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import { isInsideReal } from '../../fs/contain.ts';
 import { swapDir } from '../../fs/moves.ts';
 import { diskFullMessage, isDiskFull } from '../../fs/disk-full.ts';
+import { isInstalledNodeModules } from '../../pipeline/extract/install-trees.ts';
 import { hashTree, type WrittenTree } from '../../fs/tree-hash.ts';
 import { listFiles } from '../../fs/walk.ts';
 import {
@@ -100,9 +101,11 @@ export async function sourceHash(
 ): Promise<string> {
   const out =
     blueprint.kind === 'static-build' && blueprint.outputDir ? blueprint.outputDir.replace(/\/+$/, '') : null;
+  // Installs are left out, a committed fixture's node_modules is not (pipeline/extract/install-trees.ts).
+  const installs = [blueprint.installDir, blueprint.appDir];
   const tree = await hashTree(
     projectDir,
-    (rel) => rel === 'node_modules' || rel.endsWith('/node_modules') || rel === '.git' || rel === out,
+    (rel) => isInstalledNodeModules(projectDir, rel, installs) || rel === '.git' || rel === out,
     written,
   );
   const { decisions: _decisions, ...plan } = blueprint;

@@ -14,6 +14,7 @@ import type { Store } from '../../store/store.ts';
 type BuildRecordJson = Pick<
   Build,
   | 'blueprint'
+  | 'extraction'
   | 'stages'
   | 'steps'
   | 'test'
@@ -114,6 +115,7 @@ export interface LogRow {
 /** The part of a build stored as JSON. */
 const recordOf = (b: Build): BuildRecordJson => ({
   blueprint: b.blueprint,
+  extraction: b.extraction,
   stages: b.stages,
   steps: b.steps,
   test: b.test,

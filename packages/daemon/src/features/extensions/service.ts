@@ -161,11 +161,13 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     const incoming = scratch(tmpDir, 'incoming');
     let aside: string | null = null;
     try {
-      // The same defences as a project upload: traversal, links, bombs are refused with their codes.
+      // The same defences as a project upload: traversal and bombs are refused with their codes. An
+      // extension is Forge's own code served by the daemon: it takes no links at all.
       await extractArchive(zipPath, {
         targetDir: incoming,
         workDir: tmpDir,
         limits: EXTENSION_EXTRACT_LIMITS,
+        links: 'refuse',
         logger,
       });
       const manifest = await readManifest(incoming);

@@ -127,7 +127,9 @@ export function createIntegrationService(services: AppServices): IntegrationServ
 
   /** Serves the app's current snapshot on a new port, then stops the server of the one it replaces. */
   async function serve(app: IntegratedAppRecord): Promise<StaticPreview> {
-    const server = await startStaticPreview({ root: snapshotDir(app.name, app.buildId) });
+    // The build's plan says how the site answers (a single-page app's fallback, a site's 404.html).
+    const site = repo.get(app.buildId)?.blueprint?.site ?? null;
+    const server = await startStaticPreview({ root: snapshotDir(app.name, app.buildId), site });
     if (closed) {
       await server.close();
       throw new ForgeError('SHUTTING_DOWN');

@@ -1,6 +1,8 @@
 import type { CancelReason } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import { startServerApp, type PortFound, type ServerAppOptions } from './server-app.ts';
+import type { StaticSite } from '@forge/shared';
+import type { SiteReport } from './site-answers.ts';
 import { startStaticPreview, type StaticPreviewOptions } from './static-server.ts';
 import { httpOrigin, startTcpRelay } from './tcp-relay.ts';
 
@@ -41,9 +43,21 @@ export interface ServerPreviewInfo extends PreviewInfo {
   found?: PortFound;
 }
 
+/** A static preview started here, with what it applies (absent when it is served elsewhere). */
+export interface StaticPreviewInfo extends PreviewInfo {
+  site?: SiteReport;
+}
+
+/** How a static preview answers: the plan's `site` decision (see StaticPreviewOptions). */
+export interface ServeStaticOptions {
+  site?: StaticSite | null;
+  /** For plans made before `site` was decided. */
+  spaFallback?: boolean;
+}
+
 export interface PreviewRegistry {
   /** Serves `root` statically on a new port; resolves once it listens. */
-  serveStatic(project: string, root: string, options?: { spaFallback?: boolean }): Promise<PreviewInfo>;
+  serveStatic(project: string, root: string, options?: ServeStaticOptions): Promise<StaticPreviewInfo>;
   /**
    * Runs a server app; resolves once it accepts connections (on PORT, or on the port it was found
    * listening on: `url` and `found` say so). Rejects as `startServerApp` does, or
@@ -55,7 +69,7 @@ export interface PreviewRegistry {
    * here that relays to `target`. `onStop` is told when this preview ends (superseded, stopped).
    */
   relay(project: string, target: { host: string; port: number }, onStop: () => void): Promise<PreviewInfo>;
-  get(project: string): PreviewInfo | null;
+  get(project: string): StaticPreviewInfo | null;
   /** Stops the project's preview (and a start in progress); false when there was none. */
   stop(project: string): Promise<boolean>;
   /** Stops every preview, e.g. on daemon shutdown. */
@@ -72,9 +86,17 @@ export class PreviewCancelledError extends Error {
 
 interface Entry extends PreviewInfo {
   pid?: number;
+  site?: SiteReport;
   found?: PortFound;
   stop(reason: CancelReason): Promise<void>;
 }
+
+/** What callers see of a live preview. */
+const infoOf = (entry: Entry): StaticPreviewInfo => ({
+  url: entry.url,
+  kind: entry.kind,
+  ...(entry.site ? { site: entry.site } : {}),
+});
 
 /** The CancelReason an abort carries (a CancelReason string or an object with one), else "user". */
 const reasonOf = (signal: AbortSignal): CancelReason => {
@@ -155,10 +177,11 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
           ...(options.host !== undefined ? { host: options.host } : {}),
           ...(options.isHostAllowed ? { isHostAllowed: options.isHostAllowed } : {}),
           ...(staticOptions.spaFallback !== undefined ? { spaFallback: staticOptions.spaFallback } : {}),
+          ...(staticOptions.site !== undefined ? { site: staticOptions.site } : {}),
         });
-        return { url: server.url, kind: 'static', stop: () => server.close() };
+        return { url: server.url, kind: 'static', site: server.site, stop: () => server.close() };
       });
-      return { url: entry.url, kind: entry.kind };
+      return infoOf(entry);
     },
 
     async runServer(project, { signal: outer, ...serverOptions }) {
@@ -211,7 +234,7 @@ export function createPreviewRegistry(options: PreviewRegistryOptions = {}): Pre
 
     get(project) {
       const entry = live.get(project);
-      return entry ? { url: entry.url, kind: entry.kind } : null;
+      return entry ? infoOf(entry) : null;
     },
 
     stop(project) {

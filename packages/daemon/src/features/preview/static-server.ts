@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,11 @@ import { realWithinSync, relativeWithin } from '../../fs/contain.ts';
 import { isLoopbackHost } from '../../http/security.ts';
 import { daemonUrl, listenHost } from '../../process/urls.ts';
 import { contentTypeOverride } from './content-types.ts';
+import { requestPath, sendStatus, STATUS_TEXT, urlPathOf } from './request-path.ts';
+import { createSiteAnswers, type SiteReport } from './site-answers.ts';
+import type { StaticSite } from '@forge/shared';
+
+export { sendStatus } from './request-path.ts';
 
 /**
  * Static files, served one way for the previews and for the web app: this module decides which file
@@ -62,31 +67,19 @@ export interface StaticFiles {
   serveIndex(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
 
-/** Plain-text answer with the headers every static answer carries. */
-export function sendStatus(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  const body = `${message}\n`;
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+/** The file server with what a site's own answers need (site-answers.ts). */
+export interface PreviewFiles extends StaticFiles {
+  /**
+   * What the decoded path `segments` name inside the root (links followed, never out of the root nor
+   * onto a dot entry): a file or a folder with its root-relative path, or null.
+   */
+  lookup(segments: readonly string[]): { kind: 'file' | 'dir'; rel: string } | null;
+  /**
+   * Sends the file `rel` (from `lookup`). With status 200 through `send` (ranges, conditional GET);
+   * with another status (a site's 404 page) without ranges or validators, so it never becomes a 304.
+   */
+  sendFile(req: IncomingMessage, res: ServerResponse, rel: string, status?: number): Promise<boolean>;
 }
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  404: 'Not Found',
-  412: 'Precondition Failed',
-  416: 'Range Not Satisfiable',
-};
 
 /** `send`'s errors carry the status to answer and, for a 416, a Content-Range header. */
 interface SendError extends Error {
@@ -107,7 +100,7 @@ const isDotPath = (rel: string): boolean => rel !== '' && rel.split('/').some((n
  */
 const READ_CHUNK_BYTES = 256 * 1024;
 
-export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
+export function createStaticFiles(options: StaticFilesOptions): PreviewFiles {
   const folders = options.folders ?? 'index';
   const sendOptions: send.SendOptions & { highWaterMark: number } = {
     index: false,
@@ -151,6 +144,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
     res: ServerResponse,
     root: string,
     rel: string,
+    extra: send.SendOptions = {},
   ): Promise<'sent' | 'directory' | 'missing'> =>
     new Promise((resolve) => {
       let settled = false;
@@ -158,7 +152,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         settled = true;
         resolve(how);
       };
-      send(req, toUrlPath(rel), { ...sendOptions, root })
+      send(req, toUrlPath(rel), { ...sendOptions, ...extra, root })
         .on('headers', (out: ServerResponse, abs: string) => {
           const type = contentTypeOverride(abs);
           if (type) out.setHeader('Content-Type', type);
@@ -185,22 +179,9 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
 
   return {
     async serve(req, res) {
-      const target = req.url ?? '/';
-      const cut = target.search(/[?#]/);
-      const rawPath = cut < 0 ? target : target.slice(0, cut);
-      const query = cut < 0 || target[cut] !== '?' ? '' : target.slice(cut);
-      if (!rawPath.startsWith('/')) return { kind: 'refused', status: 400 };
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(rawPath);
-      } catch {
-        return { kind: 'refused', status: 400 };
-      }
-      if (decoded.includes('\0') || decoded.includes('\\')) return { kind: 'refused', status: 400 };
-      const segments = decoded.split('/').filter((segment) => segment !== '' && segment !== '.');
-      if (segments.includes('..')) return { kind: 'refused', status: 400 };
-      if (segments.some((segment) => segment.startsWith('.'))) return { kind: 'refused', status: 404 };
-
+      const parsed = requestPath(req.url ?? '/');
+      if (parsed.kind === 'refused') return parsed;
+      const { segments, slash, search } = parsed;
       const root = realRoot();
       if (root === null) return { kind: 'missing' };
       const rel = locate(root, segments);
@@ -208,10 +189,10 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       const first = await sendFile(req, res, root, rel);
       if (first !== 'directory') return { kind: first };
       if (folders === 'none') return { kind: 'missing' };
-      if (!decoded.endsWith('/')) {
+      if (!slash && segments.length > 0) {
         // Relative URLs in the folder's index.html resolve against "/dir/", not "/". Built from the
         // decoded segments: "//evil.example" cannot become a redirect to another host.
-        const location = `/${segments.map(encodeURIComponent).join('/')}/${query}`;
+        const location = `${urlPathOf(segments, true)}${search}`;
         sendStatus(res, 301, 'Moved Permanently', { Location: location });
         return { kind: 'sent' };
       }
@@ -225,6 +206,30 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       const root = realRoot();
       const index = root === null ? null : locate(root, ['index.html']);
       return index !== null && (await sendFile(req, res, root!, index)) === 'sent';
+    },
+
+    lookup(segments) {
+      const root = realRoot();
+      const rel = root === null ? null : locate(root, segments);
+      if (root === null || rel === null) return null;
+      const info = statSync(path.join(root, rel), { throwIfNoEntry: false });
+      if (info?.isFile()) return { kind: 'file', rel };
+      return info?.isDirectory() ? { kind: 'dir', rel } : null;
+    },
+
+    async sendFile(req, res, rel, status = 200) {
+      const root = realRoot();
+      if (root === null) return false;
+      if (status === 200) return (await sendFile(req, res, root, rel)) === 'sent';
+      // A page answered with another status (a site's 404.html) has no ranges and no validators:
+      // it must never become a 206 or a 304.
+      res.statusCode = status;
+      const sent = await sendFile(req, res, root, rel, {
+        acceptRanges: false,
+        etag: false,
+        lastModified: false,
+      });
+      return sent === 'sent';
     },
   };
 }
@@ -245,7 +250,12 @@ export interface StaticPreviewOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Serve the root index.html for extension-less paths that do not exist (client-side routes). */
+  /**
+   * How the site answers paths that name no file, and its own rules (the plan's decision); with none
+   * (a plan made before Forge decided it), `spaFallback` says.
+   */
+  site?: StaticSite | null;
+  /** Without `site`: serve the root index.html for extension-less paths that name nothing (default true). */
   spaFallback?: boolean;
   /**
    * DNS-rebinding guard on the Host header. Default: when bound to loopback, only loopback names
@@ -258,6 +268,8 @@ export interface StaticPreview {
   /** Origin of the preview, e.g. "http://127.0.0.1:41234" (no trailing slash). */
   url: string;
   port: number;
+  /** What it applies (single-page fallback, rules), for the log. */
+  site: SiteReport;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -277,21 +289,15 @@ const loopbackHostOnly = (hostHeader: string | undefined): boolean => {
 
 const isHtml = (file: string): boolean => /\.html?$/i.test(file);
 
-/** The last segment of a request path has no "." (a client-side route, not a missing asset). */
-const looksLikeRoute = (url: string): boolean => {
-  const cut = url.search(/[?#]/);
-  const rawPath = cut < 0 ? url : url.slice(0, cut);
-  return !rawPath.slice(rawPath.lastIndexOf('/') + 1).includes('.');
-};
-
 /**
  * Starts the static preview of `root`. In order: GET/HEAD only (405); the Host check (403); then the
- * file the path names (see `createStaticFiles`: 400 for a malformed or traversing path, 404 for dot
- * entries and links out of the root, a folder's index.html); an extension-less path that names
- * nothing gets the root index.html when `spaFallback` is on (`/missing.js` stays 404).
+ * site's answer (site-answers.ts): its rules, the file the path names (see `createStaticFiles`: 400
+ * for a malformed or traversing path, 404 for dot entries and links out of the root, a folder's
+ * index.html, "/edit" for edit.html), a single-page app's index.html for a path without an extension,
+ * else the site's 404.html with status 404.
  */
 export async function startStaticPreview(options: StaticPreviewOptions): Promise<StaticPreview> {
-  const { host = '127.0.0.1', port = 0, spaFallback = true } = options;
+  const { host = '127.0.0.1', port = 0 } = options;
   const root = path.resolve(options.root);
   const rootInfo = await stat(root).catch(() => null);
   if (!rootInfo?.isDirectory()) throw new Error(`Cannot preview ${root}: it is not a folder.`);
@@ -300,6 +306,10 @@ export async function startStaticPreview(options: StaticPreviewOptions): Promise
     root,
     setHeaders: (res, rel) =>
       res.setHeader('Cache-Control', isHtml(rel) ? HTML_CACHE_CONTROL : ASSET_CACHE_CONTROL),
+  });
+  const site = createSiteAnswers(files, realpathSync.native(root), {
+    site: options.site ?? null,
+    ...(options.spaFallback !== undefined ? { spaFallback: options.spaFallback } : {}),
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -311,14 +321,7 @@ export async function startStaticPreview(options: StaticPreviewOptions): Promise
       sendStatus(res, 403, 'Forbidden host');
       return;
     }
-    const outcome = await files.serve(req, res);
-    if (outcome.kind === 'sent') return;
-    if (outcome.kind === 'refused') {
-      sendStatus(res, outcome.status, STATUS_TEXT[outcome.status]!);
-      return;
-    }
-    if (spaFallback && looksLikeRoute(req.url ?? '/') && (await files.serveIndex(req, res))) return;
-    sendStatus(res, 404, 'Not Found');
+    await site.answer(req, res);
   };
 
   const server = createServer((req, res) => {
@@ -341,6 +344,7 @@ export async function startStaticPreview(options: StaticPreviewOptions): Promise
   return {
     url: daemonUrl(host, actualPort),
     port: actualPort,
+    site: site.report,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

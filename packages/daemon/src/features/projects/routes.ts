@@ -106,7 +106,9 @@ export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
     const kind = build?.blueprint?.kind;
     if (kind === 'static' || kind === 'static-build') {
       const dir = artifactDir(deps, name);
-      if (dir) return { url: (await deps.previews.serveStatic(name, dir)).url };
+      // The plan stored with the build says how the site answers (its fallback, its rules).
+      if (dir)
+        return { url: (await deps.previews.serveStatic(name, dir, { site: build?.blueprint?.site })).url };
     }
     return { url: null };
   });

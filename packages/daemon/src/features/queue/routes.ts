@@ -6,6 +6,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { extractArchive } from '../../pipeline/extract/index.ts';
+import { isInstalledNodeModules } from '../../pipeline/extract/install-trees.ts';
 import { streamZipOfDir } from '../artifacts/zip-dir.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { receiveZip } from '../uploads/receive-zip.ts';
@@ -20,9 +21,14 @@ const MAX_OUTPUT_BYTES = 2 * 1024 ** 3;
 /** The folder the coordinator's source ZIP puts every file under. */
 export const SOURCE_ZIP_PREFIX = 'project/';
 
-/** No installs or VCS data travel to a worker: it installs for itself. */
-const notSent = (rel: string): boolean =>
-  rel === 'node_modules' || rel.endsWith('/node_modules') || rel === '.git';
+/**
+ * No installs or VCS data travel to a worker: it installs for itself. A committed node_modules
+ * fixture is source and goes along (pipeline/extract/install-trees.ts tells them apart).
+ */
+const notSent =
+  (dir: string) =>
+  (rel: string): boolean =>
+    rel === '.git' || isInstalledNodeModules(dir, rel, ['.']);
 
 export interface QueueRouteDeps {
   builds: BuildService;
@@ -68,7 +74,7 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
     res.setHeader('Content-Disposition', `attachment; filename="${projectName}.zip"`);
     res.setHeader('Cache-Control', 'no-store');
     try {
-      await streamZipOfDir(dir, res, { exclude: notSent, prefix: SOURCE_ZIP_PREFIX });
+      await streamZipOfDir(dir, res, { exclude: notSent(dir), prefix: SOURCE_ZIP_PREFIX });
     } catch (err) {
       logger.warn({ err, dir }, 'sending a project to a worker ended early');
       if (!res.headersSent) throw err;
@@ -124,7 +130,11 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
     const p = body.preview;
     if (p.kind === 'static') {
       const root = p.root === 'project' ? layout.projectDir(name) : layout.outputDir(name);
-      const info = await previews.serveStatic(name, root, { spaFallback: p.spaFallback });
+      // The run's plan (made here) says how the site answers; the worker's flag is for plans without it.
+      const info = await previews.serveStatic(name, root, {
+        spaFallback: p.spaFallback,
+        site: run.snapshot().blueprint?.site ?? null,
+      });
       return { url: info.url };
     }
     const host = p.host ?? req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';

@@ -23,6 +23,7 @@ import {
   type PackageManagerPlan,
 } from './package-manager.ts';
 import { PACKAGE_JSON, readPackageJson, type PackageInfo } from './package-json.ts';
+import { detectStaticSite } from './static-site.ts';
 import { detectTest } from './test-command.ts';
 import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
 import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
@@ -474,6 +475,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     apps: [],
     gitSnapshot: false,
     mirrorHosts: [],
+    site: null,
   };
 
   const { chosen, apps, workspace, members, rootPm } = await findApps(
@@ -571,6 +573,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     log,
     opts.machine,
   );
+  plan.site = await detectStaticSite(files, plan, chosen.pkg, log);
   for (const skipped of files.skipped)
     log.add('ignored', skipped.file, skipped.file, `not read: ${skipped.reason}`);
 

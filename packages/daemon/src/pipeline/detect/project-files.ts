@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MB } from '@forge/shared';
@@ -40,6 +41,11 @@ export interface ProjectFiles {
    * node_modules. [] when `rel` is not a folder inside the project.
    */
   listDirs(rel: string): Promise<string[]>;
+  /**
+   * Names of the regular files directly inside `rel` ("." for the root), sorted, at most
+   * MAX_LISTED_DIRS of them (links are not listed). [] when `rel` is not a folder inside the project.
+   */
+  listFiles(rel: string): Promise<string[]>;
   /** Files that exist but were not followed (links out of the project). */
   readonly skipped: readonly SkippedFile[];
 }
@@ -53,6 +59,10 @@ function checkRelative(rel: string): void {
     throw new Error(`Detection may only read project-relative paths, got "${rel}"`);
   }
 }
+
+const isListedDir = (e: Dirent): boolean =>
+  e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules';
+const isListedFile = (e: Dirent): boolean => e.isFile();
 
 const errCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
@@ -118,8 +128,9 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
   };
 
   const listed = new Map<string, Promise<string[]>>();
-  const listDirs = (rel: string): Promise<string[]> => {
-    let pending = listed.get(rel);
+  const listEntries = (rel: string, keep: (entry: Dirent) => boolean): Promise<string[]> => {
+    const key = `${keep === isListedDir ? 'd' : 'f'}:${rel}`;
+    let pending = listed.get(key);
     if (!pending) {
       pending = (async () => {
         checkRelative(rel);
@@ -132,12 +143,12 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
         if (!isWithin(realRoot, real)) return [];
         const entries = await fs.readdir(real, { withFileTypes: true }).catch(() => []);
         return entries
-          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+          .filter(keep)
           .map((e) => e.name)
           .sort()
           .slice(0, MAX_LISTED_DIRS);
       })();
-      listed.set(rel, pending);
+      listed.set(key, pending);
     }
     return pending;
   };
@@ -145,7 +156,8 @@ export async function openProject(projectDir: string): Promise<ProjectFiles> {
   return {
     root: realRoot,
     skipped,
-    listDirs,
+    listDirs: (rel) => listEntries(rel, isListedDir),
+    listFiles: (rel) => listEntries(rel, isListedFile),
     isFile: async (rel) => (await resolveFile(rel)) !== null,
     firstFile: async (rels) => {
       for (const rel of rels) if (await resolveFile(rel)) return rel;
@@ -176,6 +188,7 @@ export function projectFolder(files: ProjectFiles, dir: string): ProjectFiles {
     },
     read: async (rel, maxBytes) => files.read(inDir(rel), maxBytes),
     listDirs: async (rel) => files.listDirs(inDir(rel)),
+    listFiles: async (rel) => files.listFiles(inDir(rel)),
     get skipped() {
       return files.skipped
         .filter((s) => s.file.startsWith(prefix))

@@ -97,6 +97,8 @@ describe('a project archive', () => {
       totalBytes: 19 + 20 + 10 + 3000,
       strippedPrefix: null,
       dropped: [],
+      links: [],
+      droppedLinks: [],
       tree: null,
     });
     expect(read('src/components/ui/Button.tsx')).toBe('export {}\n');
@@ -167,7 +169,7 @@ describe('a project archive', () => {
     expect(tree()).toEqual(['cache/', 'dist/', 'index.html']);
   });
 
-  it('drops __MACOSX, .DS_Store and node_modules at any depth, and still strips the top folder', async () => {
+  it('drops __MACOSX, .DS_Store, .git and installed node_modules, and still strips the top folder', async () => {
     const result = await extract([
       file('shop/package.json'),
       file('shop/.DS_Store'),
@@ -175,8 +177,13 @@ describe('a project archive', () => {
       file('shop/src/app.js'),
       file('shop/node_modules/react/index.js'),
       file('shop/node_modules/react/package.json'),
+      file('shop/packages/ui/node_modules/.bin/x'),
       file('shop/packages/ui/node_modules/x/y.js'),
       file('shop/packages/ui/index.js'),
+      file('shop/.git/HEAD', 'ref: refs/heads/main\n'),
+      file('shop/.git/objects/ab/cdef'),
+      file('shop/vendor/lib/.git', 'gitdir: ../../.git/modules/lib\n'),
+      file('shop/vendor/lib/index.js'),
       file('__MACOSX/shop/._package.json'),
       { name: '__MACOSX/' },
     ]);
@@ -184,9 +191,11 @@ describe('a project archive', () => {
     expect(result.dropped).toEqual([
       '__MACOSX/',
       'shop/.DS_Store',
+      'shop/.git/',
       'shop/node_modules/',
       'shop/packages/ui/node_modules/',
       'shop/src/.DS_Store',
+      'shop/vendor/lib/.git',
     ]);
     expect(tree()).toEqual([
       'package.json',
@@ -195,6 +204,9 @@ describe('a project archive', () => {
       'packages/ui/index.js',
       'src/',
       'src/app.js',
+      'vendor/',
+      'vendor/lib/',
+      'vendor/lib/index.js',
     ]);
   });
 

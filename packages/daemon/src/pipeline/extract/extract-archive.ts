@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { WrittenTree } from '../../fs/tree-hash.ts';
 import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { resolveLimits, type ExtractLimits } from './limits.ts';
-import type { ArchiveListing } from './worker-protocol.ts';
+import type { DroppedLink } from './plan.ts';
+import type { ArchiveListing, LinkPolicy } from './worker-protocol.ts';
 import { runExtractJob, type JobOutcome, type JobRequest } from './worker-pool.ts';
 import type { WriteProgress } from './write-files.ts';
 
@@ -34,6 +35,11 @@ export interface ExtractOptions {
   onProgress?: (progress: WriteProgress) => void;
   logger?: ExtractLogger;
   /**
+   * Symbolic links: `keep` (default) writes those that lead inside the project and leaves out the
+   * others one by one (links.ts); `refuse` refuses the archive at the first link (ARCHIVE_SYMLINK).
+   */
+  links?: LinkPolicy;
+  /**
    * Also hash the tree as it is written (ExtractResult.tree), so CacheBot need not read it back:
    * ~3 ms per 1,000 small files in the worker, against reading every file again on the event loop.
    */
@@ -48,8 +54,15 @@ export interface ExtractResult {
   totalBytes: number;
   /** The single top-level folder that was removed from every path ("myapp"), or null. */
   strippedPrefix: string | null;
-  /** What never reached the disk, as archive paths: "__MACOSX/", "src/.DS_Store", "node_modules/". */
+  /**
+   * What never reached the disk, as archive paths: "__MACOSX/", "src/.DS_Store", ".git/", and the
+   * installed "node_modules/" (install-trees.ts says which; a test fixture's is kept).
+   */
   dropped: string[];
+  /** Symbolic links written as links (their targets lead inside the project; see links.ts). */
+  links: Array<{ path: string; target: string }>;
+  /** Symbolic links left out, each with its reason; the rest of the archive is extracted. */
+  droppedLinks: DroppedLink[];
   /** The written tree's digest as fs/tree-hash.ts computes it (for `hashTree`), when `hash` was asked. */
   tree: WrittenTree | null;
 }
@@ -82,6 +95,7 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
         stagingDir: staging,
         limits,
         hash: opts.hash === true,
+        links: opts.links ?? 'keep',
       },
       opts,
       'done',
@@ -95,7 +109,17 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
       totalBytes: done.totalBytes,
       strippedPrefix: done.strippedPrefix,
       dropped: done.dropped,
-      tree: done.treeDigest === null ? null : { digest: done.treeDigest, files: done.files, dirs: done.dirs },
+      links: done.links,
+      droppedLinks: done.droppedLinks,
+      tree:
+        done.treeDigest === null
+          ? null
+          : {
+              digest: done.treeDigest,
+              files: done.files,
+              dirs: done.dirs,
+              links: done.links.map((link) => link.path),
+            },
     };
   } catch (error) {
     // Awaited (unlike the old copy's removal): once this rejects, nothing of the attempt is left.
@@ -112,12 +136,12 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
  */
 export async function inspectArchive(
   zipPath: string,
-  opts: { limits?: Partial<ExtractLimits>; signal?: AbortSignal } = {},
+  opts: { limits?: Partial<ExtractLimits>; signal?: AbortSignal; links?: LinkPolicy } = {},
 ): Promise<ArchiveListing> {
   const limits = resolveLimits(opts.limits);
   opts.signal?.throwIfAborted();
   const { hasPackageJson, fileCount, totalBytes } = await runJob(
-    { type: 'inspect', zipPath: path.resolve(zipPath), limits },
+    { type: 'inspect', zipPath: path.resolve(zipPath), limits, links: opts.links ?? 'keep' },
     opts,
     'inspected',
   );

@@ -125,18 +125,21 @@ describe('names that are not plain text', () => {
 });
 
 describe('entries that are not plain files', () => {
-  it('refuses a symbolic link', () =>
+  it('refuses an encrypted symbolic link: its target cannot be read, so nothing can vouch for it', () =>
     refuses(
-      [file('app/ok.txt'), { name: 'app/passwd', data: '/etc/passwd', unixMode: S_IFLNK | 0o777 }],
-      'ARCHIVE_SYMLINK',
+      [
+        file('app/ok.txt'),
+        { name: 'app/passwd', data: '/etc/passwd', unixMode: S_IFLNK | 0o777, flags: 0x0001 },
+      ],
+      'ARCHIVE_ENCRYPTED',
       'app/passwd',
     ));
 
-  it('refuses a symbolic link to a folder, whatever its name says', () =>
+  it('refuses a symbolic link whose data fails its CRC, as it would a file', () =>
     refuses(
-      [file('ok.txt'), { name: 'escape/', data: '/', unixMode: S_IFLNK | 0o755 }],
-      'ARCHIVE_SYMLINK',
-      'escape/',
+      [file('app/ok.txt'), { name: 'app/l', data: 'ok.txt', crc: 1, unixMode: S_IFLNK | 0o777 }],
+      'ARCHIVE_CORRUPT',
+      'app/l',
     ));
 
   it('refuses an encrypted entry (flag bit 0)', () =>

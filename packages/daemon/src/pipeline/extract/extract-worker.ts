@@ -15,10 +15,14 @@ import { writePlannedFiles } from './write-files.ts';
 import { readCentralDirectory } from './zip-reader.ts';
 
 /** Reads and checks the whole listing; nothing is written. */
-function planArchive(zipPath: string, limits: ExtractJob['limits']): ExtractionPlan {
+function planArchive(
+  zipPath: string,
+  limits: ExtractJob['limits'],
+  links: ExtractJob['links'],
+): ExtractionPlan {
   // Uploads are capped at 50 MB; holding the archive in memory lets the reader index it once.
   const buffer = readFileSync(zipPath);
-  return planExtraction(readCentralDirectory(buffer, limits.maxEntries), limits);
+  return planExtraction(readCentralDirectory(buffer, limits.maxEntries), limits, links);
 }
 
 type Post = (message: ExtractWorkerMessage) => void;
@@ -26,7 +30,7 @@ type Post = (message: ExtractWorkerMessage) => void;
 export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> {
   const { id } = job;
   try {
-    const plan = planArchive(job.zipPath, job.limits);
+    const plan = planArchive(job.zipPath, job.limits, job.links);
     if (job.type === 'inspect') {
       post({
         id,
@@ -53,6 +57,8 @@ export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> 
       totalBytes: bytesWritten,
       strippedPrefix: plan.strippedPrefix,
       dropped: plan.dropped,
+      links: plan.links.map((link) => ({ path: link.path, target: link.target })),
+      droppedLinks: plan.droppedLinks,
       treeDigest: hasher?.digest() ?? null,
     });
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { DroppedLink } from './plan.ts';
 import type { ArchiveErrorCode } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
 import type { WriteProgress } from './write-files.ts';
@@ -17,6 +18,8 @@ export type ExtractJob =
       limits: ExtractLimits;
       /** Also compute the written tree's digest (fs/tree-hash.ts) as the files are written. */
       hash: boolean;
+      /** What a symbolic link gets: judged and kept or left out (links.ts), or the archive refused. */
+      links: LinkPolicy;
     }
   | {
       /** Read and check the listing only; nothing is written. */
@@ -24,7 +27,11 @@ export type ExtractJob =
       id: number;
       zipPath: string;
       limits: ExtractLimits;
+      links: LinkPolicy;
     };
+
+/** `keep`: links that lead inside are kept, the others left out; `refuse`: any link refuses the archive. */
+export type LinkPolicy = 'keep' | 'refuse';
 
 /** What the archive lists, as an inspection finds it. */
 export interface ArchiveListing {
@@ -45,6 +52,10 @@ export interface ExtractDone {
   totalBytes: number;
   strippedPrefix: string | null;
   dropped: string[];
+  /** The links written, project-relative, in walk order, with their targets. */
+  links: Array<{ path: string; target: string }>;
+  /** The links left out, with why. */
+  droppedLinks: DroppedLink[];
   /** The digest fs/tree-hash.ts gives the written tree, when the job asked for it. */
   treeDigest: string | null;
 }

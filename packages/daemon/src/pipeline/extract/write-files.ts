@@ -1,8 +1,17 @@
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { createInflateRaw, crc32, inflateRawSync } from 'node:zlib';
 import type { TreeHasher } from '../../fs/tree-hash.ts';
-import type { ExtractionPlan, PlannedFile } from './plan.ts';
+import type { ExtractionPlan, PlannedFile, PlannedLink } from './plan.ts';
 import { Refusal, refuseEntry } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
 
@@ -99,7 +108,8 @@ async function streamInto(
 
 /**
  * Inflates and writes every planned file into `stagingDir` (fresh and empty, ours alone). Folders are
- * made first, parents before children, then files one synchronous write each: file creation
+ * made first, parents before children, then files one synchronous write each, then the links: none
+ * exists while anything else is written, so nothing is written through one. File creation
  * dominates and per-entry async I/O costs ~0.5 ms a file (PERFORMANCE.md); this runs in a worker,
  * so blocking here blocks no one. Everything is visited in walk order (plan.order), so `hash`, when
  * given, receives exactly what fs/tree-hash.ts would read back from the written tree. Throws a
@@ -140,9 +150,16 @@ export async function writePlannedFiles(
   let filesWritten = 0;
   let batchFiles = 0;
   let batchBytes = 0;
+  const links: PlannedLink[] = [];
   for (const node of plan.order) {
-    if (node.isDir) {
+    if (node.kind === 'dir') {
       hash?.dir(node.path);
+      continue;
+    }
+    if (node.kind === 'link') {
+      // Hashed in walk order with the rest; made once every file is written.
+      hash?.link(node.path, node.target);
+      links.push(node);
       continue;
     }
     const file = node;
@@ -197,6 +214,14 @@ export async function writePlannedFiles(
       batchFiles = 0;
       batchBytes = 0;
     }
+  }
+  for (const link of links) {
+    const abs = target(link.path);
+    // A second line behind links.ts, which resolved the target through the whole tree: read as text
+    // from where the link stands, it must not leave the staging folder either.
+    const lands = path.resolve(path.dirname(abs), link.target);
+    if (!lands.startsWith(root + path.sep)) throw new Error(`Refusing a link out of staging: ${link.path}`);
+    symlinkSync(link.target, abs);
   }
   onProgress({ filesWritten, filesTotal: plan.files.length, bytesWritten });
   return { bytesWritten };

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { formatCommand, type Blueprint } from '@forge/shared';
+import { formatCommand, plural, type Blueprint } from '@forge/shared';
+import type { SiteReport } from '../../features/preview/site-answers.ts';
 import type { BuildRepo } from '../../features/builds/repo.ts';
 import type { PreviewRegistry } from '../../features/preview/preview-registry.ts';
 import { ServerAppStartError } from '../../features/preview/server-app.ts';
@@ -32,6 +33,26 @@ function startFailure(err: unknown): BuildFailure {
   return failure('failed', 'PREVIEW_FAILED', `The app did not start: ${(err as Error).message}`);
 }
 
+/** What the static preview applies, in the step's log: the fallback, the rules, those it cannot apply. */
+function logSite(ctx: Parameters<Stage<PreviewInput, string>['run']>[0], site: SiteReport): void {
+  ctx.log(
+    'info',
+    site.spa
+      ? 'A single-page app: paths that name no file answer index.html.'
+      : "Several pages: paths that name no file answer the site's 404.html (or Not Found) with 404.",
+  );
+  if (site.rules > 0)
+    ctx.log('info', `Applying ${plural(site.rules, 'redirect and rewrite rule')} of the site.`);
+  for (const rule of site.ignored.slice(0, MAX_LOGGED_IGNORED)) {
+    ctx.log('warn', `Not applied: ${rule.source} ${rule.rule}: ${rule.why}.`);
+  }
+  if (site.ignored.length > MAX_LOGGED_IGNORED) {
+    ctx.log('warn', `… and ${site.ignored.length - MAX_LOGGED_IGNORED} more rules not applied.`);
+  }
+}
+
+const MAX_LOGGED_IGNORED = 50;
+
 /**
  * PreviewBot: serve the output at its own origin, or start a server app (its `start` command with
  * PORT) and wait for it to answer — on PORT, or where it was found listening when it ignores PORT
@@ -55,8 +76,10 @@ export function previewStage(deps: {
       try {
         if (bp.kind !== 'server') {
           repo.setPreviewPid(ctx.projectName, null);
-          url = (await previews.serveStatic(ctx.projectName, root)).url;
+          const started = await previews.serveStatic(ctx.projectName, root, { site: bp.site });
+          url = started.url;
           detail = url;
+          if (started.site) logSite(ctx, started.site);
         } else {
           ctx.log('info', `$ ${formatCommand(bp.start!)}`);
           const started = await previews.runServer(ctx.projectName, {

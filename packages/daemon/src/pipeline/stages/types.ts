@@ -67,6 +67,7 @@ export type RecordPatch = Partial<
   Pick<
     Build,
     | 'blueprint'
+    | 'extraction'
     | 'sourceHash'
     | 'cacheHit'
     | 'test'
