@@ -132,7 +132,7 @@ export interface CombinedNode {
 
 const label = (c: Pick<NodeCandidate, 'source' | 'file' | 'role'>): string =>
   c.role === 'tool'
-    ? `${c.source} (${c.file})`
+    ? c.source
     : c.source.startsWith('.') || c.source.includes('toml')
       ? c.file
       : `${c.source} in ${c.file}`;
@@ -166,8 +166,10 @@ export function combineNode(read: readonly NodeCandidate[]): CombinedNode {
       c.note = 'excluded by the constraint';
       continue;
     }
-    range = range === null ? c.range : intersect(range, c.range);
     c.used = true;
+    // A need the constraints already meet adds nothing to the range.
+    if (range !== null && semver.subset(range, c.range)) continue;
+    range = range === null ? c.range : intersect(range, c.range);
   }
   let pin: NodeCandidate | null = null;
   for (const c of candidates) {

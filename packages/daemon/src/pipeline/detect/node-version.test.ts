@@ -191,7 +191,7 @@ describe('the node requirement in the plan', () => {
       range: '>=22.13.0',
     });
     expect(decisions[0]!.rule).toMatch(
-      /^Not satisfied by this machine's Node 20\.20\.2: pnpm 11\.1\.0 \(package\.json\)/,
+      /^Not satisfied by this machine's Node 20\.20\.2: pnpm 11\.1\.0 needs Node >=22\.13;/,
     );
     // pnpm 10 runs here: nothing to say.
     const pnpm10 = await requirement({ 'package.json': pkg() }, '20.20.2', { ...pnpm11, request: '10' });
@@ -200,7 +200,7 @@ describe('the node requirement in the plan', () => {
     const clash = await requirement({ 'package.json': pkg({ engines: { node: '^20' } }) }, '20.20.2', pnpm11);
     expect(clash.decisions[0]!.rule).toBe(
       'No Node can serve: pnpm 11.1.0 needs Node >=22.13, which engines.node in package.json (^20) excludes; ' +
-        'pnpm 11.1.0 (package.json) needs Node >=22.13 (excluded by the constraint, not used)',
+        'pnpm 11.1.0 needs Node >=22.13 (excluded by the constraint, not used)',
     );
   });
 

@@ -54,6 +54,7 @@ export function readNodeRequirement(read: readonly NodeCandidate[], current: str
   const first = decisive!;
   const satisfied = range === null ? null : semver.satisfies(current, range, { includePrerelease: true });
   const where = candidateLabel(first);
+  const asks = first.role === 'tool' ? 'needs' : 'asks for';
   const others = candidates.filter((c) => c !== first).map(listed);
   const also = others.length > 0 ? `; ${others.join(', ')}` : '';
   const resolves = range !== null && range !== first.range ? ` (together: ${range})` : '';
@@ -65,10 +66,10 @@ export function readNodeRequirement(read: readonly NodeCandidate[], current: str
       `${where} says "${first.value}", which is not a version range Forge can read${first.note ? ` (${first.note})` : ''}; ` +
       `this machine's Node ${current} is used${also}`;
   } else if (satisfied) {
-    rule = `${where} asks for Node ${first.value}${resolves}: this machine's Node ${current} satisfies it${also}`;
+    rule = `${where} ${asks} Node ${first.value}${resolves}: this machine's Node ${current} satisfies it${also}`;
   } else {
     rule =
-      `Not satisfied by this machine's Node ${current}: ${where} asks for Node ${first.value}${resolves}; ` +
+      `Not satisfied by this machine's Node ${current}: ${where} ${asks} Node ${first.value}${resolves}; ` +
       `DependencyBot provides a Node that satisfies it (from toolchains/, else the npm registry)${also}`;
   }
   return {

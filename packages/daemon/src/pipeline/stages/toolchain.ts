@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   formatDuration,
+  nodeEvidence,
   nodeSummary,
   type Blueprint,
   type NodeCandidate,
@@ -88,6 +89,14 @@ function statedCandidates(node: NodeRequirement | null): NodeCandidate[] {
   ];
 }
 
+/** How the plan asks for its Node, for messages: "engines.node >=24.16", with the whole range when more joined it. */
+function askedFor(node: NodeRequirement): string {
+  const decisive = node.candidates.find((c) => c.value === node.wanted && c.file === node.file);
+  const whole =
+    node.range !== null && decisive?.range !== node.range ? ` (with the others: ${node.range})` : '';
+  return `${nodeEvidence(node)} ${node.wanted}${whole}`;
+}
+
 /**
  * The provided versions on a plan: the package manager's exact version, and the Node the build runs
  * on with where it came from. The record keeps them (like the rest of the plan) across a replan.
@@ -162,7 +171,7 @@ export function toolchainStage(deps: {
                 npm: null,
                 durationMs: 0,
               }
-            : await provideNode({ range: requirement.range, npm }, common);
+            : await provideNode({ range: requirement.range, npm, asked: askedFor(requirement) }, common);
         state.node = node;
         return node.path;
       };

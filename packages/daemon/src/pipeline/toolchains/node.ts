@@ -78,6 +78,8 @@ export function pickNodeRelease(versions: readonly string[], range: string): Pic
 export interface NodeNeed {
   /** The semver range, e.g. ">=24.16" (the plan's constraints, pin and tool's need together). */
   range: string;
+  /** How the project asks for it, for messages: "engines.node >=24.16" (the range when absent). */
+  asked?: string;
   /** The project's commands run npm: an npm that runs on this Node must be on PATH. */
   npm: boolean;
 }
@@ -202,7 +204,7 @@ export async function provideNode(need: NodeNeed, opts: ProvideNodeOptions): Pro
   if (!pkg) {
     throw new ToolchainError(
       'TOOLCHAIN_UNAVAILABLE',
-      `The project needs Node ${need.range} and this machine runs Node ${machine}; Forge fetches Node from the npm registry's ` +
+      `The project needs Node ${need.asked ?? need.range} and this machine runs Node ${machine}; Forge fetches Node from the npm registry's ` +
         `platform packages (node-<os>-<cpu>), and there is none for ${process.platform}-${process.arch}.`,
     );
   }
@@ -223,7 +225,7 @@ export async function provideNode(need: NodeNeed, opts: ProvideNodeOptions): Pro
       if (err instanceof ToolchainError && err.code === 'TOOLCHAIN_UNAVAILABLE') {
         throw new ToolchainError(
           err.code,
-          `${err.message}. Nothing in toolchains/ satisfies Node ${need.range} and this machine runs Node ${machine}.`,
+          `${err.message}. Nothing in toolchains/ satisfies ${need.asked ?? `Node ${need.range}`} and this machine runs Node ${machine}.`,
         );
       }
       throw err;
@@ -235,7 +237,7 @@ export async function provideNode(need: NodeNeed, opts: ProvideNodeOptions): Pro
         .sort(semver.rcompare)[0];
       throw new ToolchainError(
         'TOOLCHAIN_UNAVAILABLE',
-        `No Node release satisfies ${need.range}: ${pkg} on ${registryFor(pkg, { ...process.env, ...opts.env })} ` +
+        `No Node release satisfies ${need.asked ?? need.range}: ${pkg} on ${registryFor(pkg, { ...process.env, ...opts.env })} ` +
           `publishes none${newest ? ` (its newest is ${newest})` : ''}, and this machine runs Node ${machine}.`,
       );
     }
