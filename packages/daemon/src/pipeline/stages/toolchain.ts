@@ -258,7 +258,8 @@ export function toolchainStage(deps: {
         const name = `${bp.toolchain.tool} ${tool.version}`;
         const why = evidence(bp.toolchain);
         if (tool.fetched) {
-          const took = formatDuration(tool.durationMs);
+          // Node was provided from inside the tool's provisioning (before its check ran on it).
+          const took = formatDuration(Math.max(0, tool.durationMs - (provided?.durationMs ?? 0)));
           logger.info(
             {
               buildId: ctx.buildId,
