@@ -46,6 +46,7 @@ import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
 import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
@@ -111,11 +112,7 @@ export async function sourceHash(
  */
 export function withToolPath(bp: Blueprint, binDirs: readonly string[]): Blueprint {
   if (binDirs.length === 0) return bp;
-  const inherited = bp.env.PATH ?? process.env.PATH ?? '';
-  return {
-    ...bp,
-    env: { ...bp.env, PATH: [...binDirs, ...(inherited ? [inherited] : [])].join(path.delimiter) },
-  };
+  return { ...bp, env: { ...bp.env, PATH: pathWith(binDirs, bp.env.PATH ?? process.env.PATH ?? '') } };
 }
 
 /** Failures of the project's own commands that a Node the project does not accept would explain. */
