@@ -265,8 +265,8 @@ export const ERROR_CATALOGUE = {
   },
   TOOLCHAIN_UNAVAILABLE: {
     status: 503,
-    message: 'The package manager this project asks for could not be fetched from the npm registry.',
-    hint: 'Forge fetches it once into its toolchains folder and works offline after that: connect to the registry (or set npm_config_registry) and build again.',
+    message: 'The Node or package manager this project asks for could not be fetched from the npm registry.',
+    hint: 'Forge fetches Node and package managers once into its toolchains folder and works offline after that: check that the version asked for is published, connect to the registry (or set npm_config_registry) and build again.',
   },
   BUILD_FAILED: {
     status: 422,

@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './format.ts';
+export * from './node-summary.ts';
 export * from './paths.ts';
 export * from './domain/stage.ts';
 export * from './domain/bots.ts';

@@ -6,4 +6,5 @@
  */
 export * from './constants.ts';
 export * from './format.ts';
+export * from './node-summary.ts';
 export * from './paths.ts';

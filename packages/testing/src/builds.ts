@@ -5,6 +5,7 @@ import {
   FINAL_STAGE,
   isFinished,
   newBuild,
+  type BlueprintInput,
   type BuildLogsResponse,
   type FinishedStatus,
   type Stage,
@@ -65,7 +66,7 @@ export const logEntry = (seq: number, message = `line ${seq}`, buildId = 'b1'): 
 });
 
 /** A build plan as BlueprintBot makes one for a Vite-style project (schema-checked). */
-export const makeBlueprint = (overrides: Partial<Blueprint> = {}): Blueprint =>
+export const makeBlueprint = (overrides: Partial<BlueprintInput> = {}): Blueprint =>
   Blueprint.parse({
     kind: 'static-build',
     framework: 'vite',

@@ -1,5 +1,5 @@
 import type { Blueprint } from '@forge/shared';
-import { formatCommand, formatDuration } from '@forge/shared/schema-free';
+import { formatCommand, formatDuration, nodeSummary } from '@forge/shared/schema-free';
 import { sanitize } from '../terminal.ts';
 
 const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatCommand(argv)) : '(none)');
@@ -15,6 +15,7 @@ export function formatBlueprint(bp: Blueprint): string[] {
     ['kind', bp.kind],
     ['framework', sanitize(bp.framework)],
     ['package manager', bp.packageManager ?? '(none)'],
+    ...(bp.node ? [['node', sanitize(nodeSummary(bp.node))] as [string, string]] : []),
     ['install', command(bp.install)],
     ['build', command(bp.build)],
     ['test', command(bp.test)],

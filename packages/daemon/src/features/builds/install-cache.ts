@@ -22,7 +22,7 @@ const INSTALL_INPUTS = [
 
 /**
  * What an install depends on: the package manager, its exact provisioned version and the command,
- * where it runs, Node's version, package.json and the lockfiles. The same key means the same
+ * where it runs, the version of the Node it runs on, package.json and the lockfiles. The same key means the same
  * node_modules (DependencyBot reuses it). `blueprint.toolchain.version` is the version the toolchain
  * step provisioned (the request stands in for it before that).
  */
@@ -35,7 +35,8 @@ export async function installKey(projectDir: string, blueprint: Blueprint): Prom
       install: blueprint.install,
       toolchain: toolchain ? `${toolchain.package}@${toolchain.version ?? toolchain.request}` : null,
       installDir: blueprint.installDir,
-      node: process.version,
+      // The Node DependencyBot provided for the build (its commands ran on it), else this machine's.
+      node: blueprint.node?.resolved ? `v${blueprint.node.resolved.version}` : process.version,
     }),
   );
   const names = ['package.json', ...INSTALL_INPUTS];

@@ -37,7 +37,9 @@ import {
   runStage,
   testStage,
   toolchainStage,
+  withProvided,
   type BuildFailure,
+  type ProvisionedTools,
   type Stage,
   type StageEnv,
   type StageResult,
@@ -48,6 +50,7 @@ import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
 import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
 import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
+import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildLane } from './build-lane.ts';
@@ -112,19 +115,25 @@ export async function sourceHash(
   return crypto.createHash('sha256').update(tree).update(JSON.stringify(plan)).digest('hex');
 }
 
-/** The plan with a provisioned package manager's bin folder first on PATH for every command. */
-export function withToolPath(bp: Blueprint, binDir: string): Blueprint {
-  const inherited = bp.env.PATH ?? process.env.PATH ?? '';
-  return { ...bp, env: { ...bp.env, PATH: inherited ? `${binDir}${path.delimiter}${inherited}` : binDir } };
+/**
+ * The plan with the provided toolchains first on PATH for every command, in the order given: Node's
+ * bin before the package manager's, so its shims (#!/usr/bin/env node) run on that Node.
+ */
+export function withToolPath(bp: Blueprint, binDirs: readonly string[]): Blueprint {
+  if (binDirs.length === 0) return bp;
+  return { ...bp, env: { ...bp.env, PATH: pathWith(binDirs, bp.env.PATH ?? process.env.PATH ?? '') } };
 }
 
 /** Failures of the project's own commands that a Node the project does not accept would explain. */
 const NODE_SENSITIVE = new Set(['INSTALL_FAILED', 'BUILD_FAILED', 'PREVIEW_FAILED', 'STAGE_TIMEOUT']);
 
-/** "Probably the cause": the plan said up front that this machine's Node is not what the project asks for. */
+/**
+ * "Probably the cause": the plan said up front that this machine's Node is not what the project asks
+ * for, and the build ran on it anyway. Never when DependencyBot provided a Node in the range.
+ */
 export function probableCauseOf(bp: Blueprint | null | undefined, code: string): string | null {
   const node = bp?.node;
-  if (!node || node.satisfied !== false || !NODE_SENSITIVE.has(code)) return null;
+  if (!node || node.satisfied !== false || node.resolved || !NODE_SENSITIVE.has(code)) return null;
   return (
     `This was probably caused by the Node version: the project asks for Node ${node.wanted} (${node.file}) ` +
     `and this machine runs Node ${node.current}.`
@@ -376,16 +385,17 @@ export function createPipeline(deps: PipelineDeps) {
     history: Promise<void>,
   ): Promise<{ bp: Blueprint; repaired: boolean }> {
     let bp = plan;
-    let toolBin: string | null = null;
-    if (bp.toolchain) {
-      // Every command from here on runs with the provisioned package manager first on PATH.
-      const tool = await must(run, stages.toolchain, bp);
-      toolBin = tool.binDir;
-      bp = withToolPath(bp, toolBin);
+    let tools: ProvisionedTools | null = null;
+    if (bp.toolchain || bp.node) {
+      // Every command from here on runs with the provided Node and package manager first on PATH.
+      tools = await must(run, stages.toolchain, bp);
+      bp = withToolPath(withProvided(bp, tools), tools.path);
     }
     const replan = async (): Promise<Blueprint> => {
-      const next = await must(run, stages.detect, undefined);
-      return toolBin ? withToolPath(next, toolBin) : next;
+      const next = withProvided(await must(run, stages.detect, undefined), tools);
+      // The new plan is recorded as read: it keeps the versions provided for this build.
+      if (tools) run.record({ blueprint: next });
+      return withToolPath(next, tools?.path ?? []);
     };
     const tried = new Set<RepairCode>();
     let installMode: InstallMode | undefined;

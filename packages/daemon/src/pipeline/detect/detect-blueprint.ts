@@ -494,7 +494,10 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     packageManager: pm?.pm ?? null,
     install: pm?.install ?? null,
     toolchain: toolchainIn(pm?.toolchain ?? null, inWorkspace ? '.' : chosen.dir),
-    node: await detectNodeRequirement(files, log, { folders: [chosen.dir, '.'] }),
+    node: await detectNodeRequirement(files, log, {
+      folders: [chosen.dir, '.'],
+      toolchain: toolchainIn(pm?.toolchain ?? null, inWorkspace ? '.' : chosen.dir),
+    }),
     framework: fw.framework,
     kind: fw.kind,
     outputDir: fw.outputDir === null ? null : projectDir(chosen.dir, fw.outputDir),

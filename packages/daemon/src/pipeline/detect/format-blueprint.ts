@@ -1,4 +1,4 @@
-import { formatDuration, type Blueprint, formatCommand } from '@forge/shared';
+import { formatDuration, type Blueprint, formatCommand, nodeSummary } from '@forge/shared';
 
 /** Values come from the uploaded project: never let them move the cursor or recolour a terminal. */
 // eslint-disable-next-line no-control-regex
@@ -17,6 +17,7 @@ export function formatBlueprint(bp: Blueprint): string {
     ['kind', bp.kind],
     ['framework', clean(bp.framework)],
     ['package manager', bp.packageManager ?? '(none)'],
+    ...(bp.node ? [['node', clean(nodeSummary(bp.node))] as [string, string]] : []),
     ['install', command(bp.install)],
     ['build', command(bp.build)],
     ['test', command(bp.test)],

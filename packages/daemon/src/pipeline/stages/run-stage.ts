@@ -150,7 +150,7 @@ function stageContext(
               }
             : env.sandbox,
         onLine: (line) => {
-          run.output(bot, line.stream, line.text);
+          if (!command.quiet) run.output(bot, line.stream, line.text);
           command.onLine?.(line);
         },
         onSpawn: (pid) => env.repo.addPid(run.id, (spawned = pid)),

@@ -33,6 +33,8 @@ export type StageCommand = Pick<RunCommandOptions, 'argv' | 'cwd' | 'env' | 'tim
   linkedRoot?: string;
   /** Stops this command early (the stage's own reason, e.g. a test runner waiting for input); the build goes on. */
   signal?: AbortSignal;
+  /** Its output is an answer for the stage (a version list): given to onLine, kept out of the build's log. */
+  quiet?: boolean;
 };
 
 /**

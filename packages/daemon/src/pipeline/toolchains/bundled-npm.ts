@@ -1,14 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-let cached: string | null | undefined;
+/** The npm that ships with this Node, as its package.json says. */
+export interface BundledNpm {
+  version: string;
+  /** Its engines.node: the Nodes it runs on (null when it names none). */
+  engines: string | null;
+}
+
+let cached: BundledNpm | null | undefined;
 
 /**
- * The version of the npm that ships with this Node (the `npm` beside the `node` binary), or null
- * when it cannot be found. A project whose `packageManager` names the same npm major needs no
- * toolchain; read once, it is machine state like `process.versions.node`.
+ * The npm that ships with this Node (the `npm` beside the `node` binary), or null when it cannot be
+ * found. Read once: it is machine state like `process.versions.node`.
  */
-export function bundledNpmVersion(): string | null {
+export function bundledNpm(): BundledNpm | null {
   if (cached !== undefined) return cached;
   const bin = path.dirname(process.execPath);
   const candidates = [
@@ -23,9 +29,11 @@ export function bundledNpmVersion(): string | null {
       const manifest = JSON.parse(fs.readFileSync(candidate(), 'utf8')) as {
         name?: unknown;
         version?: unknown;
+        engines?: { node?: unknown };
       };
       if (manifest.name === 'npm' && typeof manifest.version === 'string') {
-        cached = manifest.version;
+        const engines = manifest.engines?.node;
+        cached = { version: manifest.version, engines: typeof engines === 'string' ? engines : null };
         break;
       }
     } catch {
@@ -34,3 +42,9 @@ export function bundledNpmVersion(): string | null {
   }
   return cached;
 }
+
+/**
+ * The version of the npm that ships with this Node, or null. A project whose `packageManager` names
+ * the same npm major needs no toolchain.
+ */
+export const bundledNpmVersion = (): string | null => bundledNpm()?.version ?? null;

@@ -1,12 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { PackageManager } from '@forge/shared';
 import semver from 'semver';
 import type { OutputLine, RunResult } from '../run/index.ts';
 import { bunBinaryIn, bunExtraPackages, bunNativePackages } from './bun-binary.ts';
 import { BIN_DIR, MARKER_FILE, type ToolchainMarker } from './installed.ts';
 import { ToolchainError } from './toolchain-error.ts';
-import { TOOL_COMMANDS } from './tools.ts';
+import { TOOL_COMMANDS, type ToolName } from './tools.ts';
 
 /** A command the provisioning runs (npm, then the tool's own `--version`), as the caller runs commands. */
 export interface ToolCommand {
@@ -15,11 +14,19 @@ export interface ToolCommand {
   timeoutMs: number;
   env?: Readonly<Record<string, string | undefined>>;
   onLine?: (line: OutputLine) => void;
+  /** Its output is an answer for Forge (a version list), kept out of the build's log. */
+  quiet?: boolean;
 }
+
+/**
+ * The Node a fetched tool is to run on, chosen once its package.json is read (its engines.node, null
+ * when it names none): the folders to put first on PATH when the tool runs (none: this machine's Node).
+ */
+export type ToolRuntime = (engines: string | null, version: string) => Promise<readonly string[]>;
 export type ToolRunner = (command: ToolCommand) => Promise<RunResult>;
 
 export interface FetchToolInput {
-  tool: PackageManager;
+  tool: ToolName;
   package: string;
   /** Exact version or major, already validated. */
   request: string;
@@ -31,7 +38,17 @@ export interface FetchToolInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** The registry npm fetches from, for the failure message. */
   registry: string;
+  /** Which Node the tool's `--version` check runs on; this machine's when absent. */
+  runtime?: ToolRuntime;
 }
+
+/** No update check, and a short retry budget: an unreachable registry fails in seconds. */
+export const NPM_QUICK_FAIL = [
+  '--no-update-notifier',
+  '--fetch-retries=2',
+  '--fetch-retry-mintimeout=1000',
+  '--fetch-retry-maxtimeout=5000',
+] as const;
 
 /**
  * npm with the daemon's own registry settings (never the project's: a toolchain is shared by every
@@ -48,10 +65,7 @@ const npmInstall = (prefix: string, specs: readonly string[]): string[] => [
   '--no-audit',
   '--no-fund',
   '--ignore-scripts',
-  '--no-update-notifier',
-  '--fetch-retries=2',
-  '--fetch-retry-mintimeout=1000',
-  '--fetch-retry-maxtimeout=5000',
+  ...NPM_QUICK_FAIL,
   ...specs,
 ];
 
@@ -63,7 +77,7 @@ const NPM_NOISE =
  * The reason in npm's error lines, e.g. "No matching version found for pnpm@10.99.0. (ETARGET)" or
  * "FetchError: request to http://127.0.0.1:9/pnpm failed, reason: connect ECONNREFUSED 127.0.0.1:9".
  */
-function npmReason(lines: readonly string[], result: RunResult): string {
+export function npmReason(lines: readonly string[], result: RunResult): string {
   let code: string | null = null;
   const reasons: string[] = [];
   for (const line of lines) {
@@ -167,14 +181,22 @@ async function linkCommands(staging: string, targets: Map<string, string>): Prom
   }
 }
 
-/** The tool must run here and say it is the version installed (a bun built for another CPU would not). */
-async function verify(input: FetchToolInput, version: string): Promise<void> {
+/** PATH with `dirs` first, for a command that must run on a provisioned Node. */
+export const pathWith = (dirs: readonly string[], inherited = process.env.PATH ?? ''): string =>
+  [...dirs, ...(inherited ? [inherited] : [])].join(path.delimiter);
+
+/**
+ * The tool must run here and say it is the version installed (a bun built for another CPU would not,
+ * nor a Node for another C library). `node --version` prints a leading "v".
+ */
+async function verify(input: FetchToolInput, version: string, runtime: readonly string[]): Promise<void> {
   const out: string[] = [];
   const result = await input.run({
     argv: [path.join(input.staging, BIN_DIR, input.tool), '--version'],
     cwd: input.staging,
     timeoutMs: Math.min(input.timeoutMs, 60_000),
-    onLine: (line) => out.push(line.text.trim()),
+    ...(runtime.length > 0 ? { env: { PATH: pathWith(runtime) } } : {}),
+    onLine: (line) => out.push(line.text.trim().replace(/^v(?=\d)/, '')),
   });
   if (result.outcome === 'cancelled')
     throw new ToolchainError('CANCELLED', `Checking ${input.tool} was cancelled.`);
@@ -200,7 +222,7 @@ export async function fetchTool(input: FetchToolInput): Promise<ToolchainMarker>
   const pkgDir = path.join(input.staging, 'node_modules', input.package);
   const manifest = JSON.parse(
     await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8').catch(() => '{}'),
-  ) as { version?: unknown };
+  ) as { version?: unknown; engines?: { node?: unknown } };
   const version = typeof manifest.version === 'string' ? semver.valid(manifest.version) : null;
   if (!version) {
     throw new ToolchainError(
@@ -213,7 +235,8 @@ export async function fetchTool(input: FetchToolInput): Promise<ToolchainMarker>
     if (extra.length > 0) await runNpm(input, extra, extra.join(' '));
   }
   await linkCommands(input.staging, await commandTargets(input, pkgDir, version));
-  await verify(input, version);
+  const engines = typeof manifest.engines?.node === 'string' ? manifest.engines.node : null;
+  await verify(input, version, (await input.runtime?.(engines, version)) ?? []);
 
   const hidden = JSON.parse(
     await fs

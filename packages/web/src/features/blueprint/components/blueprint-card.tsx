@@ -3,6 +3,7 @@ import { Boxes, FileCode2, Network } from 'lucide-react';
 import {
   buildStateLabel,
   LOCAL_WORKER,
+  nodeSummary,
   plural,
   TOTAL_BOTS,
   UI_TEXT,
@@ -143,11 +144,12 @@ export function BlueprintCard() {
                 <dl className="flex flex-col gap-1">
                   <PlanRow label="Framework" value={plan.framework} />
                   <PlanRow label="Package manager" value={packageManagerText(plan)} />
+                  {plan.node?.resolved ? <PlanRow label="Node" value={nodeSummary(plan.node)} /> : null}
                   {plan.appDir !== '.' ? <PlanRow label="App" value={plan.appDir} /> : null}
                   <PlanRow label="Output dir" value={plan.outputDir} />
                   <PlanRow label="Kind" value={plan.kind} />
                 </dl>
-                {plan.node?.satisfied === false ? (
+                {plan.node?.satisfied === false && !plan.node.resolved ? (
                   <p role="note" className="text-pending">
                     The project asks for Node {plan.node.wanted} ({plan.node.file}); {builtBy(build)} runs
                     Node {plan.node.current}.
