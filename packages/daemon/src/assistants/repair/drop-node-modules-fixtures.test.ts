@@ -53,7 +53,9 @@ describe('DROP_FOREIGN_NODE_MODULES and committed fixtures', () => {
       });
       if (!result.plan) throw new Error(result.reason);
       expect(result.plan.nodeModules).toEqual(installs);
-      await applyPlan(result.plan, project, path.join(await tempDir(), 'backup'));
+      await applyPlan(result.plan, project, path.join(await tempDir(), 'backup'), {
+        scope: { installDir, appDir },
+      });
       await settleBackgroundRemovals();
       for (const dir of installs) expect(existsSync(path.join(project, dir)), dir).toBe(false);
       for (const [rel, content] of Object.entries(FIXTURES)) {
