@@ -96,40 +96,6 @@ export async function detectVueCli(ctx: FrameworkContext): Promise<FrameworkPlan
   );
 }
 
-export async function detectEleventy(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, '@11ty/eleventy');
-  if (!dep) return null;
-  decide(ctx, 'eleventy', 'static-build', PACKAGE_JSON, dep);
-  const flag = scriptFlag(ctx.pkg.scripts.build, ['--output']);
-  const config = flag
-    ? null
-    : await readConfigObjects(ctx, [
-        'eleventy.config.js',
-        'eleventy.config.mjs',
-        'eleventy.config.cjs',
-        '.eleventy.js',
-      ]);
-  const dirOutput = config
-    ? findProp(config.objects, 'dir', (o) => childObject(o, 'dir')?.props.has('output') ?? false)
-    : null;
-  const outputDir = resolveOutputDir(ctx, {
-    file: flag ? PACKAGE_JSON : (config?.file ?? null),
-    key: flag ? 'eleventy --output' : 'dir.output',
-    value: flag
-      ? { kind: 'string', value: flag }
-      : dirOutput
-        ? childObject(dirOutput.owner, 'dir')?.props.get('output')
-        : undefined,
-    fallback: '_site',
-    fallbackRule: "Eleventy's default _site/",
-  });
-  return withBuild(
-    ctx,
-    { framework: 'eleventy', kind: 'static-build', outputDir, start: null },
-    { bin: 'eleventy', args: [], label: 'Eleventy' },
-  );
-}
-
 export async function detectParcel(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
   const hit = firstDep(ctx, ['parcel', 'parcel-bundler']);
   if (!hit) return null;
@@ -148,8 +114,6 @@ export async function detectParcel(ctx: FrameworkContext): Promise<FrameworkPlan
 
 /** Frameworks whose output folder is fixed, with their build binary. */
 const FIXED_OUTPUT: readonly { dep: string; framework: string; dir: string; bin: string; label: string }[] = [
-  { dep: 'gatsby', framework: 'gatsby', dir: 'public', bin: 'gatsby', label: 'Gatsby' },
-  { dep: '@docusaurus/core', framework: 'docusaurus', dir: 'build', bin: 'docusaurus', label: 'Docusaurus' },
   { dep: 'react-scripts', framework: 'cra', dir: 'build', bin: 'react-scripts', label: 'Create React App' },
 ];
 

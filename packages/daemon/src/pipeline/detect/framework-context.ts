@@ -4,6 +4,7 @@ import type { PackageManager, ProjectKind } from '@forge/shared';
 import { execBin, runScript, type Argv } from './command-line.ts';
 import { scanObjects, type ConfigObject } from './config-text.ts';
 import type { DecisionLog } from './decisions.ts';
+import type { DeployEvidence } from './deploy-evidence.ts';
 import { describeDevServer, devServerOfScript, nodeEntryOf, type DevServer } from './dev-servers.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
@@ -23,6 +24,8 @@ export interface FrameworkContext {
   pkg: PackageInfo;
   pm: PackageManager;
   log: DecisionLog;
+  /** What the app's deploy configs say (netlify.toml, vercel.json, …), once read (deploy-evidence.ts). */
+  deploy?: DeployEvidence;
 }
 
 /** Config file names a framework accepts, in the order its CLI looks for them. */
@@ -93,10 +96,36 @@ export function withBuild(
   fallback: { bin: string; args: string[]; label: string } | null,
 ): FrameworkPlan {
   const script = ctx.pkg.scripts.build;
+  const deployed = ctx.deploy?.build;
   if (script !== undefined) {
     const argv = runScript(ctx.pm, 'build');
     ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, `"build" script: ${script}`);
+    if (deployed && formatCommand(deployed.argv ?? []) !== formatCommand(argv)) {
+      ctx.log.add(
+        'deployConfig',
+        deployed.setting.value,
+        deployed.setting.file,
+        `${deployed.setting.key} in ${deployed.setting.file} builds another way; the project's own "build" script is used (set build in the forge config to change it)`,
+      );
+    }
     return { ...plan, build: argv };
+  }
+  if (deployed?.argv) {
+    ctx.log.add(
+      'build',
+      formatCommand(deployed.argv),
+      deployed.setting.file,
+      `the deploy config's build command: ${deployed.setting.key} = "${deployed.setting.value}" in ${deployed.setting.file} (${deployed.how}), as package.json has no "build" script`,
+    );
+    return { ...plan, build: deployed.argv };
+  }
+  if (deployed) {
+    ctx.log.add(
+      'deployConfig',
+      deployed.setting.value,
+      deployed.setting.file,
+      `${deployed.setting.key} in ${deployed.setting.file} is not used: ${deployed.why}`,
+    );
   }
   if (fallback) {
     const argv = execBin(ctx.pm, fallback.bin, fallback.args);

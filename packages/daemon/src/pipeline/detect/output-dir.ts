@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ConfigValue } from './config-text.ts';
+import { describeSetting } from './deploy-evidence.ts';
 import { projectDir, type FrameworkContext } from './framework-context.ts';
 
 /** Where an output-dir setting was looked for. */
@@ -26,6 +27,23 @@ export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): st
   const { file, key, value, base = '.', fallback, fallbackRule } = setting;
   const fallbackDir = projectDir(base, fallback) ?? fallback;
   const hint = 'set outputDir in the forge config if that is wrong';
+  // A deploy config that names the folder knows better than a default or a value Forge cannot read.
+  const publish = ctx.deploy?.config.publish;
+  if (publish && publish.value !== '.' && (value === undefined || value.kind === 'computed')) {
+    const unread =
+      value === undefined
+        ? file
+          ? `no ${key} in ${file}`
+          : 'no setting of the framework names it'
+        : `${key} in ${file ?? 'the config'} is computed`;
+    ctx.log.add(
+      'outputDir',
+      publish.value,
+      publish.file,
+      `${describeSetting(publish)}: the folder the site is deployed from (${unread}; the framework's default would be ${fallbackDir})`,
+    );
+    return publish.value;
+  }
   if (value === undefined) {
     const where = file ? `no ${key} in ${file}: ` : '';
     ctx.log.add('outputDir', fallbackDir, file, `${where}${fallbackRule}`);
