@@ -13,14 +13,19 @@ import { scriptSegments } from './script-commands.ts';
 
 /** A deploy config's command, runnable or with the reason it is not. */
 export type DeployCommand =
-  | { argv: Argv; setting: DeploySetting; how: string }
-  | { argv: null; setting: DeploySetting; why: string };
+  { argv: Argv; setting: DeploySetting; how: string } | { argv: null; setting: DeploySetting; why: string };
 
 /** What the deploy configs of the app's folder say, ready for the framework rules. */
 export interface DeployEvidence {
   config: DeployConfig;
   build: DeployCommand | null;
   start: DeployCommand | null;
+  /**
+   * The folder the plan may take from the deploy config: its publish folder, unless the config pairs
+   * it with a build command Forge cannot run (then the folder belongs to a build Forge does not make;
+   * it is only noted, and looked in after the build).
+   */
+  publish: DeploySetting | null;
 }
 
 const PACKAGE_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
@@ -79,7 +84,11 @@ export function deployCommandArgv(
   const [tool, sub, name] = words;
   if (tool && PACKAGE_MANAGERS.has(tool)) {
     const script =
-      sub === 'run' || sub === 'run-script' ? name : tool !== 'npm' && sub && !sub.startsWith('-') ? sub : null;
+      sub === 'run' || sub === 'run-script'
+        ? name
+        : tool !== 'npm' && sub && !sub.startsWith('-')
+          ? sub
+          : null;
     const extra = words.slice(sub === 'run' || sub === 'run-script' ? 3 : 2).filter((w) => w !== '--');
     if (script && pkg.scripts[script] !== undefined) {
       const argv = runScript(pm, script);
@@ -109,7 +118,11 @@ export function deployCommandArgv(
   return { argv: execBin(pm, bin, words.slice(1)), how: `${bin}, from the project's dependencies` };
 }
 
-const commandOf = (setting: DeploySetting | null, pm: PackageManager, pkg: PackageInfo): DeployCommand | null => {
+const commandOf = (
+  setting: DeploySetting | null,
+  pm: PackageManager,
+  pkg: PackageInfo,
+): DeployCommand | null => {
   if (!setting) return null;
   const argv = deployCommandArgv(setting.value, pm, pkg);
   return argv.argv ? { argv: argv.argv, setting, how: argv.how } : { argv: null, setting, why: argv.why };
@@ -119,10 +132,12 @@ const commandOf = (setting: DeploySetting | null, pm: PackageManager, pkg: Packa
 export async function deployEvidence(ctx: FrameworkContext): Promise<DeployEvidence> {
   if (ctx.deploy) return ctx.deploy;
   const config = await readDeployConfig(ctx.files);
+  const build = commandOf(config.command, ctx.pm, ctx.pkg);
   const evidence: DeployEvidence = {
     config,
-    build: commandOf(config.command, ctx.pm, ctx.pkg),
+    build,
     start: commandOf(config.start, ctx.pm, ctx.pkg),
+    publish: !build || build.argv ? config.publish : null,
   };
   ctx.deploy = evidence;
   for (const bad of config.unreadable) ctx.log.add('ignored', bad.file, bad.file, `not read: ${bad.reason}`);

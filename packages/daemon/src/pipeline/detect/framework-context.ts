@@ -97,25 +97,16 @@ export function withBuild(
 ): FrameworkPlan {
   const script = ctx.pkg.scripts.build;
   const deployed = ctx.deploy?.build;
-  if (script !== undefined) {
-    const argv = runScript(ctx.pm, 'build');
-    ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, `"build" script: ${script}`);
-    if (deployed && formatCommand(deployed.argv ?? []) !== formatCommand(argv)) {
-      ctx.log.add(
-        'deployConfig',
-        deployed.setting.value,
-        deployed.setting.file,
-        `${deployed.setting.key} in ${deployed.setting.file} builds another way; the project's own "build" script is used (set build in the forge config to change it)`,
-      );
-    }
-    return { ...plan, build: argv };
-  }
+  // The command the site is deployed with builds what is deployed: it comes before the "build" script.
   if (deployed?.argv) {
+    const same =
+      script !== undefined && formatCommand(deployed.argv) === formatCommand(runScript(ctx.pm, 'build'));
     ctx.log.add(
       'build',
       formatCommand(deployed.argv),
       deployed.setting.file,
-      `the deploy config's build command: ${deployed.setting.key} = "${deployed.setting.value}" in ${deployed.setting.file} (${deployed.how}), as package.json has no "build" script`,
+      `${deployed.setting.key} = "${deployed.setting.value}" in ${deployed.setting.file}: the command the site is deployed with (${deployed.how})` +
+        (script !== undefined && !same ? `, not the "build" script (${script})` : ''),
     );
     return { ...plan, build: deployed.argv };
   }
@@ -126,6 +117,11 @@ export function withBuild(
       deployed.setting.file,
       `${deployed.setting.key} in ${deployed.setting.file} is not used: ${deployed.why}`,
     );
+  }
+  if (script !== undefined) {
+    const argv = runScript(ctx.pm, 'build');
+    ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, `"build" script: ${script}`);
+    return { ...plan, build: argv };
   }
   if (fallback) {
     const argv = execBin(ctx.pm, fallback.bin, fallback.args);

@@ -115,7 +115,11 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
     );
     ctx.log.add('start', formatCommand(deployedStart.argv), deployedStart.setting.file, deployedStart.how);
     ctx.log.add('outputDir', 'none', deployedStart.setting.file, 'a server app serves itself');
-    return withBuild(ctx, { framework: 'node', kind: 'server', outputDir: null, start: deployedStart.argv }, null);
+    return withBuild(
+      ctx,
+      { framework: 'node', kind: 'server', outputDir: null, start: deployedStart.argv },
+      null,
+    );
   }
 
   if (scripts.build !== undefined) {

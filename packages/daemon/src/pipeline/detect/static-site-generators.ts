@@ -11,11 +11,9 @@ import { defaultLoadersSync } from 'cosmiconfig';
 import { formatCommand } from '@forge/shared';
 import { execBin, runScript } from './command-line.ts';
 import { childObject, findProp, type ConfigObject, type ConfigValue } from './config-text.ts';
-import { describeSetting } from './deploy-evidence.ts';
 import {
   configNames,
   decide,
-  depRule,
   firstDep,
   projectDir,
   readConfigObjects,
@@ -23,11 +21,23 @@ import {
   type FrameworkContext,
   type FrameworkPlan,
 } from './framework-context.ts';
-import { resolveOutputDir } from './output-dir.ts';
+import { appOutputDir, resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
 import { commandsOfScript, scriptCommands, type ScriptCommand } from './script-commands.ts';
 
 const JS_EXTS = ['js', 'ts', 'mjs', 'mts', 'cjs', 'cts'];
+
+/**
+ * A site installs its generator; a plugin or theme only names it as a peer. "gatsby in
+ * dependencies" for rules, or null when the package does not install it.
+ */
+function siteDep(ctx: FrameworkContext, ...names: string[]): string | null {
+  for (const name of names) {
+    const field = ctx.pkg.depField(name);
+    if (field && field !== 'peerDependencies') return `${name} in ${field}`;
+  }
+  return null;
+}
 
 /** Where the site's build was found: a script, or the deploy config's command. */
 interface ToolRun {
@@ -40,19 +50,19 @@ interface ToolRun {
 const NOT_BUILDS = /^(?:dev|start|serve|preview|watch|test|lint)(?::|$)/;
 
 /**
- * The command that builds the site with the tool `is` recognises: in the "build" script (following
- * the scripts it runs), then in the deploy config's command, then in the other scripts (those named
+ * The command that builds the site with the tool `is` recognises: in the deploy config's command,
+ * then in the "build" script (following the scripts it runs), then in the other scripts (those named
  * like a build first).
  */
 function findToolRun(ctx: FrameworkContext, is: (c: ScriptCommand) => boolean): ToolRun | null {
   const { scripts } = ctx.pkg;
-  const inBuild = commandsOfScript('build', scripts).find(is);
-  if (inBuild) return { script: 'build', command: inBuild };
   const deployed = ctx.deploy?.build;
   if (deployed?.argv) {
     const hit = scriptCommands(deployed.setting.value, scripts).find(is);
     if (hit) return { script: null, command: hit };
   }
+  const inBuild = commandsOfScript('build', scripts).find(is);
+  if (inBuild) return { script: 'build', command: inBuild };
   const names = Object.keys(scripts)
     .filter((name) => name !== 'build' && !NOT_BUILDS.test(name))
     .sort((a, b) => Number(!/build|generate|export/.test(a)) - Number(!/build|generate|export/.test(b)));
@@ -101,9 +111,9 @@ function positionals(args: readonly string[], valued: readonly string[]): string
 }
 
 /**
- * The build command for a site whose tool run was (or was not) found: the "build" script when it
- * runs the tool, the deploy config's command, the script that runs it, else withBuild's choice
- * ("build" script, deploy command, the tool's own command).
+ * The build command of a site: the deploy config's command, the "build" script when it runs the
+ * tool, the script that does (`docs:build`) when "build" does not, else withBuild's choice (the
+ * "build" script, the tool's own command).
  */
 function siteBuild(
   ctx: FrameworkContext,
@@ -111,19 +121,11 @@ function siteBuild(
   plan: Omit<FrameworkPlan, 'build'>,
   fallback: { bin: string; args: string[]; label: string },
 ): FrameworkPlan {
-  if (!run || run.script === 'build') return withBuild(ctx, plan, fallback);
+  if (!run || run.script === 'build' || run.script === null || ctx.deploy?.build?.argv) {
+    return withBuild(ctx, plan, fallback);
+  }
   const other =
     ctx.pkg.scripts.build !== undefined ? `; the "build" script (${ctx.pkg.scripts.build}) does not` : '';
-  if (run.script === null) {
-    const deployed = ctx.deploy!.build!;
-    ctx.log.add(
-      'build',
-      formatCommand(deployed.argv!),
-      deployed.setting.file,
-      `${describeSetting(deployed.setting)}: it builds the ${fallback.label} site${other}`,
-    );
-    return { ...plan, build: deployed.argv };
-  }
   const argv = runScript(ctx.pm, run.script);
   ctx.log.add(
     'build',
@@ -143,13 +145,23 @@ function flagOutput(
 ): string | null {
   const value = run ? flagValue(run.command.args, flags) : null;
   if (value === null) return null;
-  const dir = projectDir(base, value);
-  const where = run!.script === null ? 'the deploy config\'s command' : `the "${run!.script}" script`;
+  const dir = appOutputDir(ctx, base, value);
+  const where = run!.script === null ? "the deploy config's command" : `the "${run!.script}" script`;
   if (dir === null) {
-    ctx.log.add('outputDir', 'ignored', PACKAGE_JSON, `${run!.command.text} in ${where} writes outside the project`);
+    ctx.log.add(
+      'outputDir',
+      'ignored',
+      PACKAGE_JSON,
+      `${run!.command.text} in ${where} writes outside the project`,
+    );
     return null;
   }
-  ctx.log.add('outputDir', dir, run!.script === null ? ctx.deploy!.build!.setting.file : PACKAGE_JSON, `${run!.command.text} in ${where}`);
+  ctx.log.add(
+    'outputDir',
+    dir,
+    run!.script === null ? ctx.deploy!.build!.setting.file : PACKAGE_JSON,
+    `${run!.command.text} in ${where}`,
+  );
   return dir;
 }
 
@@ -165,7 +177,11 @@ function valuesOf(objects: readonly ConfigObject[], key: string): Set<ConfigObje
 
 /** A top-level setting of a docs config: not one of the bundler's nested `build`/`vite` options. */
 function topLevel(objects: readonly ConfigObject[], key: string): ConfigValue | undefined {
-  const nested = new Set([...valuesOf(objects, 'build'), ...valuesOf(objects, 'vite'), ...valuesOf(objects, 'output')]);
+  const nested = new Set([
+    ...valuesOf(objects, 'build'),
+    ...valuesOf(objects, 'vite'),
+    ...valuesOf(objects, 'output'),
+  ]);
   return findProp(objects, key, (o) => !nested.has(o))?.value;
 }
 
@@ -181,12 +197,14 @@ async function docsRoot(ctx: FrameworkContext, marker: (dir: string) => string[]
 const inDir = (dir: string, file: string): string => (dir === '.' ? file : `${dir}/${file}`);
 
 export async function detectVitePress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, 'vitepress');
+  const dep = siteDep(ctx, 'vitepress');
   const run = findToolRun(ctx, runs(['vitepress'], ['build']));
-  if (!dep && !run) return null;
   const configOf = (dir: string) => configNames(inDir(dir, '.vitepress/config'), JS_EXTS);
   const named = run ? positionals(run.command.args, VITEPRESS_VALUED)[0] : undefined;
-  const root = (named !== undefined ? projectDir(named) : await docsRoot(ctx, configOf)) ?? '.';
+  const found = named === undefined ? await docsRoot(ctx, configOf) : null;
+  // A site builds with VitePress or keeps its config; a theme package only depends on it.
+  if (!run && !(dep && found !== null)) return null;
+  const root = (named !== undefined ? projectDir(named) : found) ?? '.';
   decide(
     ctx,
     'vitepress',
@@ -218,20 +236,24 @@ export async function detectVitePress(ctx: FrameworkContext): Promise<FrameworkP
 const VITEPRESS_VALUED = ['--base', '--target', '--outDir', '--assetsInlineLimit'];
 
 export async function detectVuePress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = firstDep(ctx, ['vuepress', 'vuepress-vite', 'vuepress-webpack', '@vuepress/core']);
+  const dep = siteDep(ctx, 'vuepress', 'vuepress-vite', 'vuepress-webpack');
   const run = findToolRun(ctx, runs(['vuepress', 'vuepress-vite', 'vuepress-webpack'], ['build']));
-  if (!dep && !run) return null;
-  const configOf = (dir: string) => configNames(inDir(dir, '.vuepress/config'), JS_EXTS);
-  const named = run ? positionals(run.command.args, ['-d', '--dest', '-c', '--config', '--cache', '--temp']) : [];
-  const source = (named[0] !== undefined ? projectDir(named[0]) : await docsRoot(ctx, configOf)) ?? '.';
+  const configOf = (dir: string) => configNames(inDir(dir, '.vuepress/config'), [...JS_EXTS, 'yml', 'toml']);
+  const named = run
+    ? positionals(run.command.args, ['-d', '--dest', '-c', '--config', '--cache', '--temp'])
+    : [];
+  const found = named[0] === undefined ? await docsRoot(ctx, configOf) : null;
+  // Plugins and themes depend on VuePress too: a site runs its build or keeps its config.
+  if (!run && !(dep && found !== null)) return null;
+  const source = (named[0] !== undefined ? projectDir(named[0]) : found) ?? '.';
   decide(
     ctx,
     'vuepress',
     'static-build',
     PACKAGE_JSON,
-    `${dep?.rule ?? run!.command.text}: the site's source is ${source === '.' ? 'the project folder' : `${source}/`}`,
+    `${dep ?? run!.command.text}: the site's source is ${source === '.' ? 'the project folder' : `${source}/`}`,
   );
-  const config = await readConfigObjects(ctx, configOf(source));
+  const config = await readConfigObjects(ctx, configNames(inDir(source, '.vuepress/config'), JS_EXTS));
   // `dest` (flag or config) is resolved from the working directory; the default sits in the source.
   const outputDir =
     flagOutput(ctx, run, ['-d', '--dest']) ??
@@ -251,10 +273,15 @@ export async function detectVuePress(ctx: FrameworkContext): Promise<FrameworkPl
 }
 
 export async function detectDocusaurus(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, '@docusaurus/core');
+  const dep = siteDep(ctx, '@docusaurus/core');
   if (!dep) return null;
   const run = findToolRun(ctx, runs(['docusaurus'], ['build']));
-  const siteDir = (run ? projectDir(positionals(run.command.args, ['--out-dir', '--config', '--locale', '--bundler'])[0] ?? '.') : '.') ?? '.';
+  const siteDir =
+    (run
+      ? projectDir(
+          positionals(run.command.args, ['--out-dir', '--config', '--locale', '--bundler'])[0] ?? '.',
+        )
+      : '.') ?? '.';
   decide(ctx, 'docusaurus', 'static-build', PACKAGE_JSON, `${dep}: Docusaurus`);
   // Docusaurus resolves --out-dir from the site folder.
   const outputDir =
@@ -275,7 +302,7 @@ export async function detectDocusaurus(ctx: FrameworkContext): Promise<Framework
 }
 
 export function detectGatsby(ctx: FrameworkContext): FrameworkPlan | null {
-  const dep = depRule(ctx, 'gatsby');
+  const dep = siteDep(ctx, 'gatsby');
   if (!dep) return null;
   const run = findToolRun(ctx, runs(['gatsby'], ['build']));
   decide(ctx, 'gatsby', 'static-build', PACKAGE_JSON, `${dep}: Gatsby`);
@@ -297,11 +324,13 @@ export function detectGatsby(ctx: FrameworkContext): FrameworkPlan | null {
 const ELEVENTY_CONFIGS = ['eleventy.config.js', 'eleventy.config.mjs', 'eleventy.config.cjs', '.eleventy.js'];
 
 export async function detectEleventy(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, '@11ty/eleventy');
+  const dep = siteDep(ctx, '@11ty/eleventy');
   if (!dep) return null;
   const run = findToolRun(
     ctx,
-    (c) => (c.bin === 'eleventy' || c.bin === '@11ty/eleventy') && !c.args.some((a) => /^--(?:serve|watch)\b/.test(a)),
+    (c) =>
+      (c.bin === 'eleventy' || c.bin === '@11ty/eleventy') &&
+      !c.args.some((a) => /^--(?:serve|watch)\b/.test(a)),
   );
   decide(ctx, 'eleventy', 'static-build', PACKAGE_JSON, dep);
   let outputDir = flagOutput(ctx, run, ['--output']);
@@ -335,7 +364,7 @@ export async function detectEleventy(ctx: FrameworkContext): Promise<FrameworkPl
 }
 
 export async function detectHexo(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, 'hexo');
+  const dep = siteDep(ctx, 'hexo');
   if (!dep) return null;
   const run = findToolRun(ctx, runs(['hexo'], ['generate', 'g']));
   decide(ctx, 'hexo', 'static-build', PACKAGE_JSON, `${dep}: Hexo`);
@@ -346,7 +375,12 @@ export async function detectHexo(ctx: FrameworkContext): Promise<FrameworkPlan |
       const data = defaultLoadersSync['.yaml']('_config.yml', config.text) as { public_dir?: unknown } | null;
       if (typeof data?.public_dir === 'string') publicDir = { kind: 'string', value: data.public_dir };
     } catch (err) {
-      ctx.log.add('ignored', '_config.yml', '_config.yml', `cannot be parsed: ${(err as Error).message.split('\n')[0]}`);
+      ctx.log.add(
+        'ignored',
+        '_config.yml',
+        '_config.yml',
+        `cannot be parsed: ${(err as Error).message.split('\n')[0]}`,
+      );
     }
   }
   const outputDir = resolveOutputDir(ctx, {
@@ -365,7 +399,7 @@ export async function detectHexo(ctx: FrameworkContext): Promise<FrameworkPlan |
 }
 
 export function detectSlidev(ctx: FrameworkContext): FrameworkPlan | null {
-  const dep = depRule(ctx, '@slidev/cli');
+  const dep = siteDep(ctx, '@slidev/cli');
   if (!dep) return null;
   const run = findToolRun(ctx, runs(['slidev'], ['build']));
   decide(ctx, 'slidev', 'static-build', PACKAGE_JSON, `${dep}: Slidev`);
@@ -387,10 +421,10 @@ export function detectSlidev(ctx: FrameworkContext): FrameworkPlan | null {
 }
 
 export async function detectRspress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = firstDep(ctx, ['rspress', '@rspress/core']);
+  const dep = siteDep(ctx, 'rspress', '@rspress/core');
   if (!dep) return null;
   const run = findToolRun(ctx, runs(['rspress'], ['build']));
-  decide(ctx, 'rspress', 'static-build', PACKAGE_JSON, `${dep.rule}: Rspress`);
+  decide(ctx, 'rspress', 'static-build', PACKAGE_JSON, `${dep}: Rspress`);
   const config = await readConfigObjects(ctx, configNames('rspress.config', JS_EXTS));
   const outputDir = resolveOutputDir(ctx, {
     file: config?.file ?? null,
@@ -418,7 +452,7 @@ function expoWebExport(c: ScriptCommand): boolean {
 }
 
 export async function detectExpoWeb(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, 'expo');
+  const dep = siteDep(ctx, 'expo');
   if (!dep) return null;
   const run = findToolRun(ctx, expoWebExport);
   const appJson = await ctx.files.read('app.json');
@@ -487,14 +521,13 @@ const storybookBuild = (c: ScriptCommand): boolean =>
  */
 export async function detectStorybook(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
   const addon = ctx.pkg.depNames().find((n) => n.startsWith('@storybook/'));
-  const dep = depRule(ctx, 'storybook') ?? (addon ? depRule(ctx, addon) : null);
+  const dep = siteDep(ctx, 'storybook', ...(addon ? [addon] : []));
   const run = findToolRun(ctx, storybookBuild);
   if (!dep && !run) return null;
   const config = await ctx.files.firstFile(configNames('.storybook/main', JS_EXTS));
   if (!run && !config) return null;
   const { scripts, entryFields } = ctx.pkg;
-  const onlySite =
-    scripts.build === undefined || run?.script === 'build' || entryFields.length > 0;
+  const onlySite = scripts.build === undefined || run?.script === 'build' || entryFields.length > 0;
   if (!onlySite || (await ctx.files.isFile('index.html'))) return null;
   const why =
     run?.script === 'build'
@@ -515,7 +548,12 @@ export async function detectStorybook(ctx: FrameworkContext): Promise<FrameworkP
   // A library's own "build" (tsc, vite lib) is not the site: only the Storybook build is.
   if (!run) {
     const argv = execBin(ctx.pm, 'storybook', ['build']);
-    ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, "no script builds the Storybook: Storybook's own build command");
+    ctx.log.add(
+      'build',
+      formatCommand(argv),
+      PACKAGE_JSON,
+      "no script builds the Storybook: Storybook's own build command",
+    );
     return { framework: 'storybook', kind: 'static-build', outputDir, build: argv, start: null };
   }
   return siteBuild(
