@@ -112,11 +112,11 @@ export async function builtOutput(input: {
       : since === null
         ? ''
         : ` It wrote no ${INDEX_HTML} anywhere in the project.`;
-  const state = !isInsideReal(projectDir, abs)
-    ? 'is outside the project'
-    : existsAsDir(abs)
+  const state = !existsAsDir(abs)
+    ? 'was not created'
+    : isInsideReal(projectDir, abs)
       ? 'is empty'
-      : 'was not created';
+      : 'is a link out of the project, which is never served';
   return {
     ok: false,
     code: 'OUTPUT_MISSING',

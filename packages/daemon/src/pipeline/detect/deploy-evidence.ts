@@ -112,6 +112,8 @@ export function deployCommandArgv(
   }
   const bin = words[0]?.replace(/^(?:\.\/)?node_modules\/\.bin\//, '');
   if (!bin) return { argv: null, why: 'it names no command' };
+  // Node itself is always there: Forge runs every project with it.
+  if (bin === 'node') return { argv: words, how: "Node, with the project's own file" };
   if (!installs(pkg, bin)) {
     return { argv: null, why: `it runs ${bin}, which is not one of the project's dependencies` };
   }
