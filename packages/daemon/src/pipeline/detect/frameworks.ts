@@ -106,20 +106,21 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
 
   const deployedStart = ctx.deploy?.start;
   if (deployedStart?.argv && scripts.start === undefined) {
+    const library = firstDep(
+      ctx,
+      SERVER_LIBRARIES.map((s) => s.dep),
+    );
+    const framework = SERVER_LIBRARIES.find((s) => s.dep === library?.name)?.framework ?? 'node';
     decide(
       ctx,
-      'node',
+      framework,
       'server',
       deployedStart.setting.file,
       `no "start" script and no static framework; ${describeSetting(deployedStart.setting)} starts the app`,
     );
     ctx.log.add('start', formatCommand(deployedStart.argv), deployedStart.setting.file, deployedStart.how);
     ctx.log.add('outputDir', 'none', deployedStart.setting.file, 'a server app serves itself');
-    return withBuild(
-      ctx,
-      { framework: 'node', kind: 'server', outputDir: null, start: deployedStart.argv },
-      null,
-    );
+    return withBuild(ctx, { framework, kind: 'server', outputDir: null, start: deployedStart.argv }, null);
   }
 
   if (scripts.build !== undefined) {
