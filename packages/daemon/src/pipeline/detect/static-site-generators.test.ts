@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectBlueprint } from './detect-blueprint.ts';
+import { devServerIn } from './dev-servers.ts';
 import { decision, useProjects, type ProjectTree } from './test-project.ts';
 
 const makeProject = useProjects();
@@ -400,5 +401,23 @@ describe('Storybook', () => {
       'apps/web:vite',
       'packages/ui:storybook',
     ]);
+  });
+});
+
+describe("site generators' dev servers", () => {
+  it.each([
+    ['hexo server', true],
+    ['hexo generate', false],
+    ['slidev --open', true],
+    ['slidev slides.md', true],
+    ['slidev build', false],
+    ['slidev export', false],
+    ['docsify serve docs', true],
+    ['vitepress dev docs', true],
+    ['vitepress build docs', false],
+    ['storybook dev -p 6006', true],
+    ['expo start --web', true],
+  ])('%s is a dev server: %s', (script, dev) => {
+    expect(devServerIn(script, {}) !== null).toBe(dev);
   });
 });
