@@ -142,6 +142,15 @@ describe('the output a build wrote', () => {
     expect(JSON.stringify(out)).not.toContain('public');
   });
 
+  it("does not take a page deep in the planned folder for the site's root", async () => {
+    const { dir, since } = await built({}, [
+      { 'public/2026/05/01/hello/index.html': '<p>post</p>', 'public/css/a.css': '' },
+    ]);
+    const out = await builtOutput({ projectDir: dir, blueprint: plan('public'), since });
+    expect(out).toMatchObject({ ok: false, code: 'OUTPUT_NO_INDEX' });
+    expect(out.ok === false && out.message).toContain('It holds 2026/05/01/hello/index.html.');
+  });
+
   it('fails OUTPUT_NO_INDEX when the folder was written without an index.html, naming its pages', async () => {
     const { dir, since } = await built({}, [
       { 'dist/about.html': 'a', 'dist/blog/post.html': 'p', 'dist/app.js': '1' },

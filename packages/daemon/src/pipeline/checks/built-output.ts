@@ -14,6 +14,7 @@ import { openProject, projectFolder } from '../detect/project-files.ts';
 import {
   FRAMEWORK_OUTPUTS,
   INDEX_HTML,
+  MAX_SITE_DEPTH_IN_PLANNED,
   chooseSite,
   foldersWrittenSince,
   hasEntries,
@@ -69,7 +70,10 @@ export async function builtOutput(input: {
     return { ok: true, dir: planned, found: null };
   }
   if (since !== null && !pinned) {
-    const sites = await writtenSites(projectDir, bp.appDir, since);
+    const sites = (await writtenSites(projectDir, bp.appDir, since)).filter((site) => {
+      const inside = site.dir.startsWith(`${planned}/`) ? site.dir.slice(planned.length + 1) : null;
+      return inside === null || inside.split('/').length <= MAX_SITE_DEPTH_IN_PLANNED;
+    });
     const preferred = [
       ...(await publishedDirs(projectDir, bp.appDir)),
       ...FRAMEWORK_OUTPUTS.map((dir) => ({

@@ -100,6 +100,12 @@ export async function writtenSites(
     .sort((a, b) => b.writtenAt - a.writtenAt);
 }
 
+/**
+ * Inside the planned folder a site's root sits at most this deep (`dist/<env>`, Angular's
+ * `dist/<project>/browser`); deeper index.html files are pages of a site (`public/2024/05/post/`).
+ */
+export const MAX_SITE_DEPTH_IN_PLANNED = 2;
+
 /** The site to serve among those written: a preferred folder (in `preferred`'s order), else the newest. */
 export function chooseSite(
   sites: readonly WrittenSite[],

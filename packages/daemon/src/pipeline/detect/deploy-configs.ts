@@ -8,7 +8,6 @@
  * Folders it names (publish, outputDirectory, public, staticPublishPath, baseDirectory, root) are
  * made relative to the app's folder.
  */
-import path from 'node:path';
 import { defaultLoadersSync } from 'cosmiconfig';
 import { parse as parseToml } from 'smol-toml';
 import { projectDir } from './framework-context.ts';
@@ -303,6 +302,3 @@ export async function deployBases(files: ProjectFiles): Promise<DeployBase[]> {
   }
   return bases;
 }
-
-/** The project-relative form of a deploy setting's file, from an app folder ("apps/web" + "../../netlify.toml"). */
-export const deployFileFrom = (appDir: string, file: string): string => path.posix.join(appDir, file);

@@ -1,6 +1,6 @@
 /**
  * Static-site generators that run on Node, as their authors use them: the command that builds the site
- * (the "build" script when it runs the tool, else the deploy config's command, else whichever script
+ * (the deploy config's command, else the "build" script when it runs the tool, else whichever script
  * does — `docs:build`, `build-storybook` — else the tool's own), and the folder the tool writes (its
  * CLI flag, then its config file, then a deploy config, then its default).
  *
