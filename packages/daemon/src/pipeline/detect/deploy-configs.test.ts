@@ -210,3 +210,29 @@ describe('deploy configs in the plan', () => {
     });
   });
 });
+
+describe("a root deploy config's base", () => {
+  it('is in the plan, saying whether it is the app Forge builds', async () => {
+    const bp = await detectBlueprint(
+      await makeProject({
+        'package.json': { name: 'repo', private: true, workspaces: ['packages/*'] },
+        'netlify.toml': '[build]\nbase = "packages/docs"\npublish = "out"\ncommand = "npm run build"\n',
+        'packages/docs/package.json': {
+          name: 'docs',
+          scripts: { build: 'vite build --outDir out' },
+          devDependencies: { vite: '^7' },
+        },
+        'packages/docs/index.html': '<p>docs</p>',
+      }),
+    );
+    expect(bp).toMatchObject({ appDir: 'packages/docs', outputDir: 'packages/docs/out' });
+    expect(decision(bp, 'deployBase')).toEqual({
+      field: 'deployBase',
+      value: 'packages/docs',
+      file: 'netlify.toml',
+      rule: 'build.base = "packages/docs" in netlify.toml: the platform deploys the app in packages/docs/',
+    });
+    // The root's config applies to the app it names: its command builds it.
+    expect(decision(bp, 'build')).toMatchObject({ file: 'netlify.toml' });
+  });
+});
