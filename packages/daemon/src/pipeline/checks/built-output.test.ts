@@ -104,7 +104,11 @@ describe('the output a build wrote', () => {
       found: { why: expect.stringContaining('out/') },
     });
 
-    const newest = await built({}, [{ 'site-a/index.html': 'a' }, { 'site-b/index.html': 'b' }]);
+    const newest = await built({}, [
+      { 'site-a/index.html': 'a' },
+      { 'site-b/index.html': 'b' },
+      { 'coverage/lcov-report/index.html': 'a report, never the site' },
+    ]);
     expect(
       await builtOutput({ projectDir: newest.dir, blueprint: plan('dist'), since: newest.since }),
     ).toMatchObject({

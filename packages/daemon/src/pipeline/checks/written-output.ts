@@ -106,6 +106,16 @@ export async function writtenSites(
  */
 export const MAX_SITE_DEPTH_IN_PLANNED = 2;
 
+/** Folders of reports tools write as HTML (coverage, test results). */
+const REPORTS = new Set([
+  'coverage',
+  'lcov-report',
+  'playwright-report',
+  'test-results',
+  'reports',
+  '.nyc_output',
+]);
+
 /** The site to serve among those written: a preferred folder (in `preferred`'s order), else the newest. */
 export function chooseSite(
   sites: readonly WrittenSite[],
@@ -114,7 +124,8 @@ export function chooseSite(
   for (const p of preferred) {
     if (sites.some((s) => s.dir === p.dir)) return p;
   }
-  const newest = sites[0];
+  // Test and coverage reports are HTML a build may write too; they are never the site.
+  const newest = sites.find((s) => !s.dir.split('/').some((part) => REPORTS.has(part)));
   return newest
     ? { dir: newest.dir, why: 'the newest index.html the build wrote at the top of its folder' }
     : null;
