@@ -15,17 +15,14 @@ import { detectAstro, detectNext, detectSvelteKit } from './meta-frameworks.ts';
 import { describeDevServer, devServerOfScript } from './dev-servers.ts';
 import { resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
+import { detectDocusaurus, detectRspress, detectVitePress, detectVuePress } from './docs-generators.ts';
 import {
-  detectDocusaurus,
   detectEleventy,
   detectExpoWeb,
   detectGatsby,
   detectHexo,
-  detectRspress,
   detectSlidev,
   detectStorybook,
-  detectVitePress,
-  detectVuePress,
 } from './static-site-generators.ts';
 import { detectWebpack } from './webpack.ts';
 

@@ -1,305 +1,34 @@
 /**
- * Static-site generators that run on Node, as their authors use them: the command that builds the site
- * (the deploy config's command, else the "build" script when it runs the tool, else whichever script
- * does — `docs:build`, `build-storybook` — else the tool's own), and the folder the tool writes (its
- * CLI flag, then its config file, then a deploy config, then its default).
- *
- * VitePress, VuePress 1 and 2, Docusaurus, Gatsby, Eleventy, Hexo, Slidev, Rspress, Expo (web) and
- * Storybook (only when it is the only site the package builds).
+ * Static-site generators that run on Node, as their authors use them: Gatsby, Eleventy, Hexo, Slidev,
+ * Expo (web) and Storybook (only when it is the only site the package builds). The build command and
+ * the output folder follow the rules of site-build.ts; the documentation generators are in
+ * docs-generators.ts.
  */
 import { defaultLoadersSync } from 'cosmiconfig';
 import { formatCommand } from '@forge/shared';
-import { execBin, runScript } from './command-line.ts';
-import { childObject, findProp, type ConfigObject, type ConfigValue } from './config-text.ts';
+import { execBin } from './command-line.ts';
+import { childObject, findProp, type ConfigValue } from './config-text.ts';
 import {
   configNames,
   decide,
   firstDep,
-  projectDir,
   readConfigObjects,
-  withBuild,
   type FrameworkContext,
   type FrameworkPlan,
 } from './framework-context.ts';
-import { appOutputDir, resolveOutputDir } from './output-dir.ts';
+import { resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
-import { commandsOfScript, scriptCommands, type ScriptCommand } from './script-commands.ts';
-
-const JS_EXTS = ['js', 'ts', 'mjs', 'mts', 'cjs', 'cts'];
-
-/**
- * A site installs its generator; a plugin or theme only names it as a peer. "gatsby in
- * dependencies" for rules, or null when the package does not install it.
- */
-function siteDep(ctx: FrameworkContext, ...names: string[]): string | null {
-  for (const name of names) {
-    const field = ctx.pkg.depField(name);
-    if (field && field !== 'peerDependencies') return `${name} in ${field}`;
-  }
-  return null;
-}
-
-/** Where the site's build was found: a script, or the deploy config's command. */
-interface ToolRun {
-  /** The script that runs it ("build", "docs:build"), or null for the deploy config's command. */
-  script: string | null;
-  command: ScriptCommand;
-}
-
-/** Scripts never looked at for a build: they serve or watch. */
-const NOT_BUILDS = /^(?:dev|start|serve|preview|watch|test|lint)(?::|$)/;
-
-/**
- * The command that builds the site with the tool `is` recognises: in the deploy config's command,
- * then in the "build" script (following the scripts it runs), then in the other scripts (those named
- * like a build first).
- */
-function findToolRun(ctx: FrameworkContext, is: (c: ScriptCommand) => boolean): ToolRun | null {
-  const { scripts } = ctx.pkg;
-  const deployed = ctx.deploy?.build;
-  if (deployed?.argv) {
-    const hit = scriptCommands(deployed.setting.value, scripts).find(is);
-    if (hit) return { script: null, command: hit };
-  }
-  const inBuild = commandsOfScript('build', scripts).find(is);
-  if (inBuild) return { script: 'build', command: inBuild };
-  const names = Object.keys(scripts)
-    .filter((name) => name !== 'build' && !NOT_BUILDS.test(name))
-    .sort((a, b) => Number(!/build|generate|export/.test(a)) - Number(!/build|generate|export/.test(b)));
-  for (const name of names) {
-    const hit = commandsOfScript(name, scripts).find(is);
-    if (hit) return { script: name, command: hit };
-  }
-  return null;
-}
-
-/** The first argument that is not a flag: a CLI's subcommand ("" when none). */
-const subcommand = (args: readonly string[]): string => args.find((a) => !a.startsWith('-')) ?? '';
-
-/** `bin sub …` for one of `subs`. */
-const runs =
-  (bins: readonly string[], subs: readonly string[]) =>
-  (c: ScriptCommand): boolean =>
-    bins.includes(c.bin) && subs.includes(subcommand(c.args));
-
-/** The value of `--flag value` / `--flag=value` / `-f value` in a command's arguments. */
-function flagValue(args: readonly string[], flags: readonly string[]): string | null {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    for (const flag of flags) {
-      if (arg === flag && args[i + 1] !== undefined && !args[i + 1]!.startsWith('-')) return args[i + 1]!;
-      if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
-    }
-  }
-  return null;
-}
-
-/** Arguments after the subcommand that are neither flags nor the values of `valued` flags. */
-function positionals(args: readonly string[], valued: readonly string[]): string[] {
-  const out: string[] = [];
-  let seenSub = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.startsWith('-')) {
-      if (valued.includes(arg)) i++;
-      continue;
-    }
-    if (!seenSub) seenSub = true;
-    else out.push(arg);
-  }
-  return out;
-}
-
-/**
- * The build command of a site: the deploy config's command, the "build" script when it runs the
- * tool, the script that does (`docs:build`) when "build" does not, else withBuild's choice (the
- * "build" script, the tool's own command).
- */
-function siteBuild(
-  ctx: FrameworkContext,
-  run: ToolRun | null,
-  plan: Omit<FrameworkPlan, 'build'>,
-  fallback: { bin: string; args: string[]; label: string },
-): FrameworkPlan {
-  if (!run || run.script === 'build' || run.script === null || ctx.deploy?.build?.argv) {
-    return withBuild(ctx, plan, fallback);
-  }
-  const other =
-    ctx.pkg.scripts.build !== undefined ? `; the "build" script (${ctx.pkg.scripts.build}) does not` : '';
-  const argv = runScript(ctx.pm, run.script);
-  ctx.log.add(
-    'build',
-    formatCommand(argv),
-    PACKAGE_JSON,
-    `"${run.script}" script: ${ctx.pkg.scripts[run.script]} (it builds the ${fallback.label} site${other})`,
-  );
-  return { ...plan, build: argv };
-}
-
-/** An output folder named by a CLI flag of the build, relative to the folder the tool resolves it from. */
-function flagOutput(
-  ctx: FrameworkContext,
-  run: ToolRun | null,
-  flags: readonly string[],
-  base = '.',
-): string | null {
-  const value = run ? flagValue(run.command.args, flags) : null;
-  if (value === null) return null;
-  const dir = appOutputDir(ctx, base, value);
-  const where = run!.script === null ? "the deploy config's command" : `the "${run!.script}" script`;
-  if (dir === null) {
-    ctx.log.add(
-      'outputDir',
-      'ignored',
-      PACKAGE_JSON,
-      `${run!.command.text} in ${where} writes outside the project`,
-    );
-    return null;
-  }
-  ctx.log.add(
-    'outputDir',
-    dir,
-    run!.script === null ? ctx.deploy!.build!.setting.file : PACKAGE_JSON,
-    `${run!.command.text} in ${where}`,
-  );
-  return dir;
-}
-
-/** Objects that are the value of a `key` property (e.g. Vite's `build: {…}` inside a docs config). */
-function valuesOf(objects: readonly ConfigObject[], key: string): Set<ConfigObject> {
-  const set = new Set<ConfigObject>();
-  for (const o of objects) {
-    const child = childObject(o, key);
-    if (child) set.add(child);
-  }
-  return set;
-}
-
-/** A top-level setting of a docs config: not one of the bundler's nested `build`/`vite` options. */
-function topLevel(objects: readonly ConfigObject[], key: string): ConfigValue | undefined {
-  const nested = new Set([
-    ...valuesOf(objects, 'build'),
-    ...valuesOf(objects, 'vite'),
-    ...valuesOf(objects, 'output'),
-  ]);
-  return findProp(objects, key, (o) => !nested.has(o))?.value;
-}
-
-/** Folders docs tools are usually kept in, for a project with no script naming one. */
-const DOCS_DIRS = ['.', 'docs', 'website', 'site', 'doc', 'src'];
-
-/** The first of DOCS_DIRS that holds `marker` (".vitepress/config", ".vuepress"). */
-async function docsRoot(ctx: FrameworkContext, marker: (dir: string) => string[]): Promise<string | null> {
-  for (const dir of DOCS_DIRS) if (await ctx.files.firstFile(marker(dir))) return dir;
-  return null;
-}
-
-const inDir = (dir: string, file: string): string => (dir === '.' ? file : `${dir}/${file}`);
-
-export async function detectVitePress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = siteDep(ctx, 'vitepress');
-  const run = findToolRun(ctx, runs(['vitepress'], ['build']));
-  const configOf = (dir: string) => configNames(inDir(dir, '.vitepress/config'), JS_EXTS);
-  const named = run ? positionals(run.command.args, VITEPRESS_VALUED)[0] : undefined;
-  const found = named === undefined ? await docsRoot(ctx, configOf) : null;
-  // A site builds with VitePress or keeps its config; a theme package only depends on it.
-  if (!run && !(dep && found !== null)) return null;
-  const root = (named !== undefined ? projectDir(named) : found) ?? '.';
-  decide(
-    ctx,
-    'vitepress',
-    'static-build',
-    PACKAGE_JSON,
-    `${dep ?? run!.command.text}: VitePress builds the site in ${root === '.' ? 'the project folder' : `${root}/`}`,
-  );
-  const config = await readConfigObjects(ctx, configOf(root));
-  // --outDir is relative to the working directory; outDir in the config to the VitePress root.
-  const outputDir =
-    flagOutput(ctx, run, ['--outDir']) ??
-    resolveOutputDir(ctx, {
-      file: config?.file ?? null,
-      key: 'outDir',
-      value: config ? topLevel(config.objects, 'outDir') : undefined,
-      base: root,
-      fallback: '.vitepress/dist',
-      fallbackRule: `VitePress's default ${inDir(root, '.vitepress/dist')}/`,
-    });
-  return siteBuild(
-    ctx,
-    run,
-    { framework: 'vitepress', kind: 'static-build', outputDir, start: null },
-    { bin: 'vitepress', args: root === '.' ? ['build'] : ['build', root], label: 'VitePress' },
-  );
-}
-
-/** VitePress build options that take a value (the root is the positional that is left). */
-const VITEPRESS_VALUED = ['--base', '--target', '--outDir', '--assetsInlineLimit'];
-
-export async function detectVuePress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = siteDep(ctx, 'vuepress', 'vuepress-vite', 'vuepress-webpack');
-  const run = findToolRun(ctx, runs(['vuepress', 'vuepress-vite', 'vuepress-webpack'], ['build']));
-  const configOf = (dir: string) => configNames(inDir(dir, '.vuepress/config'), [...JS_EXTS, 'yml', 'toml']);
-  const named = run
-    ? positionals(run.command.args, ['-d', '--dest', '-c', '--config', '--cache', '--temp'])
-    : [];
-  const found = named[0] === undefined ? await docsRoot(ctx, configOf) : null;
-  // Plugins and themes depend on VuePress too: a site runs its build or keeps its config.
-  if (!run && !(dep && found !== null)) return null;
-  const source = (named[0] !== undefined ? projectDir(named[0]) : found) ?? '.';
-  decide(
-    ctx,
-    'vuepress',
-    'static-build',
-    PACKAGE_JSON,
-    `${dep ?? run!.command.text}: the site's source is ${source === '.' ? 'the project folder' : `${source}/`}`,
-  );
-  const config = await readConfigObjects(ctx, configNames(inDir(source, '.vuepress/config'), JS_EXTS));
-  // `dest` (flag or config) is resolved from the working directory; the default sits in the source.
-  const outputDir =
-    flagOutput(ctx, run, ['-d', '--dest']) ??
-    resolveOutputDir(ctx, {
-      file: config?.file ?? null,
-      key: 'dest',
-      value: config ? topLevel(config.objects, 'dest') : undefined,
-      fallback: inDir(source, '.vuepress/dist'),
-      fallbackRule: `VuePress's default ${inDir(source, '.vuepress/dist')}/`,
-    });
-  return siteBuild(
-    ctx,
-    run,
-    { framework: 'vuepress', kind: 'static-build', outputDir, start: null },
-    { bin: 'vuepress', args: ['build', source], label: 'VuePress' },
-  );
-}
-
-export async function detectDocusaurus(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = siteDep(ctx, '@docusaurus/core');
-  if (!dep) return null;
-  const run = findToolRun(ctx, runs(['docusaurus'], ['build']));
-  const siteDir =
-    (run
-      ? projectDir(
-          positionals(run.command.args, ['--out-dir', '--config', '--locale', '--bundler'])[0] ?? '.',
-        )
-      : '.') ?? '.';
-  decide(ctx, 'docusaurus', 'static-build', PACKAGE_JSON, `${dep}: Docusaurus`);
-  // Docusaurus resolves --out-dir from the site folder.
-  const outputDir =
-    flagOutput(ctx, run, ['--out-dir'], siteDir) ??
-    resolveOutputDir(ctx, {
-      file: null,
-      key: 'docusaurus build --out-dir',
-      value: undefined,
-      fallback: inDir(siteDir, 'build'),
-      fallbackRule: `Docusaurus's default ${inDir(siteDir, 'build')}/`,
-    });
-  return siteBuild(
-    ctx,
-    run,
-    { framework: 'docusaurus', kind: 'static-build', outputDir, start: null },
-    { bin: 'docusaurus', args: ['build'], label: 'Docusaurus' },
-  );
-}
+import { type ScriptCommand } from './script-commands.ts';
+import {
+  JS_EXTS,
+  findToolRun,
+  flagOutput,
+  flagValue,
+  runs,
+  siteBuild,
+  siteDep,
+  subcommand,
+} from './site-build.ts';
 
 export function detectGatsby(ctx: FrameworkContext): FrameworkPlan | null {
   const dep = siteDep(ctx, 'gatsby');
@@ -420,28 +149,6 @@ export function detectSlidev(ctx: FrameworkContext): FrameworkPlan | null {
   );
 }
 
-export async function detectRspress(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = siteDep(ctx, 'rspress', '@rspress/core');
-  if (!dep) return null;
-  const run = findToolRun(ctx, runs(['rspress'], ['build']));
-  decide(ctx, 'rspress', 'static-build', PACKAGE_JSON, `${dep}: Rspress`);
-  const config = await readConfigObjects(ctx, configNames('rspress.config', JS_EXTS));
-  const outputDir = resolveOutputDir(ctx, {
-    file: config?.file ?? null,
-    key: 'outDir',
-    value: config ? topLevel(config.objects, 'outDir') : undefined,
-    fallback: 'doc_build',
-    fallbackRule: "Rspress's default doc_build/",
-  });
-  return siteBuild(
-    ctx,
-    run,
-    { framework: 'rspress', kind: 'static-build', outputDir, start: null },
-    { bin: 'rspress', args: ['build'], label: 'Rspress' },
-  );
-}
-
-/** `expo export` for the web (`-p web`, `--platform web`), or the older webpack `expo export:web`. */
 function expoWebExport(c: ScriptCommand): boolean {
   if (c.bin !== 'expo') return false;
   const sub = subcommand(c.args);
