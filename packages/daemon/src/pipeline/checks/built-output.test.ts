@@ -35,9 +35,9 @@ async function built(
   const since = Date.now();
   for (const batch of written) {
     await write(dir, batch);
-    // Later batches are newer, as a build's last writes are.
+    // Later batches are newer, as a build's last writes are (past the file clock's tick).
     const at = Date.now();
-    while (Date.now() <= at + 2) await new Promise((resolve) => setImmediate(resolve));
+    while (Date.now() <= at + CLOCK_SLACK_MS + 5) await new Promise((resolve) => setImmediate(resolve));
   }
   return { dir, since };
 }
