@@ -283,6 +283,12 @@ export const ERROR_CATALOGUE = {
     message: 'The build finished but its output folder was not created.',
     hint: 'Set "outputDir" in the project\'s forge config to the folder the build writes.',
   },
+  OUTPUT_NO_INDEX: {
+    status: 422,
+    message:
+      'The build wrote its output folder but no index.html at its root: its preview would serve nothing at /.',
+    hint: 'Make the build write the site\'s index.html, or set "outputDir" in the project\'s forge config to the folder that holds it.',
+  },
   PREVIEW_FAILED: {
     status: 422,
     message: 'The app did not start for its preview.',

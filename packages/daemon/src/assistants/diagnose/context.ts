@@ -22,6 +22,8 @@ export interface DiagnoseInput {
   blueprint: Blueprint | null;
   /** Absolute project root: files are read to confirm a cause, and places are relative to it. */
   projectDir: string;
+  /** When the failed step started (ms): what it wrote is newer. Unknown: nothing is said to be its. */
+  stepStartedAt?: number | null;
 }
 
 /** At most this many lines are read (the newest): a failure is explained near its end. */

@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type Blueprint, type BuildError, type StepName } from '@forge/shared';
 import { makeBlueprint } from '@forge/testing';
 import { OutputEvidence } from '../../pipeline/run/first-error.ts';
+import { CLOCK_SLACK_MS } from '../../pipeline/checks/written-output.ts';
 import { makeTempDir } from '../../pipeline/run/test-support.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from './fixtures/cases.ts';
 import { diagnose, packageNameOf, type DiagnoseInput } from './index.ts';
@@ -53,13 +54,21 @@ interface Run {
   status?: DiagnoseInput['status'];
   error?: Partial<BuildError>;
   blueprint?: Blueprint | null;
+  stepStartedAt?: number | null;
 }
 
 /**
  * Diagnose as the pipeline would: the build error carries the first error line and place that
  * OutputEvidence (the runner's own) finds in the same lines.
  */
-async function run({ lines, step = 'build', status = 'failed', error = {}, blueprint = plan() }: Run) {
+async function run({
+  lines,
+  step = 'build',
+  status = 'failed',
+  error = {},
+  blueprint = plan(),
+  stepStartedAt = null,
+}: Run) {
   const cwd = path.join(
     dir,
     step === 'install' ? (blueprint?.installDir ?? '.') : (blueprint?.appDir ?? '.'),
@@ -74,6 +83,7 @@ async function run({ lines, step = 'build', status = 'failed', error = {}, bluep
     lines,
     blueprint,
     projectDir: dir,
+    stepStartedAt,
   });
   // Whatever it says is a valid Diagnosis, with a suggestion.
   expect(Diagnosis.parse(diagnosis)).toEqual(diagnosis);
@@ -590,22 +600,47 @@ describe('the machine around the build', () => {
     expect(d.suggestion).toContain('Ok to proceed? (y)');
   });
 
-  it('OUTPUT_MISSING names the folder, and where files went instead', async () => {
-    await write({ 'package.json': '{}', 'build/index.html': '<p>hi</p>' });
+  it('OUTPUT_MISSING names the folder, and only folders this build wrote', async () => {
+    // A folder the upload brought along is never offered as the output.
+    await write({ 'package.json': '{}', 'public/favicon.svg': '<svg/>' });
+    // The build starts once the clock has moved past the upload's file times (and their slack).
+    const uploaded = (await stat(path.join(dir, 'public/favicon.svg'))).ctimeMs;
+    while (Date.now() <= uploaded + CLOCK_SLACK_MS) await new Promise((resolve) => setImmediate(resolve));
+    const started = Date.now();
+    await write({ 'build/app.js': 'console.log(1)' });
     const d = await run({
       lines: ['> build', '> react-scripts build', 'Compiled successfully.'],
       error: {
         code: 'OUTPUT_MISSING',
         message: 'The build finished but its output folder "dist" was not created.',
       },
+      stepStartedAt: started,
     });
-    expect(d).toMatchObject({ code: 'OUTPUT_MISSING', subjects: ['dist'] });
+    expect(d).toMatchObject({ code: 'OUTPUT_MISSING', subjects: ['dist', 'build'] });
     expect(d.summary).toBe('npm run build finished but its output folder "dist" is missing.');
-    expect(d.suggestion).toContain('"outputDir": "build"');
+    expect(d.suggestion).toContain('It wrote files to "build", but no index.html there.');
+    expect(d.suggestion).not.toContain('public');
 
     await mkdir(path.join(dir, 'dist'));
-    const empty = await run({ lines: [], error: { code: 'OUTPUT_MISSING', message: 'empty' } });
+    const empty = await run({
+      lines: [],
+      error: { code: 'OUTPUT_MISSING', message: 'empty' },
+      stepStartedAt: Date.now() + 60_000,
+    });
     expect(empty.summary).toContain('is empty');
+    expect(empty.suggestion).toContain('It wrote no index.html anywhere in the project.');
+    expect(empty.suggestion).not.toMatch(/"build"|"public"/);
+  });
+
+  it('OUTPUT_NO_INDEX: the folder was written, but without the page that / serves', async () => {
+    await write({ 'package.json': '{}', 'dist/about.html': '<p>about</p>' });
+    const d = await run({
+      lines: [],
+      error: { code: 'OUTPUT_NO_INDEX', message: 'The build wrote "dist" but no index.html at its root.' },
+    });
+    expect(d).toMatchObject({ code: 'OUTPUT_MISSING', subjects: ['dist'] });
+    expect(d.summary).toContain('no index.html at its root');
+    expect(d.suggestion).toContain('"dist/index.html"');
   });
 });
 

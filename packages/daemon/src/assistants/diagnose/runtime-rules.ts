@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { FRAMEWORK_OUTPUTS, foldersWrittenSince } from '../../pipeline/checks/written-output.ts';
 import { formatCommand, formatDuration, type Diagnosis } from '@forge/shared';
 import { listText, placeText, REPAIR_HINT, type Context } from './context.ts';
 import { stripVersion } from '../package-name.ts';
@@ -256,34 +257,46 @@ export function portInUse(ctx: Context): Diagnosis | null {
   return null;
 }
 
-/** Folders builds commonly write to, to name where the output went when it is not where expected. */
-const COMMON_OUTPUTS = [
-  'dist',
-  'build',
-  'out',
-  'public',
-  '_site',
-  'www',
-  '.output/public',
-  'storybook-static',
-];
-
-/** OUTPUT_MISSING: the build finished and its output folder is missing or empty. */
-export function outputMissing(ctx: Context): Diagnosis | null {
+/**
+ * OUTPUT_MISSING (and OUTPUT_NO_INDEX): the build finished without a site where it was expected. By
+ * then the pipeline has looked for any index.html the build wrote; what is left to say is where the
+ * build did write files — only folders it wrote in this run, never one the upload brought along.
+ */
+export async function outputMissing(ctx: Context): Promise<Diagnosis | null> {
   const { error, blueprint } = ctx.input;
-  if (error.code !== 'OUTPUT_MISSING') return null;
+  if (error.code !== 'OUTPUT_MISSING' && error.code !== 'OUTPUT_NO_INDEX') return null;
   const outputDir = blueprint?.outputDir ?? 'dist';
+  const command = blueprint?.build ? formatCommand(blueprint.build) : 'The build';
+  if (error.code === 'OUTPUT_NO_INDEX') {
+    return {
+      code: 'OUTPUT_MISSING',
+      summary: `${command} wrote "${outputDir}" but no index.html at its root: the preview would serve nothing at /.`,
+      suggestion: `Make the build write the site's home page as "${outputDir}/index.html", or set "outputDir" in the forge config (forge.config.json) to the folder that holds the site's index.html.`,
+      subjects: [outputDir],
+    };
+  }
   const absolute = ctx.abs(outputDir);
   const empty = isDir(absolute) && fs.readdirSync(absolute).length === 0;
-  const elsewhere = COMMON_OUTPUTS.map((d) => path.posix.join(ctx.appDir, d)).find(
-    (d) => d !== outputDir && isDir(ctx.abs(d)) && fs.readdirSync(ctx.abs(d)).length > 0,
-  );
-  const command = blueprint?.build ? formatCommand(blueprint.build) : 'The build';
+  const since = ctx.input.stepStartedAt ?? null;
+  const written =
+    since === null
+      ? []
+      : await foldersWrittenSince(
+          ctx.projectDir,
+          FRAMEWORK_OUTPUTS.map((d) => path.posix.join(ctx.appDir, d)).filter((d) => d !== outputDir),
+          since,
+        );
+  const where =
+    written.length > 0
+      ? `It wrote files to ${written.map((d) => `"${d}"`).join(', ')}, but no index.html there. `
+      : since !== null
+        ? 'It wrote no index.html anywhere in the project. '
+        : '';
   return {
     code: 'OUTPUT_MISSING',
     summary: `${command} finished but its output folder "${outputDir}" is ${empty ? 'empty' : 'missing'}.`,
-    suggestion: `${elsewhere ? `Files were written to "${elsewhere}": if that is the site, set "outputDir": "${elsewhere}" in the forge config (forge.config.json). ` : ''}Make the build write to "${outputDir}" (e.g. build.outDir in vite.config), or set "outputDir" in the forge config to the folder it does write.`,
-    subjects: [outputDir],
+    suggestion: `${where}Make the build write the site (with its index.html) to "${outputDir}" (e.g. build.outDir in vite.config), or set "outputDir" in the forge config to the folder it writes.`,
+    subjects: [outputDir, ...written],
   };
 }
 

@@ -18,7 +18,6 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
-import { isInsideReal } from '../../fs/contain.ts';
 import { swapDir } from '../../fs/moves.ts';
 import { diskFullMessage, isDiskFull } from '../../fs/disk-full.ts';
 import { isInstalledNodeModules } from '../../pipeline/extract/install-trees.ts';
@@ -44,6 +43,7 @@ import {
   type StageEnv,
   type StageResult,
 } from '../../pipeline/stages/index.ts';
+import { builtOutput } from '../../pipeline/checks/built-output.ts';
 import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
@@ -159,6 +159,7 @@ const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'INSTALL_FAILED',
   'BUILD_FAILED',
   'OUTPUT_MISSING',
+  'OUTPUT_NO_INDEX',
   'PREVIEW_FAILED',
   'STAGE_TIMEOUT',
   'TOOLCHAIN_UNAVAILABLE',
@@ -197,6 +198,40 @@ function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
     // Yarn Berry reads immutability from its environment in CI too.
     env: { ...bp.env, YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' },
   };
+}
+
+/** When the last build step started (ms), to tell what the build wrote; null when there was none. */
+function buildStartedAt(run: BuildRun): number | null {
+  const step = run.snapshot().steps.findLast((s) => s.name === 'build');
+  const at = step ? Date.parse(step.startedAt) : Number.NaN;
+  return Number.isNaN(at) ? null : at;
+}
+
+/**
+ * The build left the planned folder without a site and wrote one elsewhere: serve that, and say so in
+ * the log and in the plan (a decision with the index.html it found as evidence).
+ */
+function recordFoundOutput(
+  run: BuildRun,
+  bp: Blueprint,
+  dir: string,
+  found: { why: string; index: string },
+): Blueprint {
+  const planned = bp.outputDir ?? 'dist';
+  const rule = `found after the build: "${planned}" held no site it wrote, and ${found.index} was written by this build (${found.why})`;
+  run.log('BuildBot', 'warn', `The output is "${dir}", not the planned "${planned}": ${rule}.`);
+  const next: Blueprint = {
+    ...bp,
+    outputDir: dir,
+    decisions: [...bp.decisions, { field: 'outputDir', value: dir, file: found.index, rule }],
+  };
+  const recorded = run.snapshot().blueprint;
+  if (recorded) {
+    run.record({
+      blueprint: { ...recorded, outputDir: dir, decisions: [...recorded.decisions, next.decisions.at(-1)!] },
+    });
+  }
+  return next;
 }
 
 /** Whether the app's package.json has a "lint" script for LintBot to run (no job at all otherwise). */
@@ -663,18 +698,12 @@ export function createPipeline(deps: PipelineDeps) {
       return complete(run, projectDir, hash);
     }
 
-    const built = path.join(projectDir, bp.outputDir ?? 'dist');
-    if (!fs.existsSync(built) || !fs.statSync(built).isDirectory() || !isInsideReal(projectDir, built)) {
-      throw new Stop(
-        failure(
-          'failed',
-          'OUTPUT_MISSING',
-          `The build finished but its output folder "${bp.outputDir}" was not created.`,
-        ),
-        'BuildBot',
-        { step: 'build' },
-      );
+    const output = await builtOutput({ projectDir, blueprint: bp, since: buildStartedAt(run) });
+    if (!output.ok) {
+      throw new Stop(failure('failed', output.code, output.message), 'BuildBot', { step: 'build' });
     }
+    if (output.found) bp = recordFoundOutput(run, bp, output.dir, output.found);
+    const built = path.join(projectDir, output.dir);
     // Keep the output outside the source tree: re-uploads replace the source, previews keep serving.
     swapDir(built, outputStore, layout.tmpDir);
     run.to({ status: 'running', stage: 'build-success' });

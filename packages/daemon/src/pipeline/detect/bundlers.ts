@@ -1,5 +1,6 @@
 /** Frameworks and bundlers that always build a static site. */
-import { childObject, findProp, stringProp } from './config-text.ts';
+import path from 'node:path';
+import { childObject, findProp } from './config-text.ts';
 import {
   configNames,
   decide,
@@ -12,8 +13,9 @@ import {
   type FrameworkContext,
   type FrameworkPlan,
 } from './framework-context.ts';
-import { resolveOutputDir } from './output-dir.ts';
+import { appOutputDir, resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
+import { commandsOfScript } from './script-commands.ts';
 
 const VITE_CONFIGS = configNames('vite.config', ['ts', 'js', 'mjs', 'mts', 'cjs', 'cts']);
 
@@ -43,24 +45,49 @@ export async function detectVite(ctx: FrameworkContext): Promise<FrameworkPlan |
     flavour?.hit ? `${evidence} (${flavour.label}: ${flavour.hit.rule})` : evidence,
   );
 
-  const buildScript = ctx.pkg.scripts.build;
-  const cliOutDir = /\bvite\s+build\b/.test(buildScript ?? '')
-    ? scriptFlag(buildScript, ['--outDir', '--out-dir'])
-    : null;
-  if (cliOutDir !== null) {
-    const dir = projectDir(cliOutDir);
-    if (dir !== null) {
-      ctx.log.add('outputDir', dir, PACKAGE_JSON, `vite build --outDir ${cliOutDir} in the "build" script`);
-      return withBuild(ctx, { framework: 'vite', kind: 'static-build', outputDir: dir, start: null }, null);
-    }
-  }
+  // `vite build [root] --outDir x`, in the "build" script or a script it runs (`npm run build:client`).
+  const viteRun = commandsOfScript('build', ctx.pkg.scripts).find(
+    (c) => c.bin === 'vite' && c.args.find((a) => !a.startsWith('-')) === 'build',
+  );
+  // `vite build client`: the root, as Vite's CLI takes it, right after the subcommand.
+  const afterBuild = viteRun ? viteRun.args[viteRun.args.indexOf('build') + 1] : undefined;
+  const rootArg = afterBuild !== undefined && !afterBuild.startsWith('-') ? projectDir(afterBuild) : null;
+  // A root is a folder with the app's index.html; anything else after `build` is not one.
+  const cliRoot =
+    rootArg !== null && rootArg !== '.' && (await ctx.files.isFile(`${rootArg}/index.html`))
+      ? rootArg
+      : undefined;
+  const cliOutDir = viteRun ? scriptFlag(viteRun.args.join(' '), ['--outDir', '--out-dir']) : null;
   // outDir lives in `build: { outDir }` of the config object; `root` of that same object moves it.
   const build = config
     ? findProp(config.objects, 'build', (o) => childObject(o, 'build')?.props.has('outDir') ?? false)
     : null;
   const owner = build?.owner ?? (config ? findProp(config.objects, 'root')?.owner : undefined);
-  const root = stringProp(owner, 'root');
+  const rootValue = owner?.props.get('root');
+  const root =
+    cliRoot ??
+    (rootValue?.kind === 'string'
+      ? rootValue.value
+      : rootValue?.kind === 'path' && rootValue.from !== 'absolute'
+        ? path.posix.join(
+            rootValue.from === 'config-dir' ? path.posix.dirname(config!.file) : '.',
+            ...rootValue.segments,
+          )
+        : undefined);
   const rootDir = root === undefined ? null : projectDir(root);
+  if (viteRun && cliOutDir !== null) {
+    const dir = appOutputDir(ctx, rootDir ?? '.', cliOutDir);
+    if (dir !== null) {
+      const where = viteRun.script ? `the "${viteRun.script}" script (run by "build")` : 'the "build" script';
+      ctx.log.add(
+        'outputDir',
+        dir,
+        PACKAGE_JSON,
+        `${viteRun.text} in ${where}${rootDir && rootDir !== '.' ? `, relative to its root ${rootDir}/` : ''}`,
+      );
+      return withBuild(ctx, { framework: 'vite', kind: 'static-build', outputDir: dir, start: null }, null);
+    }
+  }
   const outputDir = resolveOutputDir(ctx, {
     file: config?.file ?? null,
     key: 'build.outDir',
@@ -96,40 +123,6 @@ export async function detectVueCli(ctx: FrameworkContext): Promise<FrameworkPlan
   );
 }
 
-export async function detectEleventy(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
-  const dep = depRule(ctx, '@11ty/eleventy');
-  if (!dep) return null;
-  decide(ctx, 'eleventy', 'static-build', PACKAGE_JSON, dep);
-  const flag = scriptFlag(ctx.pkg.scripts.build, ['--output']);
-  const config = flag
-    ? null
-    : await readConfigObjects(ctx, [
-        'eleventy.config.js',
-        'eleventy.config.mjs',
-        'eleventy.config.cjs',
-        '.eleventy.js',
-      ]);
-  const dirOutput = config
-    ? findProp(config.objects, 'dir', (o) => childObject(o, 'dir')?.props.has('output') ?? false)
-    : null;
-  const outputDir = resolveOutputDir(ctx, {
-    file: flag ? PACKAGE_JSON : (config?.file ?? null),
-    key: flag ? 'eleventy --output' : 'dir.output',
-    value: flag
-      ? { kind: 'string', value: flag }
-      : dirOutput
-        ? childObject(dirOutput.owner, 'dir')?.props.get('output')
-        : undefined,
-    fallback: '_site',
-    fallbackRule: "Eleventy's default _site/",
-  });
-  return withBuild(
-    ctx,
-    { framework: 'eleventy', kind: 'static-build', outputDir, start: null },
-    { bin: 'eleventy', args: [], label: 'Eleventy' },
-  );
-}
-
 export async function detectParcel(ctx: FrameworkContext): Promise<FrameworkPlan | null> {
   const hit = firstDep(ctx, ['parcel', 'parcel-bundler']);
   if (!hit) return null;
@@ -148,8 +141,6 @@ export async function detectParcel(ctx: FrameworkContext): Promise<FrameworkPlan
 
 /** Frameworks whose output folder is fixed, with their build binary. */
 const FIXED_OUTPUT: readonly { dep: string; framework: string; dir: string; bin: string; label: string }[] = [
-  { dep: 'gatsby', framework: 'gatsby', dir: 'public', bin: 'gatsby', label: 'Gatsby' },
-  { dep: '@docusaurus/core', framework: 'docusaurus', dir: 'build', bin: 'docusaurus', label: 'Docusaurus' },
   { dep: 'react-scripts', framework: 'cra', dir: 'build', bin: 'react-scripts', label: 'Create React App' },
 ];
 

@@ -12,6 +12,7 @@ import { BlueprintError } from './blueprint-error.ts';
 import { planBuildMachine, type MachineOptions } from './build-machine.ts';
 import type { Argv } from './command-line.ts';
 import { DecisionLog } from './decisions.ts';
+import { deployBases } from './deploy-configs.ts';
 import { devServerOfScript } from './dev-servers.ts';
 import { loadForgeConfig, type LoadedForgeConfig } from './forge-config.ts';
 import { detectFramework, INDEX_HTML } from './frameworks.ts';
@@ -485,6 +486,20 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     log,
   );
   log.append(chosen.log);
+  // A root deploy config that builds a folder (Netlify `base`) names the app its platform deploys;
+  // the app choice stays apps.ts's, the plan says where the two meet or part.
+  for (const base of await deployBases(files)) {
+    const same = base.dir === chosen.dir;
+    log.add(
+      'deployBase',
+      base.dir,
+      base.file,
+      `${base.key} = "${base.dir}" in ${base.file}: the platform deploys the app in ${base.dir}/` +
+        (same
+          ? ''
+          : `; Forge builds ${chosen.dir === '.' ? 'the root' : chosen.dir} (${pickHint(base.dir)} to build that one)`),
+    );
+  }
   // A workspace package installs with the workspace; any other app in a subfolder on its own.
   const inWorkspace = workspace !== null && (chosen.dir === '.' || members.some((m) => m.dir === chosen.dir));
   const pm = inWorkspace ? rootPm : chosen.pm;

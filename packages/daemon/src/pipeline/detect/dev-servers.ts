@@ -65,6 +65,14 @@ const DEV_SERVERS: readonly DevServerRule[] = [
   { bins: ['docusaurus'], when: sub('start', 'serve'), what: "Docusaurus's dev server (or its preview)" },
   { bins: ['vue-cli-service'], when: sub('serve'), what: "Vue CLI's dev server" },
   { bins: ['vitepress', 'vuepress', 'rspress'], when: sub('', 'dev'), what: 'a docs dev server' },
+  { bins: ['hexo'], when: sub('server', 's'), what: "Hexo's dev server" },
+  { bins: ['docsify'], when: sub('serve', 's'), what: "docsify's dev server" },
+  // `slidev`, `slidev slides.md`: the presenter's dev server; build, export, format and theme are not.
+  {
+    bins: ['slidev'],
+    when: (a) => !['build', 'export', 'format', 'theme'].includes(subcommand(a)),
+    what: "Slidev's dev server",
+  },
   { bins: ['ember'], when: sub('serve', 's', 'server'), what: "Ember's dev server" },
   {
     bins: ['eleventy', '@11ty/eleventy'],

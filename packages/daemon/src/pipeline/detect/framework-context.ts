@@ -4,6 +4,7 @@ import type { PackageManager, ProjectKind } from '@forge/shared';
 import { execBin, runScript, type Argv } from './command-line.ts';
 import { scanObjects, type ConfigObject } from './config-text.ts';
 import type { DecisionLog } from './decisions.ts';
+import type { DeployEvidence } from './deploy-evidence.ts';
 import { describeDevServer, devServerOfScript, nodeEntryOf, type DevServer } from './dev-servers.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
@@ -23,6 +24,8 @@ export interface FrameworkContext {
   pkg: PackageInfo;
   pm: PackageManager;
   log: DecisionLog;
+  /** What the app's deploy configs say (netlify.toml, vercel.json, …), once read (deploy-evidence.ts). */
+  deploy?: DeployEvidence;
 }
 
 /** Config file names a framework accepts, in the order its CLI looks for them. */
@@ -93,6 +96,28 @@ export function withBuild(
   fallback: { bin: string; args: string[]; label: string } | null,
 ): FrameworkPlan {
   const script = ctx.pkg.scripts.build;
+  const deployed = ctx.deploy?.build;
+  // The command the site is deployed with builds what is deployed: it comes before the "build" script.
+  if (deployed?.argv) {
+    const same =
+      script !== undefined && formatCommand(deployed.argv) === formatCommand(runScript(ctx.pm, 'build'));
+    ctx.log.add(
+      'build',
+      formatCommand(deployed.argv),
+      deployed.setting.file,
+      `${deployed.setting.key} = "${deployed.setting.value}" in ${deployed.setting.file}: the command the site is deployed with (${deployed.how})` +
+        (script !== undefined && !same ? `, not the "build" script (${script})` : ''),
+    );
+    return { ...plan, build: deployed.argv };
+  }
+  if (deployed) {
+    ctx.log.add(
+      'deployConfig',
+      deployed.setting.value,
+      deployed.setting.file,
+      `${deployed.setting.key} in ${deployed.setting.file} is not used: ${deployed.why}`,
+    );
+  }
   if (script !== undefined) {
     const argv = runScript(ctx.pm, 'build');
     ctx.log.add('build', formatCommand(argv), PACKAGE_JSON, `"build" script: ${script}`);

@@ -1,6 +1,7 @@
 import { formatCommand } from '@forge/shared';
 import { detectAngular } from './angular.ts';
-import { detectEleventy, detectFixedOutput, detectParcel, detectVite, detectVueCli } from './bundlers.ts';
+import { detectFixedOutput, detectParcel, detectVite, detectVueCli } from './bundlers.ts';
+import { deployEvidence, describeSetting } from './deploy-evidence.ts';
 import {
   decide,
   firstDep,
@@ -14,6 +15,15 @@ import { detectAstro, detectNext, detectSvelteKit } from './meta-frameworks.ts';
 import { describeDevServer, devServerOfScript } from './dev-servers.ts';
 import { resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
+import { detectDocusaurus, detectRspress, detectVitePress, detectVuePress } from './docs-generators.ts';
+import {
+  detectEleventy,
+  detectExpoWeb,
+  detectGatsby,
+  detectHexo,
+  detectSlidev,
+  detectStorybook,
+} from './static-site-generators.ts';
 import { detectWebpack } from './webpack.ts';
 
 export const INDEX_HTML = 'index.html';
@@ -29,9 +39,20 @@ const FRAMEWORK_RULES: readonly ((
   detectAstro,
   detectSvelteKit,
   detectAngular,
-  detectFixedOutput,
+  // Static-site generators (several bundle with Vite or webpack, so they come before both).
+  detectVitePress,
+  detectVuePress,
+  detectDocusaurus,
+  detectGatsby,
   detectEleventy,
+  detectHexo,
+  detectSlidev,
+  detectRspress,
+  detectExpoWeb,
+  detectFixedOutput,
   detectVueCli,
+  // Only when the package builds no other site: after every app framework, before the bundlers.
+  detectStorybook,
   detectVite,
   detectParcel,
   detectWebpack,
@@ -52,9 +73,10 @@ const OUTPUT_FLAGS = ['--out-dir', '--outDir', '--outdir', '--dist-dir', '--outp
 
 /** Framework, kind, output dir, build and start of a project that has a package.json. */
 export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boolean): Promise<FrameworkPlan> {
+  await deployEvidence(ctx);
   for (const rule of FRAMEWORK_RULES) {
     const plan = await rule(ctx);
-    if (plan) return plan;
+    if (plan) return noteDeployOutput(ctx, plan);
   }
   const { scripts } = ctx.pkg;
 
@@ -79,6 +101,25 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
     return withBuild(ctx, { framework, kind: 'server', outputDir: null, start: start.argv }, null);
   }
 
+  const deployedStart = ctx.deploy?.start;
+  if (deployedStart?.argv && scripts.start === undefined) {
+    const library = firstDep(
+      ctx,
+      SERVER_LIBRARIES.map((s) => s.dep),
+    );
+    const framework = SERVER_LIBRARIES.find((s) => s.dep === library?.name)?.framework ?? 'node';
+    decide(
+      ctx,
+      framework,
+      'server',
+      deployedStart.setting.file,
+      `no "start" script and no static framework; ${describeSetting(deployedStart.setting)} starts the app`,
+    );
+    ctx.log.add('start', formatCommand(deployedStart.argv), deployedStart.setting.file, deployedStart.how);
+    ctx.log.add('outputDir', 'none', deployedStart.setting.file, 'a server app serves itself');
+    return withBuild(ctx, { framework, kind: 'server', outputDir: null, start: deployedStart.argv }, null);
+  }
+
   if (scripts.build !== undefined) {
     decide(
       ctx,
@@ -95,7 +136,10 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
       fallback: 'dist',
       fallbackRule: 'the conventional dist/ (set outputDir in the forge config if it writes elsewhere)',
     });
-    return withBuild(ctx, { framework: 'custom', kind: 'static-build', outputDir, start: null }, null);
+    return noteDeployOutput(
+      ctx,
+      withBuild(ctx, { framework: 'custom', kind: 'static-build', outputDir, start: null }, null),
+    );
   }
 
   if (hasIndexHtml) {
@@ -117,4 +161,24 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
     : 'package.json has no "build" or "start" script, no framework Forge recognises, and there is no index.html at the root';
   decide(ctx, 'unknown', 'unknown', PACKAGE_JSON, why);
   return { framework: 'unknown', kind: 'unknown', outputDir: null, build: null, start: null };
+}
+
+/**
+ * Say where a deploy config names another output folder than the one planned: the framework's own
+ * setting wins (the forge config overrides both), and the folder the config names is still looked
+ * in when the build leaves the planned one empty (features/builds/found-output.ts).
+ */
+function noteDeployOutput(ctx: FrameworkContext, plan: FrameworkPlan): FrameworkPlan {
+  const config = ctx.deploy?.config;
+  if (!config || plan.kind !== 'static-build' || plan.outputDir === null) return plan;
+  for (const setting of [config.publish, ...config.otherPublish]) {
+    if (!setting || setting.value === plan.outputDir || setting.value === '.') continue;
+    ctx.log.add(
+      'deployConfig',
+      setting.value,
+      setting.file,
+      `${describeSetting(setting)} differs from the planned ${plan.outputDir}/ (${plan.framework}'s own setting is used; if the build writes ${setting.value}/ instead, Forge serves that)`,
+    );
+  }
+  return plan;
 }

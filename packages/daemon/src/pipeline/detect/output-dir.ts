@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ConfigValue } from './config-text.ts';
+import { describeSetting } from './deploy-evidence.ts';
 import { projectDir, type FrameworkContext } from './framework-context.ts';
 
 /** Where an output-dir setting was looked for. */
@@ -18,6 +19,19 @@ export interface DirSetting {
 }
 
 /**
+ * A folder the app's build writes, relative to the app's folder: inside the app (`dist`), or — for an
+ * app in a folder of the project — elsewhere in the project (`../server/public`, as a client build
+ * that writes into its server's folder does). Null when it leaves the project.
+ */
+export function appOutputDir(ctx: FrameworkContext, ...segments: string[]): string | null {
+  const dir = projectDir(...segments);
+  if (dir !== null) return dir;
+  const parent = ctx.files.parent;
+  const inProject = parent ? projectDir(parent.dir, ...segments) : null;
+  return parent && inProject !== null ? path.posix.relative(parent.dir, inProject) || '.' : null;
+}
+
+/**
  * The output dir from a setting read out of a config file, recording the decision: a plain string or a
  * `path.resolve(__dirname, …)` of plain strings is used (if it stays inside the project); a computed
  * value is reported as unreadable, never guessed at.
@@ -26,6 +40,23 @@ export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): st
   const { file, key, value, base = '.', fallback, fallbackRule } = setting;
   const fallbackDir = projectDir(base, fallback) ?? fallback;
   const hint = 'set outputDir in the forge config if that is wrong';
+  // A deploy config that names the folder knows better than a default or a value Forge cannot read.
+  const publish = ctx.deploy?.publish;
+  if (publish && publish.value !== '.' && (value === undefined || value.kind === 'computed')) {
+    const unread =
+      value === undefined
+        ? file
+          ? `no ${key} in ${file}`
+          : 'no setting of the framework names it'
+        : `${key} in ${file ?? 'the config'} is computed`;
+    ctx.log.add(
+      'outputDir',
+      publish.value,
+      publish.file,
+      `${describeSetting(publish)}: the folder the site is deployed from (${unread}; the framework's default would be ${fallbackDir})`,
+    );
+    return publish.value;
+  }
   if (value === undefined) {
     const where = file ? `no ${key} in ${file}: ` : '';
     ctx.log.add('outputDir', fallbackDir, file, `${where}${fallbackRule}`);
@@ -39,10 +70,10 @@ export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): st
       value.from === 'absolute'
         ? null
         : value.from === 'config-dir'
-          ? projectDir(configDir, ...value.segments)
+          ? appOutputDir(ctx, configDir, ...value.segments)
           : value.from === 'cwd'
-            ? projectDir('.', ...value.segments)
-            : projectDir(base, ...value.segments);
+            ? appOutputDir(ctx, '.', ...value.segments)
+            : appOutputDir(ctx, base, ...value.segments);
     if (dir === null) {
       ctx.log.add(
         'outputDir',
@@ -65,7 +96,7 @@ export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): st
     );
     return fallbackDir;
   }
-  const dir = projectDir(base, value.value);
+  const dir = appOutputDir(ctx, base, value.value);
   if (dir === null) {
     ctx.log.add(
       'outputDir',

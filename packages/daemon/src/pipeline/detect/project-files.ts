@@ -48,6 +48,8 @@ export interface ProjectFiles {
   listFiles(rel: string): Promise<string[]>;
   /** Files that exist but were not followed (links out of the project). */
   readonly skipped: readonly SkippedFile[];
+  /** For one folder of a project (projectFolder): the whole project, and this folder's path in it. */
+  readonly parent?: { files: ProjectFiles; dir: string };
 }
 
 /** At most this many folders are listed from one folder: detection looks for apps, not at every file. */
@@ -181,6 +183,7 @@ export function projectFolder(files: ProjectFiles, dir: string): ProjectFiles {
   const prefix = `${dir}/`;
   return {
     root: path.join(files.root, dir),
+    parent: { files, dir },
     isFile: async (rel) => files.isFile(inDir(rel)),
     firstFile: async (rels) => {
       for (const rel of rels) if (await files.isFile(inDir(rel))) return rel;

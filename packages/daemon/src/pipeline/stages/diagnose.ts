@@ -43,6 +43,7 @@ export function diagnoseStage(deps: {
         lines,
         blueprint: input.blueprint,
         projectDir: deps.layout.projectDir(ctx.projectName),
+        stepStartedAt: started ? Date.parse(started) : null,
       });
       const where = diagnosis.file
         ? ` (${diagnosis.file}${diagnosis.line ? `:${diagnosis.line}${diagnosis.column ? `:${diagnosis.column}` : ''}` : ''})`
