@@ -1,4 +1,5 @@
 import type { SiteRule } from '@forge/shared';
+import { parse as parseToml } from 'smol-toml';
 
 /**
  * The redirect and rewrite rules of a static site, as Netlify's `_redirects` and vercel.json write
@@ -295,4 +296,54 @@ export function parseVercelJson(text: string, source: string): ParsedVercel | { 
 export function isSpaFallback(rule: SiteRule): boolean {
   const everything = rule.from === '/*' || /^\/:\w+\*$/.test(rule.from);
   return everything && rule.status === 200 && /^\/(index\.html)?$/.test(rule.to);
+}
+
+/**
+ * netlify.toml's `[[redirects]]` tables (`from`, `to`, `status`, `force`, `query`; `conditions`,
+ * `headers` and `signed` need Netlify's servers): Netlify applies them after `_redirects`.
+ */
+export function parseNetlifyToml(text: string, source: string): ParsedRules | { error: string } {
+  let data: unknown;
+  try {
+    data = parseToml(text);
+  } catch (err) {
+    return { error: `it is not valid TOML (${(err as Error).message.split('\n')[0]})` };
+  }
+  const tables = asObject(data as Json)?.redirects;
+  const rules: SiteRule[] = [];
+  const ignored: IgnoredRule[] = [];
+  if (!Array.isArray(tables)) return { rules, ignored };
+  tables.forEach((entry, i) => {
+    const where = `${source} redirects[${i}]`;
+    const table = asObject(entry);
+    const from = typeof table?.from === 'string' ? table.from.trim() : '';
+    const to = typeof table?.to === 'string' ? table.to.trim() : '';
+    const shown = shorten(`${from} ${to}`.trim());
+    const ignore = (why: string): void => {
+      ignored.push({ source: where, rule: shown, why });
+    };
+    if (!table || from === '' || to === '') return ignore('it has no "from" or no "to"');
+    if (rules.length >= MAX_SITE_RULES) return ignore(`more than ${MAX_SITE_RULES} rules`);
+    if (isUrl(from)) return ignore(`it matches requests to ${hostOf(from)}, another host`);
+    const needs = ['conditions', 'headers', 'signed'].filter((key) => table[key] !== undefined);
+    if (needs.length > 0)
+      return ignore(`it depends on ${needs.join(', ')}, which only Netlify's servers know`);
+    const query: Record<string, string> = {};
+    for (const [name, value] of Object.entries(asObject(table.query) ?? {})) {
+      if (typeof value === 'string') query[name] = value;
+    }
+    const status = typeof table.status === 'number' ? table.status : 301;
+    const rule = siteRule({
+      from,
+      to,
+      status,
+      force: table.force === true,
+      query,
+      except: [],
+      source: where,
+    });
+    if ('why' in rule) ignore(rule.why);
+    else rules.push(rule);
+  });
+  return { rules, ignored };
 }

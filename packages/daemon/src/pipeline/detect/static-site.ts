@@ -3,7 +3,13 @@ import type { ProjectKind, StaticSite } from '@forge/shared';
 import type { DecisionLog } from './decisions.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
-import { isSpaFallback, parseRedirects, parseVercelJson, type IgnoredRule } from './site-rules.ts';
+import {
+  isSpaFallback,
+  parseNetlifyToml,
+  parseRedirects,
+  parseVercelJson,
+  type IgnoredRule,
+} from './site-rules.ts';
 
 /**
  * How the static preview answers a path that names no file (docs/pipeline.md, "Preview"): a
@@ -39,6 +45,7 @@ export const SINGLE_PAGE_BUNDLERS: ReadonlySet<string> = new Set([
 /** Pages a site serves for errors or as a fallback: not pages of its own. */
 const ERROR_PAGES = /^(404|200|50\d|error)\.html?$/i;
 const VERCEL_JSON = 'vercel.json';
+const NETLIFY_TOML = 'netlify.toml';
 const REDIRECTS = '_redirects';
 /** Where builds take `_redirects` from (copied into the output as is), after the served folder itself. */
 const REDIRECTS_SOURCES = ['public', 'static', 'src', '.'];
@@ -216,6 +223,34 @@ export async function detectStaticSite(
         file: redirectsFile,
         rule: `${fallback.source}: "${fallback.from} ${fallback.to} 200" answers every path with the app's page`,
       };
+    }
+  }
+
+  // netlify.toml's [[redirects]] come after _redirects, as Netlify applies them.
+  const netlifyFile = await files.firstFile([...new Set([join(plan.appDir, NETLIFY_TOML), NETLIFY_TOML])]);
+  const netlifyText = netlifyFile === null ? null : await files.read(netlifyFile);
+  if (netlifyFile !== null && netlifyText !== null) {
+    const parsed = parseNetlifyToml(netlifyText.text, netlifyFile);
+    if ('error' in parsed) {
+      log.add('siteRules', 'none', netlifyFile, `not read: ${parsed.error}`);
+    } else {
+      if (parsed.rules.length > 0) {
+        site.rules = [...site.rules, ...parsed.rules];
+        log.add(
+          'siteRules',
+          String(parsed.rules.length),
+          netlifyFile,
+          '[[redirects]] that stay on the site: the preview applies them after _redirects, as Netlify does',
+        );
+      }
+      noteIgnored(log, parsed.ignored);
+      const fallback = parsed.rules.find(isSpaFallback);
+      if (fallback && spaEvidence === null) {
+        spaEvidence = {
+          file: netlifyFile,
+          rule: `${fallback.source} rewrites every path to ${fallback.to} with 200`,
+        };
+      }
     }
   }
 
