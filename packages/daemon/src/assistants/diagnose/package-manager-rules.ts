@@ -162,8 +162,12 @@ const MISSING_SCRIPT = [
   /error: Script not found "([^"]+)"/,
 ];
 
-/** MISSING_SCRIPT: the package manager was asked to run a script package.json does not have. */
-export function missingScript(ctx: Context): Diagnosis | null {
+/**
+ * MISSING_SCRIPT: the package manager was asked to run a script package.json does not have. A project
+ * Forge could not plan is only said to lack a "build" script when the app's package.json is there and
+ * has none: an Nx app's build lives in project.json, and a script that exists is never denied.
+ */
+export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
   let script: string | undefined;
   for (const line of ctx.lines) {
     for (const pattern of MISSING_SCRIPT) {
@@ -173,7 +177,10 @@ export function missingScript(ctx: Context): Diagnosis | null {
     if (script) break;
   }
   const { error, blueprint } = ctx.input;
-  if (!script && error.code === 'PROJECT_NOT_BUILDABLE' && blueprint?.hasPackageJson) script = 'build';
+  if (!script && error.code === 'PROJECT_NOT_BUILDABLE' && blueprint?.hasPackageJson) {
+    const app = (await ctx.packages()).find((pkg) => pkg.file === ctx.appPackageJson);
+    if (app && app.scripts.build === undefined) script = 'build';
+  }
   if (!script) return null;
   const file = ctx.appPackageJson;
   const framework = blueprint?.framework;

@@ -23,6 +23,8 @@ export interface FrameworkContext {
   pkg: PackageInfo;
   pm: PackageManager;
   log: DecisionLog;
+  /** Project-relative folder `files` sees ("apps/web"); the root when absent. */
+  dir?: string;
 }
 
 /** Config file names a framework accepts, in the order its CLI looks for them. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConfigValue } from './config-text.ts';
-import { projectDir, type FrameworkContext } from './framework-context.ts';
+import { projectDir as projectDirOf, type FrameworkContext } from './framework-context.ts';
 
 /** Where an output-dir setting was looked for. */
 export interface DirSetting {
@@ -24,6 +24,13 @@ export interface DirSetting {
  */
 export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): string {
   const { file, key, value, base = '.', fallback, fallbackRule } = setting;
+  // A folder of the project (an app in apps/web) may write beside itself ("../../dist/apps/web"): that
+  // is fine while it stays inside the project. The result stays relative to the folder.
+  const folder = ctx.dir ?? '.';
+  const projectDir = (...segments: string[]): string | null => {
+    const full = projectDirOf(folder, ...segments);
+    return full === null ? null : path.posix.relative(folder === '.' ? '' : folder, full) || '.';
+  };
   const fallbackDir = projectDir(base, fallback) ?? fallback;
   const hint = 'set outputDir in the forge config if that is wrong';
   if (value === undefined) {
