@@ -26,7 +26,7 @@ import { detectTest } from './test-command.ts';
 import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
 import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
 import {
-  NX_ENV,
+  nxEnv,
   NX_JSON,
   planNxProject,
   readNxWorkspace,
@@ -159,16 +159,18 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog, 
 }
 
 /** Environment a monorepo tool needs on a build machine (no daemon, telemetry or cloud calls). */
-function setEnv(plan: Plan, env: Readonly<Record<string, string>>, file: string, log: DecisionLog): void {
+function setEnv(
+  plan: Plan,
+  env: Readonly<Record<string, string>>,
+  file: string,
+  rule: string,
+  log: DecisionLog,
+): void {
   Object.assign(plan.env, env);
-  log.add(
-    'env',
-    Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' '),
-    file,
-    'so the tool runs offline and leaves nothing running: no daemon, telemetry, update check or cloud cache',
-  );
+  const text = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  log.add('env', text, file, rule);
 }
 
 /** One folder planned as an app: the project root, a workspace package, or an app in a subfolder. */
@@ -446,13 +448,7 @@ async function findApps(
   }
   if (chosen.dir !== '.' || apps.length > 1 || request || verdict?.isApp) {
     // Asked for: the evidence is the forge config that asks (none for the option); else the app's files.
-    const evidence = request
-      ? request.file
-      : chosen === statedApp
-        ? stated!.file
-        : chosen.nx
-          ? chosen.nx.file
-          : evidenceOf(chosen);
+    const evidence = request ? request.file : chosen === statedApp ? stated!.file : evidenceOf(chosen);
     log.add('app', chosen.dir, evidence, `${rule}; build another with ${pickHint('<folder>')}`);
     for (const other of apps) {
       if (other === chosen) continue;
@@ -460,7 +456,7 @@ async function findApps(
       log.add(
         'otherApp',
         other.dir,
-        other.nx ? other.nx.file : evidenceOf(other),
+        evidenceOf(other),
         `${framework} (${kind}): build it instead with ${pickHint(other.dir)}`,
       );
     }
@@ -469,11 +465,13 @@ async function findApps(
 }
 
 const evidenceOf = (folder: FolderPlan): string | null =>
-  folder.pkg
-    ? projectDir(folder.dir, PACKAGE_JSON)
-    : folder.hasIndexHtml
-      ? projectDir(folder.dir, INDEX_HTML)
-      : null;
+  folder.nx
+    ? folder.nx.file
+    : folder.pkg
+      ? projectDir(folder.dir, PACKAGE_JSON)
+      : folder.hasIndexHtml
+        ? projectDir(folder.dir, INDEX_HTML)
+        : null;
 
 const appInfo = (folder: FolderPlan): AppCandidate => ({
   dir: folder.dir,
@@ -631,11 +629,17 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
       );
       if (build) {
         plan.build = build;
-        if (runner && build.includes(runner.tool)) setEnv(plan, runner.env, runner.file, log);
+        if (runner && build.includes(runner.tool))
+          setEnv(plan, runner.env, runner.file, `${runner.tool} runs offline: ${runner.envRule}`, log);
       }
     }
   }
-  if (chosen.nx && nx) setEnv(plan, NX_ENV, NX_JSON, log);
+  if (chosen.nx && nx) {
+    const rule = nx.cloud
+      ? "Nx runs without its daemon or terminal UI, and without Nx Cloud: nx.json's nxCloudId would send the tasks to Nx Cloud's runner, so its API is a closed local port and Nx runs them itself"
+      : 'Nx runs without its daemon, terminal UI or Nx Cloud';
+    setEnv(plan, nxEnv(nx), NX_JSON, rule, log);
+  }
 
   if (opts.defaultTimeoutMs === undefined) {
     log.add(

@@ -37,6 +37,18 @@ export const NX_ENV: Readonly<Record<string, string>> = {
   NX_TUI: 'false',
 };
 
+/**
+ * Where Nx's cloud runner is sent when nx.json connects the workspace to Nx Cloud: a closed port on
+ * this machine. Nx picks its cloud runner from nx.json's nxCloudId whatever NX_NO_CLOUD says; pointed
+ * here it fails at once and Nx runs the tasks with its local runner, so no call leaves the machine
+ * and no remote cache is read into the build.
+ */
+const NO_CLOUD_API = 'http://127.0.0.1:9';
+
+/** The environment of an Nx workspace's commands (NX_ENV, and the cloud runner sent nowhere). */
+export const nxEnv = (nx: NxWorkspace): Record<string, string> =>
+  nx.cloud ? { ...NX_ENV, NX_CLOUD_API: NO_CLOUD_API } : { ...NX_ENV };
+
 /** project.json files are looked for this deep, breadth first, visiting at most this many folders. */
 const MAX_DEPTH = 4;
 const MAX_VISITS = 2000;
@@ -91,6 +103,8 @@ export interface NxWorkspace {
   defaultProject: string | null;
   /** The plugins nx.json lists, for the plan. */
   plugins: string[];
+  /** nx.json connects the workspace to Nx Cloud (nxCloudId, nxCloudAccessToken, an nx-cloud runner). */
+  cloud: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -304,10 +318,15 @@ export async function readNxWorkspace(
     `an Nx workspace: its projects are the folders with a project.json${workspaceFolders.length > 0 ? ' and the workspace packages' : ''}` +
       (plugins.length > 0 ? `; plugins: ${plugins.map((p) => p.plugin).join(', ')}` : ''),
   );
+  const runners = isRecord(nx.tasksRunnerOptions) ? Object.values(nx.tasksRunnerOptions) : [];
   return {
     projects,
     defaultProject: str(nx.defaultProject) ?? null,
     plugins: plugins.map((p) => p.plugin),
+    cloud:
+      str(nx.nxCloudId) !== undefined ||
+      str(nx.nxCloudAccessToken) !== undefined ||
+      runners.some((r) => isRecord(r) && (r.runner === 'nx-cloud' || r.runner === '@nrwl/nx-cloud')),
   };
 }
 

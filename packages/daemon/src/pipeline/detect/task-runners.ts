@@ -24,6 +24,8 @@ export interface TaskRunner {
   dep: string;
   /** Environment its runs need: no telemetry, update checks or daemons on a build machine. */
   env: Record<string, string>;
+  /** Why, for the plan. */
+  envRule: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -63,6 +65,7 @@ export async function readTaskRunner(
         file: TURBO_JSON,
         dep: `turbo in ${turboDep}`,
         env: { TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1' },
+        envRule: 'no telemetry, no update check',
       };
     }
     log.add('taskRunner', 'turbo not used', TURBO_JSON, why);
@@ -72,7 +75,15 @@ export async function readTaskRunner(
   const lernaDep = root.depField('lerna');
   if (await files.isFile(LERNA_JSON)) {
     // Lerna 6+ runs its tasks with Nx: the same offline settings apply.
-    if (lernaDep) return { tool: 'lerna', file: LERNA_JSON, dep: `lerna in ${lernaDep}`, env: { ...NX_ENV } };
+    if (lernaDep) {
+      return {
+        tool: 'lerna',
+        file: LERNA_JSON,
+        dep: `lerna in ${lernaDep}`,
+        env: { ...NX_ENV },
+        envRule: 'Lerna runs its tasks with Nx, without its daemon, terminal UI or Nx Cloud',
+      };
+    }
     log.add('taskRunner', 'lerna not used', LERNA_JSON, 'lerna is not in the root package.json');
   }
   return null;
