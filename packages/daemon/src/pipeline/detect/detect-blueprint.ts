@@ -369,7 +369,14 @@ async function findApps(
     rootProject && pkg && rootPm ? await planNxFolder(files, rootProject, pkg, pkg, rootPm) : null;
   const root = rootNx && !('notApp' in rootNx) ? rootNx : await planFolder(files, '.', pkg, rootPm);
   // A workspace root is the app only when its own build builds it; an Nx root project when Nx builds it.
-  const verdict = (workspace || nx) && pkg && !root.nx ? rootVerdict(pkg, root.framework) : null;
+  const verdict =
+    (workspace || nx) && pkg && !root.nx
+      ? rootVerdict(pkg, {
+          ...root.framework,
+          evidence: root.log.list.findLast((d) => d.field === 'framework')?.file ?? null,
+          hasIndexHtml: root.hasIndexHtml,
+        })
+      : null;
   const rootIsApp = root.framework.kind !== 'unknown' && (verdict?.isApp ?? true);
 
   const folders = nx

@@ -92,16 +92,32 @@ export interface RootVerdict {
  * framework Forge recognises at the root. A script that only runs the packages' builds (`turbo run
  * build`, `pnpm -r build`, `nx run-many`, `lerna run build`, `npm run build --workspaces`) makes the
  * root a workspace root, not an app. Without a "build" script: when a framework Forge recognises
- * builds or serves the root (not a bare start script or custom build).
+ * builds or serves the root from files of its own — an index.html or the framework's config there,
+ * not only a dependency (a workspace root lists vite for its packages' tests).
  */
-export function rootVerdict(pkg: PackageInfo, plan: { framework: string; kind: ProjectKind }): RootVerdict {
+export function rootVerdict(
+  pkg: PackageInfo,
+  plan: {
+    framework: string;
+    kind: ProjectKind;
+    /** The file the framework decision names as evidence (package.json for a dependency). */
+    evidence: string | null;
+    hasIndexHtml: boolean;
+  },
+): RootVerdict {
   if (plan.kind === 'unknown') return { isApp: false, rule: 'nothing to build or serve at the root' };
   const known = plan.framework !== 'custom' && plan.framework !== 'node';
   const script = pkg.scripts.build;
   if (script === undefined) {
-    return known
-      ? { isApp: true, rule: `${plan.framework} at the root, which has no "build" script of its own` }
-      : { isApp: false, rule: 'the root has no "build" script and no framework Forge recognises' };
+    if (!known)
+      return { isApp: false, rule: 'the root has no "build" script and no framework Forge recognises' };
+    const own = plan.hasIndexHtml ? 'index.html' : plan.evidence !== 'package.json' ? plan.evidence : null;
+    return own
+      ? { isApp: true, rule: `${plan.framework} builds the root (its ${own}), which has no "build" script` }
+      : {
+          isApp: false,
+          rule: `the root only depends on ${plan.framework}: no "build" script, no index.html or config of its own`,
+        };
   }
   const commands = commandsOfScript('build', pkg.scripts);
   let elsewhere = false;
