@@ -29,6 +29,7 @@ const NX = '21.6.9';
 /** The newest Vite @nx/vite 21 accepts; the other projects use it too, so a cold cache fetches one. */
 const VITE = '7.3.8';
 const TURBO = '2.11.11';
+const LERNA = '9.0.7';
 
 const FORGE_BIN = fileURLToPath(new URL('../../../cli/bin/forge.js', import.meta.url));
 const FORGE_DIST = fileURLToPath(new URL('../../../cli/dist/forge.js', import.meta.url));
@@ -209,6 +210,33 @@ writeFileSync('dist/index.js', readFileSync('src/index.js', 'utf8').replace('__B
   };
 }
 
+/**
+ * A Lerna 9 repository of npm workspaces (what \`lerna init\` writes): the same app and package shapes,
+ * the package's build named differently so the log shows which tool ran it.
+ */
+function lernaWorkspace(): ProjectFiles {
+  const turbo = turboWorkspace();
+  return {
+    'package.json': json({
+      name: 'acme-lerna',
+      private: true,
+      workspaces: ['apps/*', 'packages/*'],
+      scripts: { build: 'lerna run build' },
+      devDependencies: { lerna: LERNA },
+    }),
+    'lerna.json': json({ $schema: 'node_modules/lerna/schemas/lerna-schema.json', version: '0.0.0' }),
+    'apps/web/package.json': turbo['apps/web/package.json']!,
+    'apps/web/index.html': page('Acme lerna web', '/src/main.js'),
+    'apps/web/src/main.js': String(turbo['apps/web/src/main.js']).replace('Turborepo', 'Lerna'),
+    'packages/greeting/package.json': turbo['packages/greeting/package.json']!,
+    'packages/greeting/build.mjs': String(turbo['packages/greeting/build.mjs']).replace(
+      'built first by turbo',
+      'built first by lerna',
+    ),
+    'packages/greeting/src/index.js': turbo['packages/greeting/src/index.js']!,
+  };
+}
+
 /** A small server package in a workspace folder beside the root app, as a Nitro package would be. */
 const serverPackage: ProjectFiles = {
   'packages/api/package.json': json({
@@ -261,7 +289,7 @@ writeFileSync('dist/index.html', '<!doctype html><title>Handbook</title><h1>Hand
   };
 }
 
-type ProjectName = 'nx' | 'turbo' | 'rootApp';
+type ProjectName = 'nx' | 'turbo' | 'lerna' | 'rootApp';
 
 let daemon: DaemonProcess;
 let app: TestApp;
@@ -307,6 +335,7 @@ beforeAll(async () => {
   };
   builds.nx = start('acme-nx.zip', nxWorkspace());
   builds.turbo = start('acme-turbo.zip', turboWorkspace());
+  builds.lerna = start('acme-lerna.zip', lernaWorkspace());
   builds.rootApp = start('site.zip', rootApp());
   cli = forge([
     '--url',
@@ -432,6 +461,26 @@ describe('monorepo tools through a real daemon', { timeout: TEST_TIMEOUT_MS }, (
       const { html, scripts } = await preview(build);
       expect(html).toContain('<h1>Acme turbo web</h1>');
       expect(scripts).toContain('built first by turbo');
+    });
+  });
+
+  describe('a Lerna repository of npm workspaces', () => {
+    it('builds the app and the package it depends on with lerna run --scope --include-dependencies', async () => {
+      const bp = await planOf('lerna');
+      expect(bp).toMatchObject({
+        framework: 'vite',
+        appDir: 'apps/web',
+        installDir: '.',
+        outputDir: 'apps/web/dist',
+      });
+      expect(formatCommand(bp.build!)).toBe(
+        'npm exec --no -- lerna run build --scope web --include-dependencies',
+      );
+      expect(decided(bp, 'build')).toMatchObject({ file: 'lerna.json' });
+      const build = await succeeded(await builds.lerna);
+      const { html, scripts } = await preview(build);
+      expect(html).toContain('<h1>Acme lerna web</h1>');
+      expect(scripts).toContain('built first by lerna');
     });
   });
 
