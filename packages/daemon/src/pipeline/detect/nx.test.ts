@@ -282,6 +282,45 @@ describe('an Nx workspace of Vite apps', () => {
 });
 
 describe('Nx projects of other kinds', () => {
+  it('a plugin listed by its package infers the build and test targets; its tool names the framework', async () => {
+    // As nrwl/nx-examples keeps its React app: rsbuild inferred, outputs stated in project.json.
+    const bp = await detect({
+      'package.json': {
+        name: 'examples',
+        private: true,
+        devDependencies: { nx: '21.6.9', '@nx/rsbuild': '21.6.9' },
+      },
+      'nx.json': {
+        plugins: [
+          { plugin: '@nx/jest/plugin', options: { targetName: 'test' } },
+          { plugin: '@nx/rsbuild', options: { buildTargetName: 'build', devTargetName: 'serve' } },
+        ],
+      },
+      'apps/cart/project.json': {
+        name: 'cart',
+        projectType: 'application',
+        targets: { build: { outputs: ['{workspaceRoot}/dist/apps/cart'] } },
+      },
+      'apps/cart/rsbuild.config.ts':
+        'export default { output: { distPath: { root: "../../dist/apps/cart" } } };',
+      'apps/cart/jest.config.ts': 'export default { displayName: "cart" };',
+    });
+    expect(bp).toMatchObject({
+      framework: 'rsbuild',
+      kind: 'static-build',
+      outputDir: 'dist/apps/cart',
+      build: ['npm', 'exec', '--no', '--', 'nx', 'build', 'cart'],
+      test: ['npm', 'exec', '--no', '--', 'nx', 'test', 'cart'],
+    });
+    expect(rules(bp, 'outputDir')[0]).toMatchObject({
+      file: 'apps/cart/project.json',
+      rule: 'targets.build.outputs "{workspaceRoot}/dist/apps/cart"',
+    });
+    expect(decision(bp, 'test').rule).toContain(
+      '@nx/jest/plugin (in nx.json) infers from apps/cart/jest.config.ts',
+    );
+  });
+
   it('a package-based workspace: package.json projects, built through their script with nx', async () => {
     const bp = await detect({
       'package.json': {

@@ -57,18 +57,55 @@ const NOT_PROJECT_FOLDERS = new Set(['dist', 'build', 'out', 'coverage', 'tmp', 
 
 const JS_EXTS = ['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'];
 
-/** Plugins that infer a build target from a tool's config in a project's folder. */
-const INFERRING_PLUGINS: readonly { plugin: string; configs: readonly string[] }[] = [
-  { plugin: '@nx/vite/plugin', configs: configNames('vite.config', JS_EXTS) },
-  { plugin: '@nx/webpack/plugin', configs: configNames('webpack.config', JS_EXTS) },
-  { plugin: '@nx/rspack/plugin', configs: configNames('rspack.config', JS_EXTS) },
-  { plugin: '@nx/rsbuild/plugin', configs: configNames('rsbuild.config', JS_EXTS) },
-  { plugin: '@nx/next/plugin', configs: configNames('next.config', JS_EXTS) },
-  { plugin: '@nx/nuxt/plugin', configs: configNames('nuxt.config', JS_EXTS) },
-  { plugin: '@nx/remix/plugin', configs: configNames('remix.config', JS_EXTS) },
-  { plugin: '@nx/react/router-plugin', configs: configNames('react-router.config', JS_EXTS) },
-  { plugin: '@nx/rollup/plugin', configs: configNames('rollup.config', JS_EXTS) },
+/**
+ * Plugins that infer a build (or test) target from a tool's config in a project's folder, and the
+ * plugin option that names the target.
+ */
+const INFERRING_PLUGINS: readonly {
+  plugin: string;
+  tool: string;
+  role: 'build' | 'test';
+  option: string;
+  configs: readonly string[];
+}[] = [
+  ...(
+    [
+      ['@nx/vite/plugin', 'vite', 'vite.config'],
+      ['@nx/webpack/plugin', 'webpack', 'webpack.config'],
+      ['@nx/rspack/plugin', 'rspack', 'rspack.config'],
+      ['@nx/rsbuild/plugin', 'rsbuild', 'rsbuild.config'],
+      ['@nx/next/plugin', 'next', 'next.config'],
+      ['@nx/nuxt/plugin', 'nuxt', 'nuxt.config'],
+      ['@nx/remix/plugin', 'remix', 'remix.config'],
+      ['@nx/react/router-plugin', 'react-router', 'react-router.config'],
+      ['@nx/rollup/plugin', 'rollup', 'rollup.config'],
+    ] as const
+  ).map(([plugin, tool, config]) => ({
+    plugin,
+    tool,
+    role: 'build' as const,
+    option: 'buildTargetName',
+    configs: configNames(config, JS_EXTS),
+  })),
+  {
+    plugin: '@nx/vite/plugin',
+    tool: 'vitest',
+    role: 'test',
+    option: 'testTargetName',
+    configs: configNames('vitest.config', JS_EXTS),
+  },
+  {
+    plugin: '@nx/jest/plugin',
+    tool: 'jest',
+    role: 'test',
+    option: 'targetName',
+    configs: configNames('jest.config', JS_EXTS),
+  },
 ];
+
+/** A plugin may be listed by its package alone (`@nx/rsbuild`), whose main module is the plugin. */
+const inferringPlugins = (name: string) =>
+  INFERRING_PLUGINS.filter((p) => p.plugin === name || p.plugin === `${name}/plugin`);
 
 /** One target of a project, as far as planning needs it. */
 export interface NxTarget {
@@ -81,6 +118,10 @@ export interface NxTarget {
   file: string;
   /** For rules: `targets.build in apps/web/project.json`, `inferred by @nx/vite/plugin from …`. */
   source: string;
+  /** The tool of the plugin that infers it (vite, rsbuild, …); null for a declared target. */
+  tool: string | null;
+  /** Project-relative file that states its options and outputs (project.json over an inference). */
+  settingsFile: string;
 }
 
 /** An Nx project. */
@@ -197,7 +238,7 @@ function readTarget(name: string, raw: unknown, file: string, source: string): N
     options.command = raw.command;
   }
   const outputs = Array.isArray(raw.outputs) ? raw.outputs.filter((o) => typeof o === 'string') : [];
-  return { name, executor, options, outputs, file, source };
+  return { name, executor, options, outputs, file, source, tool: null, settingsFile: file };
 }
 
 /** A later declaration of a target refines an earlier one, as Nx merges them. */
@@ -210,6 +251,11 @@ function mergeTarget(earlier: NxTarget | undefined, later: NxTarget): NxTarget {
     outputs: later.outputs.length > 0 ? later.outputs : earlier.outputs,
     file: later.executor ? later.file : earlier.file,
     source: later.executor ? later.source : earlier.source,
+    tool: later.executor ? later.tool : earlier.tool,
+    settingsFile:
+      later.outputs.length > 0 || Object.keys(later.options).length > 0
+        ? later.settingsFile
+        : earlier.settingsFile,
   };
 }
 
@@ -238,24 +284,26 @@ async function readProject(
 
   // Lowest first: inferred targets, then package.json scripts and "nx" targets, then project.json.
   for (const entry of plugins) {
-    const inferring = INFERRING_PLUGINS.find((p) => p.plugin === entry.plugin);
-    if (!inferring) continue;
-    const config = await projectFolder(files, dir).firstFile(inferring.configs);
-    if (!config) continue;
-    const configFile = at(config);
-    if (entry.include.length > 0 && !entry.include.some((g) => globMatches(g, configFile))) continue;
-    if (entry.exclude.some((g) => globMatches(g, configFile))) continue;
-    const targetName = str(entry.options.buildTargetName) ?? 'build';
-    if (targets.has(targetName)) continue;
-    buildTargets.push(targetName);
-    put({
-      name: targetName,
-      executor: null,
-      options: {},
-      outputs: [],
-      file: configFile,
-      source: `the "${targetName}" target ${entry.plugin} (in ${NX_JSON}) infers from ${configFile}`,
-    });
+    for (const inferring of inferringPlugins(entry.plugin)) {
+      const config = await projectFolder(files, dir).firstFile(inferring.configs);
+      if (!config) continue;
+      const configFile = at(config);
+      if (entry.include.length > 0 && !entry.include.some((g) => globMatches(g, configFile))) continue;
+      if (entry.exclude.some((g) => globMatches(g, configFile))) continue;
+      const targetName = str(entry.options[inferring.option]) ?? inferring.role;
+      if (targets.has(targetName)) continue;
+      if (inferring.role === 'build') buildTargets.push(targetName);
+      put({
+        name: targetName,
+        executor: null,
+        options: {},
+        outputs: [],
+        file: configFile,
+        source: `the "${targetName}" target ${entry.plugin} (in ${NX_JSON}) infers from ${configFile}`,
+        tool: inferring.tool,
+        settingsFile: configFile,
+      });
+    }
   }
   if (pkgJson) {
     const scripts = isRecord(pkgJson.scripts) ? pkgJson.scripts : {};
@@ -269,6 +317,8 @@ async function readProject(
         outputs: [],
         file: at(PACKAGE_JSON),
         source: `the "${script}" script in ${at(PACKAGE_JSON)}`,
+        tool: null,
+        settingsFile: at(PACKAGE_JSON),
       });
     }
     const nxTargets = isRecord(pkgNx.targets) ? pkgNx.targets : {};
@@ -426,8 +476,8 @@ export async function planNxProject(opts: {
   const executor = target.executor ?? '';
   const outputPath = str(target.options.outputPath);
   // Targets name their files from the project root; the log names them from the project's folder.
-  const fileOf = (t: NxTarget): string => path.posix.relative(dir === '.' ? '' : dir, t.file);
-  const targetFile = fileOf(target);
+  const local = (file: string): string => path.posix.relative(dir === '.' ? '' : dir, file);
+  const targetFile = local(target.file);
   const where = `${target.source}, executor ${executor || 'inferred'}`;
 
   let framework: FrameworkPlan;
@@ -511,10 +561,12 @@ export async function planNxProject(opts: {
     const declared = declaredOutput(target, dir);
     const bundler = VITE_BUILDER.test(executor) || WEB_BUNDLER.test(executor);
     if (declared && framework.kind !== 'server') {
-      log.add('outputDir', declared.dir, targetFile, declared.rule);
-      if (framework.kind === 'unknown') {
-        decide(ctx, 'custom', 'static-build', targetFile, `${where}, which states where it writes`);
-        framework = { ...framework, framework: 'custom' };
+      log.add('outputDir', declared.dir, local(target.settingsFile), declared.rule);
+      if (framework.kind === 'unknown' || (framework.framework === 'custom' && target.tool)) {
+        // A tool Forge's framework rules do not know, run by the plugin that infers the target.
+        const name = target.tool ?? 'custom';
+        decide(ctx, name, 'static-build', targetFile, `${where}, which states where it writes`);
+        framework = { ...framework, framework: name };
       }
       framework = { ...framework, kind: 'static-build', outputDir: fromFolder(declared.dir) };
     } else if (bundler && framework.kind === 'unknown') {
@@ -537,14 +589,9 @@ export async function planNxProject(opts: {
     // Karma watches unless told not to; the other runners end by themselves with CI=true.
     const once = testTarget.executor?.endsWith(':karma') ? ['--watch=false'] : [];
     test = execBin(pm.pm, 'nx', ['test', project.name, ...once]);
-    log.add('test', formatCommand(test), fileOf(testTarget), `${testTarget.source}, run through Nx`);
+    log.add('test', formatCommand(test), local(testTarget.file), `${testTarget.source}, run through Nx`);
   } else {
-    log.add(
-      'test',
-      'none',
-      path.posix.relative(dir === '.' ? '' : dir, project.file),
-      `the Nx project "${project.name}" has no test target`,
-    );
+    log.add('test', 'none', local(project.file), `the Nx project "${project.name}" has no test target`);
   }
   return { app: { framework: { ...framework, build }, test, hasIndexHtml } };
 }
