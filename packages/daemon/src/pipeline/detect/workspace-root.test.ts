@@ -102,6 +102,18 @@ describe('the root of a workspace as the app', () => {
     expect(app.appDir).toBe('.');
   });
 
+  it('is the app when it is a server of its own, with or without a compile step', async () => {
+    for (const scripts of [{ start: 'node server.js' }, { build: 'tsc', start: 'node dist/server.js' }]) {
+      const bp = await detect(rootWith({ scripts, dependencies: { express: '^5.1.0' } }));
+      expect(bp, JSON.stringify(scripts)).toMatchObject({
+        appDir: '.',
+        framework: 'express',
+        kind: 'server',
+      });
+      expect(decision(bp, 'app').rule).toContain('its own "start" script runs the express server');
+    }
+  });
+
   it('--app . builds the root when the rule did not pick it; a root with nothing to build is refused', async () => {
     const tree = rootWith({ scripts: { build: 'node scripts/build.mjs' } });
     const picked = await detect(tree);

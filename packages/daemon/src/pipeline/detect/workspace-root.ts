@@ -86,7 +86,8 @@ export interface RootVerdict {
 }
 
 /**
- * Is the root of a workspace (or Nx workspace) the app? With a "build" script: when one of its
+ * Is the root of a workspace (or Nx workspace) the app? A server a framework names (express,
+ * fastify, …) that the root's own start script runs is. With a "build" script: when one of its
  * commands builds something in the root itself — not a run across packages, not a check or clean, and
  * a tool one of the root's own dependencies provides (`nuxt build` with nuxt in devDependencies) or a
  * framework Forge recognises at the root. A script that only runs the packages' builds (`turbo run
@@ -111,6 +112,9 @@ export function rootVerdict(
   if (script === undefined) {
     if (!known)
       return { isApp: false, rule: 'the root has no "build" script and no framework Forge recognises' };
+    if (plan.kind === 'server') {
+      return { isApp: true, rule: `its own "start" script runs the ${plan.framework} server` };
+    }
     const own = plan.hasIndexHtml ? 'index.html' : plan.evidence !== 'package.json' ? plan.evidence : null;
     return own
       ? { isApp: true, rule: `${plan.framework} builds the root (its ${own}), which has no "build" script` }
@@ -149,6 +153,10 @@ export function rootVerdict(
       isApp: false,
       rule: `the root's "build" script only runs the packages' builds (${delegated[0]!.text})`,
     };
+  }
+  if (known && plan.kind === 'server') {
+    // `tsc` then `node dist/server.js`: the build only compiles the server the root starts.
+    return { isApp: true, rule: `its own "start" script runs the ${plan.framework} server` };
   }
   return {
     isApp: false,
