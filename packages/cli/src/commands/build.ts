@@ -83,7 +83,7 @@ export function register(program: Command, invoke: Invoke): void {
     .option('--no-cache', 'build from scratch even if the same source was built before')
     .option(
       '--app <dir>',
-      'in a repository of several apps, the folder of the one to build from now on ("" lets Forge pick)',
+      'in a repository of several apps, the folder of the one to build from now on (. for the root; "" lets Forge pick)',
     );
   addWaitOptions(command)
     .addHelpText('after', EXIT_CODES_HELP)

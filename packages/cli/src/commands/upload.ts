@@ -86,7 +86,7 @@ export function register(program: Command, invoke: Invoke): void {
     .option('--rapid', 'the "Upload and Rapid Build" of the web UI')
     .option(
       '--app <dir>',
-      'in a repository of several apps, the folder of the one to build, e.g. apps/admin (kept for the project; "" lets Forge pick)',
+      'in a repository of several apps, the folder of the one to build, e.g. apps/admin, or . for the root (kept for the project; "" lets Forge pick)',
     );
   addWaitOptions(command)
     .addHelpText(

@@ -239,15 +239,15 @@ export const BuildsQuery = z.object({
 });
 export const BuildIdParams = z.object({ id: z.string().min(1) });
 /**
- * A project-relative app folder of a repository of several ("apps/web"): no absolute path, no "..",
- * forward slashes. Empty or null: Forge picks.
+ * A project-relative app folder of a repository of several ("apps/web"), or "." for the project root
+ * itself: no absolute path, no "..", forward slashes. Empty or null: Forge picks.
  */
 export const AppDir = z
   .string()
   .max(200)
   .regex(
-    /^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9@._\-/ ]*$/,
-    'must be a folder inside the project, such as apps/web',
+    /^(?:\.\/?|(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9@._\-/ ]*)$/,
+    'must be a folder inside the project, such as apps/web, or "." for the project root',
   );
 
 export const StartBuildBody = z.object({

@@ -39,7 +39,9 @@ import {
  *     PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
  *     (MISSING_PACKAGE instead when it is the bin of a known package the project lacks: `vite`).
  *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC, PEER_DEPENDENCY_CONFLICT,
- *     NODE_VERSION_MISMATCH (EBADENGINE, a tool's own Node check), MISSING_SCRIPT.
+ *     NODE_VERSION_MISMATCH (EBADENGINE, a tool's own Node check), MISSING_SCRIPT (a plan that found
+ *     nothing to build is MISSING_SCRIPT only when the app's package.json has no "build"; else UNKNOWN
+ *     with the plan's reason and what the forge config can set).
  *  7. Imports that did not resolve: MISSING_PACKAGE (every bare import whose package is not installed,
  *     builtins never), then IMPORT_CASE_MISMATCH / MISSING_FILE for the first relative one. A missing
  *     package comes first: tools stop at it, and type errors or syntax errors after it are its echoes.
@@ -68,6 +70,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     peerConflict,
     engineRefused,
     missingScript,
+    notPlanned,
     imports,
     networkAtBuild,
     portInUse,
@@ -119,6 +122,31 @@ async function imports(ctx: Context): Promise<Diagnosis | null> {
   const found = findUnresolved(ctx);
   if (found.length === 0) return null;
   return (await missingPackages(ctx, found)) ?? missingFile(ctx, found);
+}
+
+/**
+ * Forge found no way to build or serve the project (and no script is missing): say the plan's reason,
+ * its evidence, and what the forge config can set, rather than "read the log" of a build that never ran.
+ */
+async function notPlanned(ctx: Context): Promise<Diagnosis | null> {
+  const { error, blueprint } = ctx.input;
+  if (error.code !== 'PROJECT_NOT_BUILDABLE') return null;
+  const file = blueprint?.decisions.findLast((d) => d.field === 'kind')?.file ?? undefined;
+  const others = blueprint?.apps.filter((a) => a.dir !== blueprint.appDir).map((a) => a.dir) ?? [];
+  // A build script that is there is said to be there: the plan, not the project, lacks something.
+  const build = await ctx.script('build');
+  return {
+    code: 'UNKNOWN',
+    summary:
+      build === undefined
+        ? error.message
+        : `${ctx.appPackageJson} has a "build" script (${build}), but Forge could not tell what it builds or how to serve it: ${error.message}`,
+    ...(file ? { file } : {}),
+    suggestion:
+      'Set "build" and "outputDir" (or "start" for a server) in the forge config (forge.config.json)' +
+      (others.length > 0 ? `, or build another app with --app ${others[0]}` : '') +
+      '; forge plan shows what Forge read.',
+  };
 }
 
 /** The plan said this Node is not the one the project asks for, and nothing more specific was found. */

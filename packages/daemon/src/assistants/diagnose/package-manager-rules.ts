@@ -163,7 +163,11 @@ const MISSING_SCRIPT = [
   /error: Script not found "([^"]+)"/,
 ];
 
-/** MISSING_SCRIPT: the package manager was asked to run a script package.json does not have. */
+/**
+ * MISSING_SCRIPT: the package manager was asked to run a script package.json does not have. A project
+ * Forge could not plan is only said to lack a "build" script when the app's package.json is there and
+ * has none: an Nx app's build lives in project.json, and a script that exists is never denied.
+ */
 export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
   let script: string | undefined;
   for (const line of ctx.lines) {
@@ -175,10 +179,8 @@ export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
   }
   const { error, blueprint } = ctx.input;
   if (!script && error.code === 'PROJECT_NOT_BUILDABLE' && blueprint?.hasPackageJson) {
-    // The plan found nothing to build: that is a missing build script only when there is none.
-    const build = await ctx.script('build');
-    if (build !== undefined) return planWithoutOutput(ctx, build);
-    script = 'build';
+    const app = (await ctx.packages()).find((pkg) => pkg.file === ctx.appPackageJson);
+    if (app && app.scripts.build === undefined) script = 'build';
   }
   if (!script) return null;
   // The package.json of the folder the failed command ran in: the install's for the install step.
@@ -203,21 +205,6 @@ export async function missingScript(ctx: Context): Promise<Diagnosis | null> {
     file,
     suggestion: `Add a "${script}" script to ${file} that builds the project, or set the build command in the forge config (forge.config.json: "build").`,
     subjects: [script],
-  };
-}
-
-/**
- * The plan found nothing to build or serve although the app's package.json has a build script (a
- * monorepo tool's, a generator Forge does not know): what to tell Forge, not "add a build script".
- */
-function planWithoutOutput(ctx: Context, build: string): Diagnosis {
-  const file = ctx.appPackageJson;
-  return {
-    code: 'UNKNOWN',
-    summary: `${file} has a "build" script (${build}), but Forge could not tell what it builds or how to serve it: ${ctx.input.error.message}`,
-    file,
-    suggestion: `Name what the build writes in the forge config (forge.config.json: "outputDir", or "start" for a server app), or pick the app with --app; the build script itself is there.`,
-    subjects: ['build'],
   };
 }
 

@@ -23,7 +23,7 @@ export function registerUploadRoutes(
     if (appParam !== undefined && !AppDir.safeParse(appParam).success) {
       throw new ForgeError(
         'VALIDATION_FAILED',
-        `"app" must be a folder inside the project, such as apps/web (got "${appParam}").`,
+        `"app" must be a folder inside the project, such as apps/web, or "." for the project root (got "${appParam}").`,
       );
     }
     const app = appParam;

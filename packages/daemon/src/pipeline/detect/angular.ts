@@ -25,6 +25,40 @@ function pickProject(
   return names[0] ? { name: names[0], why: `the first project, "${names[0]}"` } : null;
 }
 
+/** An Angular build target's outputPath: a folder, or `{ base, browser }`, as written. */
+export type AngularOutputPath =
+  string | { base?: string | undefined; browser?: string | undefined } | undefined;
+
+/**
+ * The folder an Angular build target writes the site to (project-relative), with the rule. The
+ * application builder (Angular 17+, `…:application`) writes the browser files to <outputPath>/browser,
+ * or to outputPath.base/outputPath.browser when outputPath is an object; the older builders write to
+ * outputPath itself. No outputPath: Angular's default dist/<project>. Null when it leaves the project.
+ */
+export function angularOutputDir(
+  outputPath: AngularOutputPath,
+  builder: string,
+  project: string,
+): { outputDir: string | null; rule: string } {
+  if (typeof outputPath === 'object') {
+    const base = outputPath.base ?? `dist/${project}`;
+    const browser = outputPath.browser ?? 'browser';
+    return {
+      outputDir: projectDir(base, browser),
+      rule: `outputPath { base: "${base}", browser: "${browser}" } of project "${project}"`,
+    };
+  }
+  const applicationBuilder = builder.endsWith(':application');
+  const path = outputPath ?? `dist/${project}`;
+  const given = outputPath !== undefined ? `outputPath "${path}"` : `no outputPath: the default "${path}"`;
+  return {
+    outputDir: applicationBuilder ? projectDir(path, 'browser') : projectDir(path),
+    rule: applicationBuilder
+      ? `${given} of project "${project}"; the application builder writes the site to <outputPath>/browser`
+      : `${given} of project "${project}"`,
+  };
+}
+
 /**
  * Angular: the output folder is the build target's outputPath in angular.json (read as JSON with
  * comments, as the Angular CLI does). The application builder (Angular 17+) writes the browser files
@@ -49,25 +83,17 @@ export async function detectAngular(ctx: FrameworkContext): Promise<FrameworkPla
   const target = childObject(childObject(project, 'architect') ?? childObject(project, 'targets'), 'build');
   const builder = stringProp(target, 'builder') ?? '';
   const options = childObject(target, 'options');
-  const applicationBuilder = builder.endsWith(':application');
 
   const outputPath = options?.props.get('outputPath');
-  let outputDir: string | null;
-  let rule: string;
-  if (outputPath?.kind === 'object') {
-    const base = stringProp(outputPath.object, 'base') ?? `dist/${picked.name}`;
-    const browser = stringProp(outputPath.object, 'browser') ?? 'browser';
-    outputDir = projectDir(base, browser);
-    rule = `outputPath { base: "${base}", browser: "${browser}" } of project "${picked.name}"`;
-  } else {
-    const path = outputPath?.kind === 'string' ? outputPath.value : `dist/${picked.name}`;
-    const given =
-      outputPath?.kind === 'string' ? `outputPath "${path}"` : `no outputPath: the default "${path}"`;
-    outputDir = applicationBuilder ? projectDir(path, 'browser') : projectDir(path);
-    rule = applicationBuilder
-      ? `${given} of project "${picked.name}"; the application builder writes the site to <outputPath>/browser`
-      : `${given} of project "${picked.name}"`;
-  }
+  const { outputDir, rule } = angularOutputDir(
+    outputPath?.kind === 'object'
+      ? { base: stringProp(outputPath.object, 'base'), browser: stringProp(outputPath.object, 'browser') }
+      : outputPath?.kind === 'string'
+        ? outputPath.value
+        : undefined,
+    builder,
+    picked.name,
+  );
   if (outputDir === null) return unknown(`the outputPath of project "${picked.name}" is outside the project`);
   decide(
     ctx,

@@ -65,7 +65,8 @@ describe('a pnpm workspace', () => {
       framework: 'vite',
       packageManager: 'pnpm',
       install: ['pnpm', 'install', '--frozen-lockfile', '--reporter=append-only'],
-      build: ['pnpm', '--filter', 'web...', 'run', 'build'],
+      // The root has turbo.json and turbo: Turborepo builds the app and what it depends on.
+      build: ['pnpm', 'exec', 'turbo', 'run', 'build', '--filter=web...'],
       outputDir: 'apps/web/dist',
       appDir: 'apps/web',
       installDir: '.',
@@ -95,7 +96,7 @@ describe('a pnpm workspace', () => {
       },
     ]);
     expect(decision(bp, 'workspaceDeps')).toMatchObject({ value: '@repo/tokens, @repo/ui' });
-    expect(decision(bp, 'build')).toMatchObject({ file: 'pnpm-workspace.yaml' });
+    expect(decision(bp, 'build')).toMatchObject({ file: 'turbo.json' });
     expect(decision(bp, 'installDir')).toMatchObject({ value: '.', file: 'pnpm-workspace.yaml' });
     // The app's own evidence is named from the project root.
     expect(decision(bp, 'framework').file).toBe('apps/web/package.json');
@@ -107,7 +108,7 @@ describe('a pnpm workspace', () => {
       framework: 'docusaurus',
       appDir: 'apps/docs',
       outputDir: 'apps/docs/build',
-      build: ['pnpm', '--filter', 'docs...', 'run', 'build'],
+      build: ['pnpm', 'exec', 'turbo', 'run', 'build', '--filter=docs...'],
     });
     expect(decision(byOption, 'app')).toMatchObject({
       file: null,
@@ -265,6 +266,7 @@ describe('npm and yarn workspaces', () => {
         workspaces: { packages: ['packages/*'] },
         devDependencies: { turbo: '^2' },
       },
+      'turbo.json': '{ "tasks": { "build": { "dependsOn": ["^build"] } } }',
     });
     expect(turbo.build).toEqual(['yarn', 'run', 'turbo', 'run', 'build', '--filter=@acme/client...']);
   });

@@ -11,6 +11,7 @@ import type { DecisionLog } from './decisions.ts';
 import type { PackageManagerPlan } from './package-manager.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
+import { runnerBuild, type TaskRunner } from './task-runners.ts';
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml';
 
@@ -296,8 +297,8 @@ export function workspaceBuild(
   app: Member,
   members: readonly Member[],
   pm: PackageManagerPlan,
-  root: PackageInfo,
   workspace: Workspace,
+  runner: TaskRunner | null,
   log: DecisionLog,
 ): Argv | null {
   const deps = workspaceDependencies(app, members);
@@ -337,6 +338,13 @@ export function workspaceBuild(
 
   let argv: Argv;
   let rule: string;
+  if (runner) {
+    // The root's task runner knows the dependency graph and works with every package manager.
+    const built = runnerBuild(runner, name);
+    argv = execBin(pm.pm, built.args[0]!, built.args.slice(1));
+    log.add('build', formatCommand(argv), runner.file, built.rule);
+    return argv;
+  }
   switch (pm.pm) {
     case 'pnpm':
       argv = ['pnpm', '--filter', `${name}...`, 'run', 'build'];
@@ -371,13 +379,9 @@ export function workspaceBuild(
           'Yarn 2+: workspaces foreach runs "build" in the app and the workspaces it depends on, dependencies first (Yarn 2 and 3 need the workspace-tools plugin)';
         break;
       }
-      if (root.depField('turbo')) {
-        argv = execBin('yarn', 'turbo', ['run', 'build', `--filter=${name}...`]);
-        rule =
-          'Yarn 1 has no ordered run across workspaces; turbo (in the root package.json) builds the app and its dependencies';
-        break;
-      }
-      return keep('Yarn 1 cannot run a script across chosen workspaces in dependency order');
+      return keep(
+        'Yarn 1 cannot run a script across chosen workspaces in dependency order (turbo.json with turbo in the root package.json would)',
+      );
     case 'bun':
       return keep('Forge does not chain builds across bun workspaces');
   }

@@ -9,11 +9,21 @@ export class DecisionLog {
    * @param folder Project-relative folder the evidence files are relative to, for an app in a
    * subfolder: its rules name `package.json`, the plan names `apps/web/package.json`.
    */
-  constructor(private readonly folder = '.') {}
+  constructor(
+    private readonly folder = '.',
+    /**
+     * Files the folder's rules name that are the project root's: an Nx project without a package.json
+     * of its own is planned with the root's dependencies, so "package.json" is the root's.
+     */
+    private readonly rootFiles: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** Record that `field` became `value` because of `rule`, seen in `file` (null: a default). */
   add(field: string, value: string, file: string | null, rule: string): void {
-    const evidence = file === null || this.folder === '.' ? file : path.posix.join(this.folder, file);
+    const evidence =
+      file === null || this.folder === '.' || this.rootFiles.has(file)
+        ? file
+        : path.posix.join(this.folder, file);
     this.list.push({ field, value, file: evidence, rule });
   }
 

@@ -28,6 +28,17 @@ import { detectStaticSite } from './static-site.ts';
 import { detectTest } from './test-command.ts';
 import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
 import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
+import {
+  nxEnv,
+  NX_JSON,
+  planNxProject,
+  readNxWorkspace,
+  statedProject,
+  type NxProject,
+  type NxWorkspace,
+} from './nx.ts';
+import { noteRush, readTaskRunner } from './task-runners.ts';
+import { rootVerdict } from './workspace-root.ts';
 
 /** Per-stage timeout when neither the caller nor the project's forge config sets one (issue 3: 10 min). */
 export const DEFAULT_STAGE_TIMEOUT_MS = 10 * 60_000;
@@ -152,6 +163,21 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog, 
   if (plan.kind !== before) log.add('kind', plan.kind, file, reason);
 }
 
+/** Environment a monorepo tool needs on a build machine (no daemon, telemetry or cloud calls). */
+function setEnv(
+  plan: Plan,
+  env: Readonly<Record<string, string>>,
+  file: string,
+  rule: string,
+  log: DecisionLog,
+): void {
+  Object.assign(plan.env, env);
+  const text = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  log.add('env', text, file, rule);
+}
+
 /** One folder planned as an app: the project root, a workspace package, or an app in a subfolder. */
 interface FolderPlan {
   /** Project-relative folder ("." for the root). */
@@ -166,6 +192,8 @@ interface FolderPlan {
   hasIndexHtml: boolean;
   /** Its decisions, with project-relative evidence ("apps/web/package.json"). */
   log: DecisionLog;
+  /** The Nx project it is, when Nx builds it (installs at the workspace root, builds with nx). */
+  nx?: NxProject;
 }
 
 /** A folder's package.json; a broken one is reported with its project-relative path. */
@@ -201,7 +229,7 @@ async function planFolder(
   if (pkg) {
     log.add('hasPackageJson', 'true', PACKAGE_JSON, `package.json ${where}`);
     const pm = sharedPm ?? (await detectPackageManager(files, pkg, log));
-    const ctx: FrameworkContext = { files, pkg, pm: pm.pm, log };
+    const ctx: FrameworkContext = { files, pkg, pm: pm.pm, log, dir };
     const framework = await detectFramework(ctx, hasIndexHtml);
     noteUnusedStart(ctx, pkg, framework.kind);
     return { dir, files, pkg, pm, framework, test: await detectTest(ctx, pkg), hasIndexHtml, log };
@@ -234,6 +262,7 @@ function notAnApp(folder: FolderPlan): string | null {
   const { framework, kind } = folder.framework;
   if (kind === 'unknown') return 'nothing to build or serve';
   const entries = folder.pkg?.entryFields ?? [];
+  if (folder.nx?.projectType === 'application') return null;
   if (kind !== 'server' && LIBRARY_BUILDS.has(framework) && !folder.hasIndexHtml && entries.length > 0) {
     return `a library: ${entries.join(', ')} in its package.json and no index.html`;
   }
@@ -275,8 +304,9 @@ interface Layout {
   workspace: Workspace | null;
   /** The workspace's packages (folder and package.json), when there is a workspace. */
   members: Member[];
-  /** The workspace root's package manager, when there is a workspace. */
+  /** The workspace root's package manager, when there is a workspace (or an Nx workspace). */
   rootPm: PackageManagerPlan | null;
+  nx: NxWorkspace | null;
 }
 
 const MAX_LISTED_NON_APPS = 8;
@@ -284,10 +314,34 @@ const MAX_LISTED_NON_APPS = 8;
 const pickHint = (dir: string): string => `--app ${dir} or "app": "${dir}" in the forge config`;
 
 /**
- * Find the apps of the project and choose one. The root is the app when it is one (in a workspace:
- * when a framework Forge knows builds it, as a workspace root's scripts usually just run every
- * package's); else every workspace package, or every folder that may hold an app, is planned on its
- * own and the apps are ranked (apps.ts). An app asked for by the option or the forge config wins.
+ * Plan an Nx project as a folder: by its build target (nx.ts), or, for a project with a package.json
+ * and no build target, the usual way. Null with `notApp` set when it is not an app.
+ */
+async function planNxFolder(
+  files: ProjectFiles,
+  project: NxProject,
+  pkg: PackageInfo | null,
+  rootPkg: PackageInfo,
+  pm: PackageManagerPlan,
+): Promise<FolderPlan | { notApp: string }> {
+  const { dir } = project;
+  const sub = projectFolder(files, dir);
+  // Without a package.json of its own, the project's dependencies are the root's package.json.
+  const log = new DecisionLog(dir, pkg ? undefined : new Set([PACKAGE_JSON]));
+  const planned = await planNxProject({ files, project, pkg, rootPkg, pm, log });
+  if (planned === null)
+    return { ...(await planFolder(sub, dir, pkg, pm, new DecisionLog(dir))), nx: project };
+  if ('notApp' in planned) return planned;
+  const { framework, test, hasIndexHtml } = planned.app;
+  return { dir, files: sub, pkg, pm, framework, test, hasIndexHtml, log, nx: project };
+}
+
+/**
+ * Find the apps of the project and choose one. In a workspace (or an Nx workspace) the root is the
+ * app when its own build builds it (workspace-root.ts: not a script that only runs the packages'
+ * builds); otherwise every workspace package or Nx project, or every folder that may hold an app, is
+ * planned on its own and the apps are ranked (apps.ts), an Nx workspace's stated project first. An
+ * app asked for by the option or the forge config wins.
  */
 async function findApps(
   files: ProjectFiles,
@@ -304,19 +358,42 @@ async function findApps(
       workspace.file,
       `${workspace.label}: one install at the root`,
     );
-    rootPm = await detectPackageManager(files, pkg, log);
   }
-  const root = await planFolder(files, '.', pkg, rootPm);
-  const rootIsApp =
-    root.framework.kind !== 'unknown' &&
-    (!workspace || !['custom', 'node'].includes(root.framework.framework));
+  const workspaceFolders = workspace ? await expandWorkspace(files, workspace.patterns) : [];
+  let nx: NxWorkspace | null = null;
+  if (pkg && (await files.isFile(NX_JSON))) {
+    if (pkg.depField('nx')) nx = await readNxWorkspace(files, workspaceFolders, log);
+    else
+      log.add('nx', 'not used', NX_JSON, 'nx is not in the root package.json, so Nx is not installed to run');
+  }
+  if (!workspace && !nx) await noteRush(files, log);
+  if ((workspace || nx) && pkg) rootPm = await detectPackageManager(files, pkg, log);
 
-  const folders = workspace
-    ? await expandWorkspace(files, workspace.patterns)
-    : (await appFolders(files, !rootIsApp)).map((f) => f.dir);
+  const rootProject = nx?.projects.find((p) => p.dir === '.');
+  const rootNx =
+    rootProject && pkg && rootPm ? await planNxFolder(files, rootProject, pkg, pkg, rootPm) : null;
+  const root = rootNx && !('notApp' in rootNx) ? rootNx : await planFolder(files, '.', pkg, rootPm);
+  // A workspace root is the app only when its own build builds it; an Nx root project when Nx builds it.
+  const verdict =
+    (workspace || nx) && pkg && !root.nx
+      ? rootVerdict(pkg, {
+          ...root.framework,
+          evidence: root.log.list.findLast((d) => d.field === 'framework')?.file ?? null,
+          hasIndexHtml: root.hasIndexHtml,
+        })
+      : null;
+  const rootIsApp = root.framework.kind !== 'unknown' && (verdict?.isApp ?? true);
+
+  const folders = nx
+    ? nx.projects.filter((p) => p.dir !== '.').map((p) => p.dir)
+    : workspace
+      ? workspaceFolders
+      : (await appFolders(files, !rootIsApp)).map((f) => f.dir);
   const members: Member[] = [];
   const found: FolderPlan[] = [];
   const notApps = new Map<string, string>();
+  if (verdict && !verdict.isApp && root.framework.kind !== 'unknown') notApps.set('.', verdict.rule);
+  if (rootNx && 'notApp' in rootNx) notApps.set('.', rootNx.notApp);
   for (const dir of folders) {
     const sub = projectFolder(files, dir);
     const folderLog = new DecisionLog(dir);
@@ -328,22 +405,33 @@ async function findApps(
       notApps.set(dir, `its package.json cannot be read: ${err.message}`);
       continue;
     }
-    if (subPkg) members.push({ dir, pkg: subPkg });
-    const folder = await planFolder(sub, dir, subPkg, rootPm, folderLog);
-    const why = notAnApp(folder);
+    if (subPkg && (!workspace || workspaceFolders.includes(dir))) members.push({ dir, pkg: subPkg });
+    const project = nx?.projects.find((p) => p.dir === dir);
+    const planned =
+      project && pkg && rootPm
+        ? await planNxFolder(files, project, subPkg, pkg, rootPm)
+        : await planFolder(sub, dir, subPkg, rootPm, folderLog);
+    const why = 'notApp' in planned ? planned.notApp : notAnApp(planned);
     if (why) notApps.set(dir, why);
-    else found.push(folder);
+    else found.push(planned as FolderPlan);
   }
   const apps = rootIsApp ? [root, ...found] : found;
 
   let chosen: FolderPlan;
   let rule: string;
+  const stated = nx && pkg ? statedProject(nx, pkg) : null;
+  const statedApp = stated ? found.find((f) => f.nx?.name === stated.name) : undefined;
   if (request) {
     chosen = await requestedFolder(files, request, { root, apps, notApps });
     rule = `asked for by ${request.source}`;
   } else if (rootIsApp) {
     chosen = root;
-    rule = 'the project root is itself an app';
+    rule = verdict
+      ? `the project root is itself an app: ${verdict.rule}`
+      : 'the project root is itself an app';
+  } else if (statedApp) {
+    chosen = statedApp;
+    rule = stated!.rule;
   } else if (found.length > 0) {
     const ranked = rankApps(found.map((f) => ({ ...appInfo(f), folder: f })));
     chosen = ranked.app.folder;
@@ -353,7 +441,7 @@ async function findApps(
     rule = 'no app in the folders looked at, so the root is planned';
   }
 
-  if (apps.length > 1 || chosen.dir !== '.' || (workspace && notApps.size > 0)) {
+  if (apps.length > 1 || chosen.dir !== '.' || ((workspace || nx) && notApps.size > 0)) {
     const skipped = [...notApps].map(([dir, why]) => `${dir} (${why})`);
     const shown = skipped.slice(0, MAX_LISTED_NON_APPS).join('; ');
     const more =
@@ -361,16 +449,18 @@ async function findApps(
     log.add(
       'apps',
       apps.map((a) => a.dir).join(', ') || 'none',
-      workspace?.file ?? null,
-      (workspace
-        ? `the workspace packages Forge can build and serve`
-        : 'apps found at the root, in apps/*, packages/* and the other top-level folders') +
+      nx ? NX_JSON : (workspace?.file ?? null),
+      (nx
+        ? 'the Nx projects Forge can build and serve (applications with a build target)'
+        : workspace
+          ? `the workspace packages Forge can build and serve`
+          : 'apps found at the root, in apps/*, packages/* and the other top-level folders') +
         (skipped.length > 0 ? `; not apps: ${shown}${more}` : ''),
     );
   }
-  if (chosen.dir !== '.' || apps.length > 1 || request) {
+  if (chosen.dir !== '.' || apps.length > 1 || request || verdict?.isApp) {
     // Asked for: the evidence is the forge config that asks (none for the option); else the app's files.
-    const evidence = request ? request.file : evidenceOf(chosen);
+    const evidence = request ? request.file : chosen === statedApp ? stated!.file : evidenceOf(chosen);
     log.add('app', chosen.dir, evidence, `${rule}; build another with ${pickHint('<folder>')}`);
     for (const other of apps) {
       if (other === chosen) continue;
@@ -383,15 +473,17 @@ async function findApps(
       );
     }
   }
-  return { chosen, apps, workspace, members, rootPm };
+  return { chosen, apps, workspace, members, rootPm, nx };
 }
 
 const evidenceOf = (folder: FolderPlan): string | null =>
-  folder.pkg
-    ? projectDir(folder.dir, PACKAGE_JSON)
-    : folder.hasIndexHtml
-      ? projectDir(folder.dir, INDEX_HTML)
-      : null;
+  folder.nx
+    ? folder.nx.file
+    : folder.pkg
+      ? projectDir(folder.dir, PACKAGE_JSON)
+      : folder.hasIndexHtml
+        ? projectDir(folder.dir, INDEX_HTML)
+        : null;
 
 const appInfo = (folder: FolderPlan): AppCandidate => ({
   dir: folder.dir,
@@ -412,11 +504,22 @@ async function requestedFolder(
 ): Promise<FolderPlan> {
   const { root, apps, notApps } = found;
   const dir = request.dir;
+  // The root is asked for as ".": it is the app when it plans to anything, whatever the ranking said.
   const hit =
-    (dir === '.' ? root : apps.find((a) => a.dir === dir)) ?? apps.find((a) => a.pkg?.name === request.raw);
+    (dir === '.'
+      ? root.framework.kind !== 'unknown'
+        ? root
+        : undefined
+      : apps.find((a) => a.dir === dir)) ??
+    apps.find((a) => a.pkg?.name === request.raw || a.nx?.name === request.raw);
   if (hit) return hit;
 
-  let why = dir === null ? 'it is not a folder inside the project' : notApps.get(dir);
+  let why =
+    dir === null
+      ? 'it is not a folder inside the project'
+      : dir === '.'
+        ? `nothing to build or serve at the project root (${root.log.list.find((d) => d.field === 'kind')?.rule ?? 'no build script, start script or index.html'})`
+        : notApps.get(dir);
   if (dir !== null && why === undefined) {
     const [hasPkg, hasIndex] = await Promise.all([
       files.isFile(`${dir}/${PACKAGE_JSON}`),
@@ -479,7 +582,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     site: null,
   };
 
-  const { chosen, apps, workspace, members, rootPm } = await findApps(
+  const { chosen, apps, workspace, members, rootPm, nx } = await findApps(
     files,
     pkg,
     requestedApp(opts, forge),
@@ -500,12 +603,15 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
           : `; Forge builds ${chosen.dir === '.' ? 'the root' : chosen.dir} (${pickHint(base.dir)} to build that one)`),
     );
   }
-  // A workspace package installs with the workspace; any other app in a subfolder on its own.
-  const inWorkspace = workspace !== null && (chosen.dir === '.' || members.some((m) => m.dir === chosen.dir));
+  // A workspace package or an Nx project installs with the workspace; any other app in a subfolder on its own.
+  const inWorkspace =
+    chosen.nx !== undefined ||
+    (workspace !== null && (chosen.dir === '.' || members.some((m) => m.dir === chosen.dir)));
   const pm = inWorkspace ? rootPm : chosen.pm;
   const fw = chosen.framework;
   Object.assign(plan, {
-    hasPackageJson: chosen.pkg !== null,
+    // An Nx project without a package.json of its own uses the workspace root's.
+    hasPackageJson: chosen.pkg !== null || (chosen.nx !== undefined && pkg !== null),
     packageManager: pm?.pm ?? null,
     install: pm?.install ?? null,
     toolchain: toolchainIn(pm?.toolchain ?? null, inWorkspace ? '.' : chosen.dir),
@@ -528,7 +634,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     log.add(
       'installDir',
       plan.installDir,
-      inWorkspace ? workspace!.file : evidenceOf(chosen),
+      inWorkspace ? (workspace?.file ?? NX_JSON) : evidenceOf(chosen),
       inWorkspace
         ? "the workspace root: one install for every package, with the root's package manager"
         : "the app's own folder, with its own package manager and lockfile (no workspace holds it)",
@@ -538,20 +644,33 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
         'outputDir',
         plan.outputDir!,
         evidenceOf(chosen),
-        `${fw.outputDir} of the app, from the project root`,
+        fw.outputDir.startsWith('../')
+          ? `${fw.outputDir} from the app's folder, named from the project root`
+          : `${fw.outputDir} of the app, from the project root`,
       );
     }
-    if (inWorkspace && chosen.pkg && rootPm && pkg) {
+    if (inWorkspace && workspace && !chosen.nx && chosen.pkg && rootPm && pkg) {
+      const runner = await readTaskRunner(files, pkg, log);
       const build = workspaceBuild(
         { dir: chosen.dir, pkg: chosen.pkg },
         members,
         rootPm,
-        pkg,
-        workspace!,
+        workspace,
+        runner,
         log,
       );
-      if (build) plan.build = build;
+      if (build) {
+        plan.build = build;
+        if (runner && build.includes(runner.tool))
+          setEnv(plan, runner.env, runner.file, `${runner.tool} runs offline: ${runner.envRule}`, log);
+      }
     }
+  }
+  if (chosen.nx && nx) {
+    const rule = nx.cloud
+      ? "Nx runs without its daemon or terminal UI, and without Nx Cloud: nx.json's nxCloudId would send the tasks to Nx Cloud's runner, so its API is a closed local port and Nx runs them itself"
+      : 'Nx runs without its daemon, terminal UI or Nx Cloud';
+    setEnv(plan, nxEnv(nx), NX_JSON, rule, log);
   }
 
   if (opts.defaultTimeoutMs === undefined) {
@@ -569,6 +688,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
       `Forge's per-stage timeout (${formatDuration(plan.timeoutMs)})`,
     );
   }
+  const toolEnv = { ...plan.env };
   // The app's own forge config, then the root's: the root's settings win.
   if (chosen.dir !== '.') {
     const appLog = new DecisionLog(chosen.dir);
@@ -578,6 +698,8 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
       applyOverrides(plan, { ...appForge, file: projectDir(chosen.dir, appForge.file)! }, log, chosen.dir);
   }
   if (forge) applyOverrides(plan, forge, log);
+  // What a monorepo tool needs stays under whatever the forge configs set.
+  plan.env = { ...toolEnv, ...plan.env };
   settleToolchain(plan, log);
   await planBuildMachine(
     files,

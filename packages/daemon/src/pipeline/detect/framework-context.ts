@@ -26,6 +26,8 @@ export interface FrameworkContext {
   log: DecisionLog;
   /** What the app's deploy configs say (netlify.toml, vercel.json, …), once read (deploy-evidence.ts). */
   deploy?: DeployEvidence;
+  /** Project-relative folder `files` sees ("apps/web"); the root when absent. */
+  dir?: string;
 }
 
 /** Config file names a framework accepts, in the order its CLI looks for them. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ConfigValue } from './config-text.ts';
 import { describeSetting } from './deploy-evidence.ts';
-import { projectDir, type FrameworkContext } from './framework-context.ts';
+import { projectDir as projectDirIn, type FrameworkContext } from './framework-context.ts';
 
 /** Where an output-dir setting was looked for. */
 export interface DirSetting {
@@ -24,11 +24,11 @@ export interface DirSetting {
  * that writes into its server's folder does). Null when it leaves the project.
  */
 export function appOutputDir(ctx: FrameworkContext, ...segments: string[]): string | null {
-  const dir = projectDir(...segments);
+  const dir = projectDirIn(...segments);
   if (dir !== null) return dir;
-  const parent = ctx.files.parent;
-  const inProject = parent ? projectDir(parent.dir, ...segments) : null;
-  return parent && inProject !== null ? path.posix.relative(parent.dir, inProject) || '.' : null;
+  const folder = ctx.files.parent?.dir ?? ctx.dir;
+  const inProject = folder && folder !== '.' ? projectDirIn(folder, ...segments) : null;
+  return folder && inProject !== null ? path.posix.relative(folder, inProject) || '.' : null;
 }
 
 /**
@@ -38,6 +38,9 @@ export function appOutputDir(ctx: FrameworkContext, ...segments: string[]): stri
  */
 export function resolveOutputDir(ctx: FrameworkContext, setting: DirSetting): string {
   const { file, key, value, base = '.', fallback, fallbackRule } = setting;
+  // A folder of the project (an app in apps/web) may write beside itself ("../../dist/apps/web"): that
+  // is fine while it stays inside the project. The result stays relative to the folder.
+  const projectDir = (...segments: string[]): string | null => appOutputDir(ctx, ...segments);
   const fallbackDir = projectDir(base, fallback) ?? fallback;
   const hint = 'set outputDir in the forge config if that is wrong';
   // A deploy config that names the folder knows better than a default or a value Forge cannot read.

@@ -297,9 +297,10 @@ async function resolveToolchain(
  * Why an npm project without a lockfile still installs with npm rather than from Forge's shared store:
  * npm features pnpm does not read. Null when the store can be used.
  */
-function storeRefusal(pkg: PackageInfo, manifest: Record<string, unknown>): string | null {
+function storeRefusal(pkg: PackageInfo, manifest: Record<string, unknown>, nx: boolean): string | null {
   if (pkg.workspaces) return 'npm workspaces ("workspaces" in package.json), which pnpm does not read';
   if (manifest.overrides !== undefined) return '"overrides" in package.json, which is npm\'s own';
+  if (nx) return 'nx.json: Nx reads the external dependencies of its tasks from the lockfile npm writes';
   return null;
 }
 
@@ -364,7 +365,7 @@ export async function detectPackageManager(
     pkg.installable === 0 && !pkg.workspaces && !(await files.isFile('pnpm-workspace.yaml'));
   const storeCandidate = pm === 'npm' && field === null && lockfile === null && !nothingToInstall;
   const manifest = storeCandidate ? await readManifest(files) : {};
-  const refusal = storeCandidate ? storeRefusal(pkg, manifest) : null;
+  const refusal = storeCandidate ? storeRefusal(pkg, manifest, await files.isFile('nx.json')) : null;
 
   if (storeCandidate && refusal === null) {
     const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;

@@ -147,11 +147,34 @@ const PM_COMMANDS = new Set([
   'workspaces',
 ]);
 
+/**
+ * Package-manager flags that run the script in other packages or another folder (`npm run build
+ * --workspaces`, `pnpm -r build`, `pnpm --filter web build`, `yarn --cwd app build`): such a command is
+ * not a reference to this package.json's own script.
+ */
+export const OTHER_PACKAGE_FLAGS = new Set([
+  '--workspaces',
+  '-ws',
+  '--workspace',
+  '-w',
+  '--prefix',
+  '-r',
+  '--recursive',
+  '--filter',
+  '-F',
+  '--dir',
+  '-C',
+  '--cwd',
+]);
+
+const otherPackageFlag = (word: string): boolean =>
+  OTHER_PACKAGE_FLAGS.has(word) || OTHER_PACKAGE_FLAGS.has(word.replace(/=.*$/, ''));
+
 /** The script a package-manager command runs (`npm run dev`, `yarn dev`, `npm start`), or null. */
 function scriptReference(w: string[], scripts: Record<string, string>): string | null {
   const [pm, cmd, name] = w;
   if (pm !== 'npm' && pm !== 'yarn' && pm !== 'pnpm' && pm !== 'bun') return null;
-  if (cmd === undefined) return null;
+  if (cmd === undefined || w.some(otherPackageFlag)) return null;
   if ((cmd === 'run' || cmd === 'run-script') && name !== undefined) return name;
   if (cmd === 'start' || cmd === 'test') return pm === 'bun' && cmd === 'test' ? null : cmd;
   // `yarn dev`, `pnpm dev`: a script when one has that name.
