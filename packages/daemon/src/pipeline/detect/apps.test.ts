@@ -521,4 +521,13 @@ describe('rankApps', () => {
     expect(rankApps([app('apps/b'), app('apps/a')]).app.dir).toBe('apps/a');
     expect(rankApps([app('only')]).rule).toBe('the only app found');
   });
+
+  it('a Storybook comes after a web app wherever each is, and before a server', () => {
+    const ranked = rankApps([app('apps/storybook', 'storybook'), app('packages/web')]);
+    expect(ranked.app.dir).toBe('packages/web');
+    expect(ranked.rule).toContain('web apps come before');
+    const vsServer = rankApps([app('apps/api', 'express', 'server'), app('packages/ui', 'storybook')]);
+    expect(vsServer.app.dir).toBe('packages/ui');
+    expect(vsServer.rule).toBe('a Storybook; it comes after web apps, before servers and custom builds');
+  });
 });

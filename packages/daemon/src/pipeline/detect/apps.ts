@@ -195,11 +195,14 @@ export interface AppInfo {
 /** Frameworks of apps that only serve an API or pages of their own, with no front-end framework. */
 const SERVER_ONLY = new Set(['express', 'fastify', 'koa', 'hapi', 'hono', 'nest', 'node']);
 
-/** 0: a web app with a framework; 1: a plain static site; 2: a server; 3: a build script Forge does not know. */
+/**
+ * 0: a web app with a framework; 1: a plain static site or a Storybook (a showcase of components, not
+ * the product); 2: a server; 3: a build script Forge does not know.
+ */
 function appClass(app: AppInfo): number {
   if (app.framework === 'custom') return 3;
   if (app.kind === 'server' && SERVER_ONLY.has(app.framework)) return 2;
-  if (app.framework === 'static') return 1;
+  if (app.framework === 'static' || app.framework === 'storybook') return 1;
   return 0;
 }
 
@@ -224,7 +227,10 @@ function webName(app: AppInfo): string | null {
 const CLASS_REASON = [
   (a: AppInfo) =>
     `a web app (${a.framework}); web apps come before plain static sites, servers and custom builds`,
-  () => 'a static site; static sites come before servers and custom builds',
+  (a: AppInfo) =>
+    a.framework === 'storybook'
+      ? 'a Storybook; it comes after web apps, before servers and custom builds'
+      : 'a static site; static sites come before servers and custom builds',
   (a: AppInfo) => `a server app (${a.framework}); servers come before custom builds`,
   () => 'the only kind of app found: custom builds',
 ];
