@@ -14,7 +14,22 @@ import { isStoreInstall, usesStore } from '../toolchains/index.ts';
 import { registryFor } from '../toolchains/registry.ts';
 import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
+import { sharedCaches } from '../run/index.ts';
 import { commandFailure, diskFullFailure, type Stage } from './types.ts';
+
+/**
+ * Yarn 1 corrupts its shared cache when two installs write it at once ("corrupt tarball"): every
+ * Yarn 1 install of every build takes the cache's own lock (Yarn's `--mutex file:`), across
+ * processes, so builds of Yarn 1 projects side by side install one after the other.
+ */
+export function withYarnMutex(bp: Blueprint): string[] {
+  const argv = bp.install!;
+  const classic = bp.packageManager === 'yarn' && bp.toolchain?.package === 'yarn';
+  if (!classic || argv[0] !== 'yarn' || argv.some((a) => a.startsWith('--mutex'))) return argv;
+  const cache = bp.env.YARN_CACHE_FOLDER ?? sharedCaches().YARN_CACHE_FOLDER!;
+  fs.mkdirSync(cache, { recursive: true });
+  return [...argv, '--mutex', `file:${path.join(cache, '.forge-install-mutex')}`];
+}
 
 /**
  * DependencyBot: install the project's dependencies with its own package manager, or reuse the
@@ -30,7 +45,7 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
     bot: 'DependencyBot',
     label: (projectName) => `install ${projectName}`,
     async run(ctx, bp) {
-      const argv = bp.install!;
+      const argv = withYarnMutex(bp);
       const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
       const nodeModules = path.join(projectDir, 'node_modules');
       const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
