@@ -163,7 +163,7 @@ export const StaticSite = z.object({
   cleanUrls: z.boolean().default(false),
   /** vercel.json `trailingSlash`: true adds a slash (308), false removes it, null leaves paths as they come. */
   trailingSlash: z.boolean().nullable().default(null),
-  /** Rules of the project's vercel.json, then netlify.toml's [[redirects]]; `_redirects` is read from the served folder. */
+  /** Rules of vercel.json, firebase.json hosting, then netlify.toml; `_redirects` is read from the served folder. */
   rules: z.array(SiteRule).default([]),
 });
 export type StaticSite = z.infer<typeof StaticSite>;

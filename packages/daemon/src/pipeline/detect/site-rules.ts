@@ -347,3 +347,94 @@ export function parseNetlifyToml(text: string, source: string): ParsedRules | { 
   });
   return { rules, ignored };
 }
+
+/** A firebase.json glob ("/blog/**", "/docs/*", "/post/:id", "/files/:rest*") in Forge's form, or null. */
+export function firebasePattern(glob: string): string | null {
+  // Firebase reads "**" as "/**": a glob may leave out the leading slash.
+  const source = glob.startsWith('/') ? glob : `/${glob}`;
+  const segments = source === '/' ? [] : source.slice(1).split('/');
+  const out: string[] = [];
+  let wild = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i] as string;
+    const last = i === segments.length - 1;
+    if (s === '**' && last) out.push('*');
+    else if (s === '*') out.push(`:w${++wild}`);
+    else if (/^:\w+\*$/.test(s) && last) out.push(s);
+    else if (/^:\w+$/.test(s) || /^[\w.~-]+$/.test(s)) out.push(s);
+    else return null;
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * firebase.json's `hosting` (one site, or the site of an array that serves `publicDir`): its
+ * `redirects` (applied before files, as Firebase does), `rewrites` to a path of the site (after
+ * files), `cleanUrls` and `trailingSlash`. Rewrites to functions, Cloud Run or dynamic links need
+ * Firebase itself and are listed as ignored, as are `regex` sources.
+ */
+export function parseFirebaseJson(
+  text: string,
+  source: string,
+  publicDir: string | null,
+): ParsedVercel | { error: string } {
+  let json: Json;
+  try {
+    json = JSON.parse(text) as Json;
+  } catch (error) {
+    return { error: `${source} is not valid JSON (${(error as Error).message})` };
+  }
+  const hosting = asObject(json)?.hosting;
+  const sites = (Array.isArray(hosting) ? hosting : [hosting]).map(asObject).filter((s) => s !== null);
+  const clean = (dir: Json | undefined): string | null =>
+    typeof dir === 'string' ? dir.replace(/^\.?\/+/, '').replace(/\/+$/, '') : null;
+  const site = sites.find((s) => publicDir !== null && clean(s.public) === publicDir) ?? sites[0];
+  const rules: SiteRule[] = [];
+  const ignored: IgnoredRule[] = [];
+  if (!site) return { rules, ignored, cleanUrls: false, trailingSlash: null };
+  const read = (field: 'redirects' | 'rewrites'): void => {
+    const list = site[field];
+    if (!Array.isArray(list)) return;
+    list.forEach((item, i) => {
+      const where = `${source} hosting.${field}[${i}]`;
+      const entry = asObject(item);
+      const glob = entry?.source;
+      const destination = entry?.destination;
+      const shown = shorten(`${String(glob ?? entry?.regex)} → ${String(destination ?? 'a service')}`);
+      const ignore = (why: string): void => {
+        ignored.push({ source: where, rule: shown, why });
+      };
+      if (entry === null) return ignore('it is not an object');
+      if (rules.length >= MAX_SITE_RULES) return ignore(`more than ${MAX_SITE_RULES} rules`);
+      if (typeof destination !== 'string') {
+        return ignore('it calls a function, Cloud Run or dynamic links: Firebase runs it');
+      }
+      if (typeof glob !== 'string') return ignore('a "regex" source is a pattern Forge does not read');
+      const from = firebasePattern(glob);
+      if (from === null) return ignore(`"${shorten(glob)}" is a pattern Forge does not read`);
+      const status = field === 'redirects' ? (typeof entry.type === 'number' ? entry.type : 301) : 200;
+      const rule = siteRule({
+        from,
+        except: [],
+        query: {},
+        to: destination.replace(/:(\w+)\*/g, ':$1'),
+        status,
+        force: field === 'redirects',
+        source: where,
+      });
+      if ('why' in rule) ignore(rule.why);
+      else rules.push(rule);
+    });
+  };
+  read('redirects');
+  read('rewrites');
+  if (site.headers !== undefined) {
+    ignored.push({ source: `${source} hosting.headers`, rule: 'headers', why: 'it needs Firebase itself' });
+  }
+  return {
+    rules,
+    ignored,
+    cleanUrls: site.cleanUrls === true,
+    trailingSlash: typeof site.trailingSlash === 'boolean' ? site.trailingSlash : null,
+  };
+}

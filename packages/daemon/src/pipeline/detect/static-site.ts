@@ -5,6 +5,7 @@ import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
 import {
   isSpaFallback,
+  parseFirebaseJson,
   parseNetlifyToml,
   parseRedirects,
   parseVercelJson,
@@ -46,6 +47,7 @@ export const SINGLE_PAGE_BUNDLERS: ReadonlySet<string> = new Set([
 const ERROR_PAGES = /^(404|200|50\d|error)\.html?$/i;
 const VERCEL_JSON = 'vercel.json';
 const NETLIFY_TOML = 'netlify.toml';
+const FIREBASE_JSON = 'firebase.json';
 const REDIRECTS = '_redirects';
 /** Where builds take `_redirects` from (copied into the output as is), after the served folder itself. */
 const REDIRECTS_SOURCES = ['public', 'static', 'src', '.'];
@@ -197,6 +199,54 @@ export async function detectStaticSite(
       const fallback = parsed.rules.find(isSpaFallback);
       if (fallback)
         spaEvidence = { file: vercelFile, rule: `${fallback.source} rewrites every path to ${fallback.to}` };
+    }
+  }
+
+  // firebase.json's hosting: the site of it that serves this plan's output.
+  const firebaseFile = await files.firstFile([...new Set([join(plan.appDir, FIREBASE_JSON), FIREBASE_JSON])]);
+  const firebaseText = firebaseFile === null ? null : await files.read(firebaseFile);
+  if (firebaseFile !== null && firebaseText !== null) {
+    const base = path.posix.dirname(firebaseFile);
+    const served =
+      plan.outputDir === null
+        ? null
+        : base === '.'
+          ? plan.outputDir
+          : path.posix.relative(base, plan.outputDir);
+    const parsed = parseFirebaseJson(firebaseText.text, firebaseFile, served);
+    if ('error' in parsed) {
+      log.add('siteRules', 'none', firebaseFile, `not read: ${parsed.error}`);
+    } else {
+      site.rules = [...site.rules, ...parsed.rules];
+      if (parsed.rules.length > 0) {
+        log.add(
+          'siteRules',
+          String(parsed.rules.length),
+          firebaseFile,
+          'hosting redirects and rewrites that stay on the site: the preview applies them as Firebase does',
+        );
+      }
+      if (parsed.cleanUrls && !site.cleanUrls) {
+        site.cleanUrls = true;
+        log.add('cleanUrls', 'true', firebaseFile, 'hosting.cleanUrls: "/about.html" redirects to "/about"');
+      }
+      if (parsed.trailingSlash !== null && site.trailingSlash === null) {
+        site.trailingSlash = parsed.trailingSlash;
+        log.add(
+          'trailingSlash',
+          String(parsed.trailingSlash),
+          firebaseFile,
+          `hosting.trailingSlash: ${parsed.trailingSlash}`,
+        );
+      }
+      noteIgnored(log, parsed.ignored);
+      const fallback = parsed.rules.find(isSpaFallback);
+      if (fallback && spaEvidence === null) {
+        spaEvidence = {
+          file: firebaseFile,
+          rule: `${fallback.source} rewrites every path to ${fallback.to}`,
+        };
+      }
     }
   }
 
