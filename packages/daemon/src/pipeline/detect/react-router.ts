@@ -82,7 +82,9 @@ function planRouterBuild(ctx: FrameworkContext, fw: RouterFramework): FrameworkP
     ctx,
     fw,
     fallback,
-    `${fw.evidence}: server rendering (ssr is not false in ${file})`,
+    ssrValue
+      ? `${fw.evidence} with ssr: true in ${file}: server rendering`
+      : `${fw.evidence}: server rendering (${fw.label}'s default, as ssr is not set to false)`,
   );
 }
 
