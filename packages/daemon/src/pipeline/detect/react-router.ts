@@ -41,7 +41,7 @@ function option(config: RouterFramework['config'], key: string, kind: 'boolean' 
   return found?.value;
 }
 
-function planRouterBuild(ctx: FrameworkContext, fw: RouterFramework): FrameworkPlan {
+async function planRouterBuild(ctx: FrameworkContext, fw: RouterFramework): Promise<FrameworkPlan> {
   const file = fw.config?.file ?? PACKAGE_JSON;
   const ssrValue = option(fw.config, 'ssr', 'boolean');
   const ssr = ssrValue?.kind === 'boolean' ? ssrValue.value : true;
@@ -52,8 +52,12 @@ function planRouterBuild(ctx: FrameworkContext, fw: RouterFramework): FrameworkP
 
   if (!ssr) {
     // `prerender: true | [...] | fn`: pages written at build time; without it, one index.html.
+    // A property (`prerender: true`, `prerender: [...]`) or a method (`async prerender() { … }`).
     const prerender = fw.config ? findProp(fw.config.objects, 'prerender') : null;
-    const prerendered = prerender !== null && !(prerender.value.kind === 'boolean' && !prerender.value.value);
+    const text = fw.config && !prerender ? ((await ctx.files.read(fw.config.file))?.text ?? '') : '';
+    const prerendered = prerender
+      ? !(prerender.value.kind === 'boolean' && !prerender.value.value)
+      : /\bprerender\s*\(/.test(text);
     const framework = prerendered ? `${fw.id}-static` : `${fw.id}-spa`;
     decide(
       ctx,
