@@ -432,6 +432,8 @@ export function qwikExpressApp(): ProjectFiles {
         globals: '16.4.0',
         typescript: '5.4.5',
         'typescript-eslint': '8.38.0',
+        // The template's "*": undici 8 needs Node 22, so the lockfile of a Node 20 project holds 7.
+        undici: '7.30.2',
         vite: '7.3.8',
         'vite-tsconfig-paths': '4.3.2',
       },
