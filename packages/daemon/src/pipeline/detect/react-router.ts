@@ -18,7 +18,7 @@ import {
   type FrameworkContext,
   type FrameworkPlan,
 } from './framework-context.ts';
-import { chooseStart, unknown } from './meta-frameworks.ts';
+import { chooseStart, unknown, vitePreviewStart } from './meta-frameworks.ts';
 import { VITE_CONFIGS } from './nitro.ts';
 import { PACKAGE_JSON } from './package-json.ts';
 
@@ -82,14 +82,30 @@ async function planRouterBuild(ctx: FrameworkContext, fw: RouterFramework): Prom
         rule: `no production "start" script: ${fw.serve.bin} (${serve}) runs the server build ${entry} (${dirRule})`,
       }
     : null;
-  return planRouterServer(
-    ctx,
-    fw,
-    fallback,
-    ssrValue
-      ? `${fw.evidence} with ssr: true in ${file}: server rendering`
-      : `${fw.evidence}: server rendering (${fw.label}'s default, as ssr is not set to false)`,
-  );
+  const why = ssrValue
+    ? `${fw.evidence} with ssr: true in ${file}: server rendering`
+    : `${fw.evidence}: server rendering (${fw.label}'s default, as ssr is not set to false)`;
+  if (!fallback && !productionStart(ctx)) {
+    // The Cloudflare template: its Worker runs locally in workerd under the plugin's `vite preview`.
+    const vite = await readConfigObjects(ctx, VITE_CONFIGS);
+    const viteText = vite ? ((await ctx.files.read(vite.file))?.text ?? '') : '';
+    if (vite && /['"]@cloudflare\/vite-plugin['"]/.test(viteText)) {
+      decide(
+        ctx,
+        fw.id,
+        'server',
+        vite.file,
+        `${why}, for Cloudflare (@cloudflare/vite-plugin in ${vite.file}): its vite preview runs the Worker locally`,
+      );
+      const start = vitePreviewStart(
+        ctx,
+        vite.file,
+        "the Cloudflare plugin's preview of the build (vite preview)",
+      );
+      return withBuild(ctx, { framework: fw.id, kind: 'server', outputDir: null, start }, fw.fallbackBuild);
+    }
+  }
+  return planRouterServer(ctx, fw, fallback, why);
 }
 
 function planRouterServer(
@@ -121,7 +137,7 @@ export async function detectReactRouter(ctx: FrameworkContext): Promise<Framewor
   return planRouterBuild(ctx, {
     id: 'react-router',
     label: 'React Router',
-    evidence: `${dep} (framework mode)${config ? ` and ${config.file}` : ''}`,
+    evidence: `${dep} (framework mode)`,
     config,
     serve: { bin: 'react-router-serve', dep: '@react-router/serve' },
     fallbackBuild: { bin: 'react-router', args: ['build'], label: 'React Router' },

@@ -432,6 +432,43 @@ describe('React Router framework mode', () => {
     const bp = await detect({ ...files, 'package.json': manifest });
     expect(bp.start).toEqual(['npm', 'exec', '--no', '--', 'react-router-serve', 'dist/server/index.js']);
   });
+  it("the Cloudflare template (no server package): the plugin's vite preview", async () => {
+    const bp = await detect({
+      'package.json': pkg(
+        {
+          react: '^19',
+          'react-router': '7.16.0',
+          '@react-router/dev': '7.16.0',
+          '@cloudflare/vite-plugin': '^1.29.1',
+          vite: '^8',
+        },
+        {
+          build: 'react-router build',
+          preview: 'react-router build && vite preview',
+          deploy: 'react-router build && wrangler deploy',
+        },
+      ),
+      'react-router.config.ts':
+        'export default { ssr: true, future: { v8_viteEnvironmentApi: true } } satisfies Config;\n',
+      'vite.config.ts':
+        'import { reactRouter } from "@react-router/dev/vite";\nimport { cloudflare } from "@cloudflare/vite-plugin";\nexport default defineConfig({ plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter()] });\n',
+    });
+    expect(bp).toMatchObject({ kind: 'server', framework: 'react-router' });
+    expect(bp.start).toEqual(expect.arrayContaining(['vite', 'preview', PORT_PLACEHOLDER]));
+    expect(decision(bp, 'framework')).toMatchObject({ file: 'vite.config.ts' });
+  });
+
+  it('SSR with nothing to run the server build is unknown, and says why', async () => {
+    const bp = await detect({
+      'package.json': pkg(
+        { react: '^19', 'react-router': '^7', '@react-router/dev': '^7' },
+        { build: 'react-router build' },
+      ),
+      'react-router.config.ts': 'export default {} satisfies Config;\n',
+    });
+    expect(bp.kind).toBe('unknown');
+    expect(decision(bp, 'kind').rule).toContain('no production "start" script and no @react-router/serve');
+  });
 });
 
 describe('Remix', () => {
