@@ -692,3 +692,28 @@ describe('a Node server with a client it builds', () => {
     expect(bp).toMatchObject({ kind: 'server', framework: 'fastify', start: ['npm', 'run', 'start'] });
   });
 });
+
+describe('a Nuxt app beside a Nitro package', () => {
+  it('ranks the Nuxt app first: a plain Nitro server serves an API, not a site', async () => {
+    const bp = await detect({
+      'apps/shop/package.json': {
+        name: 'shop',
+        scripts: { build: 'nuxt build' },
+        dependencies: { nuxt: '^4.2.0' },
+      },
+      'apps/shop/nuxt.config.ts': 'export default defineNuxtConfig({})\n',
+      'apps/api/package.json': {
+        name: 'api',
+        scripts: { build: 'nitro build' },
+        dependencies: { nitro: '^3.0.0' },
+      },
+      'apps/api/nitro.config.ts': 'export default defineNitroConfig({})\n',
+    });
+    expect(bp).toMatchObject({ appDir: 'apps/shop', framework: 'nuxt' });
+    expect(decision(bp, 'app').rule).toContain('a web app (nuxt)');
+    expect(bp.apps.map((a) => `${a.dir}:${a.framework}`).sort()).toEqual([
+      'apps/api:nitro',
+      'apps/shop:nuxt',
+    ]);
+  });
+});
