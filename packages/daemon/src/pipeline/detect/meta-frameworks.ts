@@ -242,12 +242,13 @@ export async function detectAstro(ctx: FrameworkContext): Promise<FrameworkPlan 
       fallbackBuild,
     );
   }
-  if (onDemand) {
+  // Astro 4's 'hybrid' also renders on demand, and needs an adapter to build at all.
+  if (onDemand || (mode === 'hybrid' && !adapter)) {
     return unknown(
       ctx,
       'astro',
       config?.file ?? null,
-      `Astro output 'server' needs the @astrojs/node adapter (or a production "start" script) for Forge to run it${adapter ? ` (${adapter.rule})` : ''}`,
+      `Astro output '${mode}' needs the @astrojs/node adapter (or a production "start" script) for Forge to run it${adapter ? ` (${adapter.rule})` : ''}`,
     );
   }
   if (adapter) {

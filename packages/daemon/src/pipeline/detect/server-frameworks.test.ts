@@ -717,3 +717,20 @@ describe('a Nuxt app beside a Nitro package', () => {
     ]);
   });
 });
+
+describe('Astro 4 hybrid output', () => {
+  it('with a hosting adapter serves the pages prerendered by default; with none it cannot run', async () => {
+    const withVercel = await detect({
+      'package.json': pkg({ astro: '^4.16.0', '@astrojs/vercel': '^7' }, { build: 'astro build' }),
+      'astro.config.mjs':
+        "import vercel from '@astrojs/vercel/serverless';\nexport default defineConfig({ output: 'hybrid', adapter: vercel() });\n",
+    });
+    expect(withVercel).toMatchObject({ kind: 'static-build', outputDir: '.vercel/output/static' });
+    const alone = await detect({
+      'package.json': pkg({ astro: '^4.16.0' }, { build: 'astro build' }),
+      'astro.config.mjs': "export default defineConfig({ output: 'hybrid' });\n",
+    });
+    expect(alone.kind).toBe('unknown');
+    expect(decision(alone, 'kind').rule).toContain("output 'hybrid' needs the @astrojs/node adapter");
+  });
+});
