@@ -193,7 +193,7 @@ export interface AppInfo {
 }
 
 /** Frameworks of apps that only serve an API or pages of their own, with no front-end framework. */
-const SERVER_ONLY = new Set(['express', 'fastify', 'koa', 'hapi', 'hono', 'nest', 'node']);
+const SERVER_ONLY = new Set(['express', 'fastify', 'koa', 'hapi', 'hono', 'nest', 'node', 'nitro']);
 
 /**
  * 0: a web app with a framework; 1: a plain static site or a Storybook (a showcase of components, not

@@ -31,6 +31,7 @@ export interface PathExpression {
 /** A property value as far as the text shows it. */
 export type ConfigValue =
   | { kind: 'string'; value: string }
+  | { kind: 'boolean'; value: boolean }
   | { kind: 'object'; object: ConfigObject }
   | PathExpression
   | { kind: 'computed' };
@@ -262,6 +263,10 @@ export function scanObjects(src: string): ConfigObject[] {
       i++;
       return tk.literal ? { kind: 'string', value: tk.v } : { kind: 'computed' };
     }
+    if (tk?.t === 'word' && (tk.v === 'true' || tk.v === 'false') && endsValue(i + 1)) {
+      i++;
+      return { kind: 'boolean', value: tk.v === 'true' };
+    }
     if (isPunct(i, '{')) {
       const object = parseObject();
       if (endsValue(i)) return { kind: 'object', object };
@@ -337,6 +342,12 @@ export function findProp(
 export const childObject = (object: ConfigObject | undefined, key: string): ConfigObject | undefined => {
   const value = object?.props.get(key);
   return value?.kind === 'object' ? value.object : undefined;
+};
+
+/** `object[key]` when it is a literal `true` or `false`. */
+export const booleanProp = (object: ConfigObject | undefined, key: string): boolean | undefined => {
+  const value = object?.props.get(key);
+  return value?.kind === 'boolean' ? value.value : undefined;
 };
 
 /** `object[key]` when it is a plain string. */

@@ -85,6 +85,7 @@ const DEV_SERVERS: readonly DevServerRule[] = [
     what: 'a dev server',
   },
   { bins: ['rspack'], when: sub('serve', 'dev', 's'), what: "Rspack's dev server" },
+  { bins: ['nitro', 'nitropack'], when: sub('dev'), what: "Nitro's dev server" },
   { bins: ['farm', 'ice'], when: sub('', 'start', 'dev'), what: 'a dev server' },
   { bins: ['expo', 'react-native'], when: sub('start'), what: 'the Metro dev server' },
   { bins: ['storybook'], when: sub('dev'), what: "Storybook's dev server" },

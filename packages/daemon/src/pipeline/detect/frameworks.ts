@@ -4,7 +4,6 @@ import { detectFixedOutput, detectParcel, detectVite, detectVueCli } from './bun
 import { deployEvidence, describeSetting } from './deploy-evidence.ts';
 import {
   decide,
-  firstDep,
   scriptFlag,
   startScript,
   withBuild,
@@ -12,6 +11,11 @@ import {
   type FrameworkPlan,
 } from './framework-context.ts';
 import { detectAstro, detectNext, detectSvelteKit } from './meta-frameworks.ts';
+import { detectAnalog, detectNitro, detectSolidStart, detectTanStackStart } from './nitro.ts';
+import { detectNuxt } from './nuxt.ts';
+import { detectQwik } from './qwik.ts';
+import { detectReactRouter, detectRemix } from './react-router.ts';
+import { detectServerWithClient, serverLibrary } from './server-client.ts';
 import { describeDevServer, devServerOfScript } from './dev-servers.ts';
 import { resolveOutputDir } from './output-dir.ts';
 import { PACKAGE_JSON } from './package-json.ts';
@@ -37,7 +41,15 @@ const FRAMEWORK_RULES: readonly ((
 ) => FrameworkPlan | null | Promise<FrameworkPlan | null>)[] = [
   detectNext,
   detectAstro,
+  detectNuxt,
   detectSvelteKit,
+  detectSolidStart,
+  detectTanStackStart,
+  detectAnalog,
+  detectReactRouter,
+  detectRemix,
+  detectQwik,
+  detectNitro,
   detectAngular,
   // Static-site generators (several bundle with Vite or webpack, so they come before both).
   detectVitePress,
@@ -49,6 +61,8 @@ const FRAMEWORK_RULES: readonly ((
   detectSlidev,
   detectRspress,
   detectExpoWeb,
+  // Before the client bundlers: a Node start that serves their build makes the project a server.
+  detectServerWithClient,
   detectFixedOutput,
   detectVueCli,
   // Only when the package builds no other site: after every app framework, before the bundlers.
@@ -56,16 +70,6 @@ const FRAMEWORK_RULES: readonly ((
   detectVite,
   detectParcel,
   detectWebpack,
-];
-
-/** Server libraries, to name the framework of a server app. */
-const SERVER_LIBRARIES: readonly { dep: string; framework: string }[] = [
-  { dep: '@nestjs/core', framework: 'nest' },
-  { dep: 'express', framework: 'express' },
-  { dep: 'fastify', framework: 'fastify' },
-  { dep: 'koa', framework: 'koa' },
-  { dep: '@hapi/hapi', framework: 'hapi' },
-  { dep: 'hono', framework: 'hono' },
 ];
 
 /** Flags common build tools use for their output folder (esbuild, tsc, babel, rollup, webpack-cli, …). */
@@ -82,17 +86,14 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
 
   const start = startScript(ctx);
   if (start) {
-    const library = firstDep(
-      ctx,
-      SERVER_LIBRARIES.map((s) => s.dep),
-    );
-    const framework = SERVER_LIBRARIES.find((s) => s.dep === library?.name)?.framework ?? 'node';
+    const library = serverLibrary(ctx);
+    const { framework } = library;
     decide(
       ctx,
       framework,
       'server',
       PACKAGE_JSON,
-      library
+      library.rule
         ? `${library.rule} and a "start" script, with no static framework`
         : 'a "start" script, with no static framework',
     );
@@ -103,11 +104,7 @@ export async function detectFramework(ctx: FrameworkContext, hasIndexHtml: boole
 
   const deployedStart = ctx.deploy?.start;
   if (deployedStart?.argv && scripts.start === undefined) {
-    const library = firstDep(
-      ctx,
-      SERVER_LIBRARIES.map((s) => s.dep),
-    );
-    const framework = SERVER_LIBRARIES.find((s) => s.dep === library?.name)?.framework ?? 'node';
+    const { framework } = serverLibrary(ctx);
     decide(
       ctx,
       framework,

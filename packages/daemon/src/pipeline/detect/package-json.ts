@@ -31,6 +31,8 @@ export interface PackageInfo {
   entryFields: string[];
   /** Which field declares a package, or null. */
   depField(name: string): DepField | null;
+  /** The version range a package is declared with ("^1.131.0"), or null when absent or not a string. */
+  depVersion(name: string): string | null;
   /** Every package it declares, in any dependency field. */
   depNames(): string[];
 }
@@ -77,12 +79,14 @@ export async function readPackageJson(files: ProjectFiles, log: DecisionLog): Pr
   }
 
   const deps = new Map<string, DepField>();
+  const versions = new Map<string, string>();
   let installable = 0;
   for (const field of DEP_FIELDS) {
     const block = data[field];
     if (!isRecord(block)) continue;
-    for (const name of Object.keys(block)) {
+    for (const [name, version] of Object.entries(block)) {
       if (!deps.has(name)) deps.set(name, field);
+      if (!versions.has(name) && typeof version === 'string') versions.set(name, version);
       if (field !== 'peerDependencies') installable++;
     }
   }
@@ -104,6 +108,7 @@ export async function readPackageJson(files: ProjectFiles, log: DecisionLog): Pr
     name: typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : null,
     entryFields: ENTRY_FIELDS.filter((field) => data[field] !== undefined),
     depField: (name) => deps.get(name) ?? null,
+    depVersion: (name) => versions.get(name) ?? null,
     depNames: () => [...deps.keys()],
   };
 }

@@ -19,7 +19,8 @@ import {
  *
  * - the site says so itself: a `_redirects` line `/* /index.html 200`, or a vercel.json rewrite of
  *   every path to /index.html → single-page app, whatever the framework;
- * - a single-page bundler (vite, cra, vue-cli, angular, parcel, webpack, or a custom build) → a
+ * - a single-page bundler (vite, cra, vue-cli, angular, parcel, webpack, a custom build, or a
+ *   server-capable framework built with ssr: false: react-router-spa, remix-spa, nuxt-spa, analog-spa) → a
  *   single-page app, unless the project shows several html entry pages (Vite's
  *   build.rollupOptions.input, several html-webpack-plugin pages, Vue CLI's `pages`, Parcel given
  *   several .html files, or several .html pages beside index.html) → multi-page;
@@ -41,6 +42,11 @@ export const SINGLE_PAGE_BUNDLERS: ReadonlySet<string> = new Set([
   'parcel',
   'webpack',
   'custom',
+  // Server-capable frameworks built as single-page apps (ssr: false): one page that routes.
+  'react-router-spa',
+  'remix-spa',
+  'nuxt-spa',
+  'analog-spa',
 ]);
 
 /** Pages a site serves for errors or as a fallback: not pages of its own. */

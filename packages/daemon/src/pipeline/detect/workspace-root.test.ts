@@ -48,7 +48,8 @@ describe('the root of a workspace as the app', () => {
     // Scoped packages name their bins by scope or name: @react-router/dev → react-router.
     const rr = await detect(
       rootWith({
-        scripts: { build: 'react-router build' },
+        scripts: { build: 'react-router build', start: 'react-router-serve ./build/server/index.js' },
+        dependencies: { '@react-router/serve': '^7.9.0' },
         devDependencies: { '@react-router/dev': '^7.9.0' },
       }),
     );

@@ -64,7 +64,7 @@ export function runsOtherPackages(cmd: ScriptCommand): boolean {
 }
 
 /** Irregular bins of common tools, where the package is not named after the bin. */
-const BIN_PACKAGES: Record<string, string> = { ng: '@angular/cli' };
+const BIN_PACKAGES: Record<string, string> = { ng: '@angular/cli', 'react-router': '@react-router/dev' };
 
 /**
  * Whether the dependency `dep` provides the binary `bin`, by the way packages name their bins: the
@@ -134,7 +134,11 @@ export function rootVerdict(
       continue;
     }
     if (NOT_A_BUILD.has(cmd.bin)) continue;
-    const dep = pkg.depNames().find((name) => providesBin(name, cmd.bin));
+    // A package known to carry the bin (or named as it) before one that only shares its scope.
+    const names = pkg.depNames();
+    const dep =
+      names.find((name) => name === cmd.bin || BIN_PACKAGES[cmd.bin] === name) ??
+      names.find((name) => providesBin(name, cmd.bin));
     if (dep) {
       return {
         isApp: true,
