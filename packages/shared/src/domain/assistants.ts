@@ -36,6 +36,12 @@ export const DIAGNOSIS_CODES = [
   /** The preview (a server app) could not listen: its port is taken. */
   'PORT_IN_USE',
   'UNKNOWN',
+  /** The app stopped because an environment variable the output names is not set (or was refused); subjects: the names. */
+  'MISSING_ENV',
+  /** The registry answered that it has no such package or version; subjects: [package or package@version, registry host]. */
+  'PACKAGE_NOT_ON_REGISTRY',
+  /** Two packages that must be the same version are not (react and react-dom); subjects: [name@version, name@version]. */
+  'MISMATCHED_PACKAGE_VERSIONS',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;
@@ -54,6 +60,8 @@ export const REPAIR_CODES = [
   'USE_FRAMEWORK_BUILD',
   /** Remove uploaded node_modules built for another platform and install afresh. */
   'DROP_FOREIGN_NODE_MODULES',
+  /** Pin a package that must match another (react-dom to react) to that one's version in package.json, then reinstall unlocked. */
+  'ALIGN_PACKAGE_VERSIONS',
 ] as const;
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;

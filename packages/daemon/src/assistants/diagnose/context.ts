@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { realWithin } from '../../fs/contain.ts';
 import { sanitizeLine, type Blueprint, type BuildError, type Diagnosis, type StepName } from '@forge/shared';
 import {
   findFirstError,
@@ -30,6 +31,8 @@ export interface DiagnoseInput {
 export const MAX_LINES = 5_000;
 /** A line is cut to this many characters before any rule reads it (minified bundles print 100 KB lines). */
 export const MAX_LINE = 2_000;
+/** Other files a rule reads to confirm a claim (a lockfile, an env template, a source file) stop here. */
+const MAX_TEXT = 8 * 1024 * 1024;
 /** package.json files larger than this are not read (detection refuses them too). */
 const MAX_PACKAGE_JSON = 1024 * 1024;
 
@@ -43,6 +46,8 @@ interface PackageJson {
   name: string | null;
   scripts: Record<string, string>;
   deps: Set<string>;
+  /** What each dependency field asks for, by package name (the first field that declares it). */
+  specs: Map<string, { field: string; spec: string }>;
 }
 
 /** A place without its line: the file an error names as importer. */
@@ -138,9 +143,14 @@ export class Context {
         const json = await readJson(this.abs(file));
         if (!json) continue;
         const deps = new Set<string>();
+        const specs = new Map<string, { field: string; spec: string }>();
         for (const field of DEP_FIELDS) {
           const value = json[field];
-          if (value && typeof value === 'object') for (const name of Object.keys(value)) deps.add(name);
+          if (!value || typeof value !== 'object') continue;
+          for (const [name, spec] of Object.entries(value)) {
+            deps.add(name);
+            if (typeof spec === 'string' && !specs.has(name)) specs.set(name, { field, spec });
+          }
         }
         const scripts: Record<string, string> = {};
         if (json.scripts && typeof json.scripts === 'object') {
@@ -148,7 +158,7 @@ export class Context {
             if (typeof script === 'string') scripts[name] = script;
           }
         }
-        found.push({ file, name: typeof json.name === 'string' ? json.name : null, scripts, deps });
+        found.push({ file, name: typeof json.name === 'string' ? json.name : null, scripts, deps, specs });
       }
       return found;
     })();
@@ -185,6 +195,18 @@ export class Context {
     return (await this.packages()).some((pkg) => pkg.deps.has(name));
   }
 
+  /**
+   * Where `name` is declared and what it asks for: the app's package.json first, then its install
+   * folder's and the root's (the order of packages()), or null when none declares it.
+   */
+  async declaration(name: string): Promise<{ file: string; field: string; spec: string } | null> {
+    for (const pkg of await this.packages()) {
+      const found = pkg.specs.get(name);
+      if (found) return { file: pkg.file, ...found };
+    }
+    return null;
+  }
+
   /** The script `name` of the app's package.json. */
   async script(name: string): Promise<string | undefined> {
     const app = (await this.packages()).find((pkg) => pkg.file === this.appPackageJson);
@@ -200,6 +222,23 @@ export class Context {
       const up = path.dirname(dir);
       if (up === dir) return false;
       dir = up;
+    }
+  }
+
+  /**
+   * The text of project file `rel` when it is a regular file inside the project (links followed, never
+   * beyond it) of at most `max` bytes; null otherwise. Rules read only what confirms a claim with it.
+   */
+  async readText(rel: string, max = MAX_TEXT): Promise<string | null> {
+    try {
+      const root = await realpath(this.projectDir);
+      const real = await realWithin(root, path.join(root, rel));
+      if (real === null) return null;
+      const stat = await fs.promises.stat(real);
+      if (!stat.isFile() || stat.size > max) return null;
+      return await readFile(real, 'utf8');
+    } catch {
+      return null;
     }
   }
 

@@ -561,8 +561,8 @@ describe('the machine around the build', () => {
 
   it('a package the registry does not have is no network failure', async () => {
     const d = await run({ step: 'install', lines: await firstErrorOutput('pnpm-fetch-404.log') });
-    expect(d.code).toBe('UNKNOWN');
-    expect(d.summary).toContain('ERR_PNPM_FETCH_404');
+    expect(d.code).toBe('PACKAGE_NOT_ON_REGISTRY');
+    expect(d.subjects).toEqual(['forge-no-such-pkg-zz9', 'registry.npmjs.org']);
   });
 
   it('PORT_IN_USE from Node and from vite preview', async () => {

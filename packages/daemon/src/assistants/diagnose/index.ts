@@ -1,6 +1,7 @@
 import type { Diagnosis } from '@forge/shared';
 import { syntaxError, typeError, unknown } from './code-rules.ts';
 import { Context, type DiagnoseInput } from './context.ts';
+import { missingEnv } from './env-rules.ts';
 import { findUnresolved, missingFile, missingPackages } from './imports.ts';
 import {
   commandMissing,
@@ -11,6 +12,7 @@ import {
   nodeUnavailable,
   peerConflict,
 } from './package-manager-rules.ts';
+import { packageNotOnRegistry } from './registry-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -19,6 +21,7 @@ import {
   portInUse,
   timedOut,
 } from './runtime-rules.ts';
+import { mismatchedVersions } from './version-rules.ts';
 
 /**
  * ScanBot's diagnosis of a failed build: what is wrong, where, and what to do — read from what the
@@ -39,20 +42,26 @@ import {
  *     PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
  *     (MISSING_PACKAGE instead when it is the bin of a known package the project lacks: `vite`).
  *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC, PEER_DEPENDENCY_CONFLICT,
- *     NODE_VERSION_MISMATCH (EBADENGINE, a tool's own Node check), MISSING_SCRIPT (a plan that found
- *     nothing to build is MISSING_SCRIPT only when the app's package.json has no "build"; else UNKNOWN
- *     with the plan's reason and what the forge config can set).
- *  7. Imports that did not resolve: MISSING_PACKAGE (every bare import whose package is not installed,
+ *     PACKAGE_NOT_ON_REGISTRY (the registry answered 404 or "no matching version": never a host that
+ *     could not be reached, which is NETWORK_AT_BUILD), NODE_VERSION_MISMATCH (EBADENGINE, a tool's
+ *     own Node check), MISSING_SCRIPT (a plan that found nothing to build is MISSING_SCRIPT only when
+ *     the app's package.json has no "build"; else UNKNOWN with the plan's reason and what the forge
+ *     config can set).
+ *  7. What the app refused to run with: MISMATCHED_PACKAGE_VERSIONS (react and react-dom apart), then
+ *     MISSING_ENV (an environment variable the output names; the files confirm a plain sentence).
+ *     Both before imports and network: a server that stops for its secret may print a failed
+ *     connection after it, and the variable is the cause.
+ *  8. Imports that did not resolve: MISSING_PACKAGE (every bare import whose package is not installed,
  *     builtins never), then IMPORT_CASE_MISMATCH / MISSING_FILE for the first relative one. A missing
  *     package comes first: tools stop at it, and type errors or syntax errors after it are its echoes.
- *  8. NETWORK_AT_BUILD — a host the build needed (fonts, schemas) could not be reached.
- *  9. PORT_IN_USE — the server app could not listen.
- * 10. SYNTAX_ERROR (NODE_VERSION_MISMATCH when Node cannot parse a dependency and the project asks
+ *  9. NETWORK_AT_BUILD — a host the build needed (fonts, schemas) could not be reached.
+ * 10. PORT_IN_USE — the server app could not listen.
+ * 11. SYNTAX_ERROR (NODE_VERSION_MISMATCH when Node cannot parse a dependency and the project asks
  *     for another Node), then TYPE_ERROR: a file that does not parse cannot be type-checked.
- * 11. NODE_VERSION_MISMATCH when the plan already said this Node is not the one asked for
+ * 12. NODE_VERSION_MISMATCH when the plan already said this Node is not the one asked for
  *     (error.probableCause), or the package manager warned of an engine (EBADENGINE as a warning),
  *     and nothing more specific was found.
- * 12. UNKNOWN — the first error line and its place, and where to read the whole log.
+ * 13. UNKNOWN — the first error line and its place, and where to read the whole log.
  *
  * Work is bounded: the last 5,000 lines, each cut to 2,000 characters, are read; files are read only
  * to confirm (package.json, a node_modules entry, the folder of an import).
@@ -68,9 +77,12 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     commandMissing,
     lockfileOutOfSync,
     peerConflict,
+    packageNotOnRegistry,
     engineRefused,
     missingScript,
     notPlanned,
+    mismatchedVersions,
+    missingEnv,
     imports,
     networkAtBuild,
     portInUse,

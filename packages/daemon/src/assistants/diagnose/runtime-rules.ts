@@ -4,6 +4,7 @@ import { FRAMEWORK_OUTPUTS, foldersWrittenSince } from '../../pipeline/checks/wr
 import { formatCommand, formatDuration, type Diagnosis } from '@forge/shared';
 import { listText, placeText, REPAIR_HINT, type Context } from './context.ts';
 import { stripVersion } from '../package-name.ts';
+import { namedByDependencies, unreachableRegistry } from './registry-rules.ts';
 
 /**
  * Failures of the machine around the code rather than of the code: a step stopped at its time limit,
@@ -191,8 +192,12 @@ function hostOfSpec(spec: string): string | undefined {
   return /^[\w.-]+\/[\w.-]+(?:#.*)?$/.test(value) ? 'github.com' : undefined;
 }
 
-/** NETWORK_AT_BUILD: the build (or install) needed a host this machine could not reach. */
-export function networkAtBuild(ctx: Context): Diagnosis | null {
+/**
+ * NETWORK_AT_BUILD: the build (or install) needed a host this machine could not reach. When that host
+ * is the registry itself (the project's .npmrc names one this machine cannot reach), the advice is about
+ * the registry, not about depending on the registry.
+ */
+export async function networkAtBuild(ctx: Context): Promise<Diagnosis | null> {
   const hosts: string[] = [];
   let first = -1;
   ctx.lines.forEach((line, i) => {
@@ -212,6 +217,26 @@ export function networkAtBuild(ctx: Context): Diagnosis | null {
   const step = ctx.input.step === 'install' ? 'install' : 'build';
   const local = hosts.filter((h) => /^(?:127\.|localhost\b|\[?::1\]?)/.test(h));
   const where = hosts.length ? listText(hosts) : 'a host';
+  const registry = step === 'install' ? await unreachableRegistry(ctx, hosts) : null;
+  if (registry) {
+    const at = registry.host ? ` at ${registry.host}` : '';
+    return {
+      code: 'NETWORK_AT_BUILD',
+      summary: `The install could not reach the package registry${at} (${registry.evidence}).`,
+      suggestion: `Installs fetch every package from the registry this machine is set to use (npm_config_registry, or registry= in the project's .npmrc)${registry.host ? `: check that ${registry.host} is the registry you mean and that this machine can reach it` : ': check that it is reachable from this machine'}, then build again.`,
+      ...(registry.host ? { subjects: [registry.host] } : hosts.length ? { subjects: hosts } : {}),
+    };
+  }
+  const unnamed: string[] = [];
+  if (step === 'install') for (const h of hosts) if (!(await namedByDependencies(ctx, h))) unnamed.push(h);
+  if (hosts.length > 0 && unnamed.length === hosts.length) {
+    return {
+      code: 'NETWORK_AT_BUILD',
+      summary: `The install could not reach ${where}, which no dependency in package.json names: it is the registry the install was set to use, or a dependency of a dependency fetches from it.`,
+      suggestion: `Check the registry the install uses (npm_config_registry, registry= in the project's .npmrc, Yarn's npmRegistryServer) and that this machine can reach ${where}; builds reach only the npm registry, so a dependency that fetches from another host cannot install here. Then build again.`,
+      subjects: hosts,
+    };
+  }
   return {
     code: 'NETWORK_AT_BUILD',
     summary: `The ${step} needed the network and could not reach ${where}${place ? ` (${placeText(place)})` : ''}.`,

@@ -1,5 +1,6 @@
 import { formatCommand, type Diagnosis, type RepairCode } from '@forge/shared';
 import { planAddPackages } from './add-packages.ts';
+import { planAlignVersions } from './align-versions.ts';
 import { installArgs } from './install-args.ts';
 import { readInsideBytes } from './project.ts';
 import { planFrameworkBuild } from './framework-build.ts';
@@ -28,6 +29,7 @@ const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => P
   LEGACY_PEER_DEPS: planLegacyPeers,
   USE_FRAMEWORK_BUILD: planFrameworkBuild,
   DROP_FOREIGN_NODE_MODULES: planDropNodeModules,
+  ALIGN_PACKAGE_VERSIONS: planAlignVersions,
 };
 
 /**

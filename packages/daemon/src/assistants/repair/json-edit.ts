@@ -190,3 +190,23 @@ export function addMember(
   const previous = target.members[index - 1]!;
   return text.slice(0, previous.valueEnd) + `,${separator}${member}` + text.slice(previous.valueEnd);
 }
+
+/**
+ * Replace the value of the existing member `key` of the object at `path` with `value` (any JSON
+ * value, written on one line), leaving every other byte of the text as it was.
+ */
+export function setMember(text: string, path: readonly string[], key: string, value: unknown): string {
+  const scanner = new JsonScanner(text);
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  let target = scanner.objectAt(bom);
+  for (const segment of path) {
+    const member = target.members.find((m) => m.key === segment);
+    if (!member) throw new Error(`no "${path.join('.')}" object`);
+    target = scanner.objectAt(member.valueStart);
+  }
+  const members = target.members.filter((m) => m.key === key);
+  if (members.length !== 1)
+    throw new Error(`"${key}" is ${members.length ? 'there more than once' : 'not there'}`);
+  const member = members[0]!;
+  return text.slice(0, member.valueStart) + JSON.stringify(value) + text.slice(member.valueEnd);
+}

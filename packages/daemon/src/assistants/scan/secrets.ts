@@ -50,6 +50,12 @@ export function isEnvFile(fileRel: string): boolean {
     .some((part) => TEMPLATE_PARTS.has(part));
 }
 
+/** Whether a file name is a dotenv template that documents names (`.env.example`, `.env.sample`, `.env.defaults`). */
+export function isEnvTemplate(fileRel: string): boolean {
+  const base = path.posix.basename(fileRel);
+  return /^\.env\.[\w.-]+$/i.test(base) && !isEnvFile(base);
+}
+
 /** Key files that hold a private key whatever their content looks like (binary stores). */
 export function isKeyStore(fileRel: string): boolean {
   return /\.(?:p12|pfx|jks|keystore)$/i.test(fileRel);

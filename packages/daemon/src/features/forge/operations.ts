@@ -156,6 +156,8 @@ const REPAIR_WORDS: Record<RepairCode, string> = {
   LEGACY_PEER_DEPS: "install again in the package manager's legacy peer-dependency mode",
   USE_FRAMEWORK_BUILD: "use the framework's own build command",
   DROP_FOREIGN_NODE_MODULES: 'remove node_modules built for another platform and install afresh',
+  ALIGN_PACKAGE_VERSIONS:
+    'pin a package that must match another (react-dom to react) to the same version and install again',
 };
 
 interface WorkflowStep {

@@ -23,6 +23,9 @@ export const DIAGNOSIS_LABELS: Record<DiagnosisCode, string> = {
   TIMEOUT: 'Timed out',
   PORT_IN_USE: 'Port in use',
   UNKNOWN: 'Unknown cause',
+  MISSING_ENV: 'Missing environment variable',
+  PACKAGE_NOT_ON_REGISTRY: 'Not on the registry',
+  MISMATCHED_PACKAGE_VERSIONS: 'Package versions apart',
 };
 
 /** A place in a file: "src/App.tsx:12:5", "build.mjs:1", or just the file. */
