@@ -46,7 +46,8 @@ function step(label, cmd, args, opts) {
 
 /**
  * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
- * sandbox) and Info-ZIP unzip (extraction reference). As root on a Debian machine they are installed
+ * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
+ * completion) and script(1) (CLI output on a terminal). As root on a Debian machine they are installed
  * here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
@@ -56,6 +57,12 @@ function ensureTestTools() {
   if (!have('tmux')) missing.push('tmux');
   if (!have('bwrap')) missing.push('bubblewrap');
   if (!have('unzip')) missing.push('unzip');
+  // Scale-out and worker tests run a real Redis on a loopback port; completion tests load the
+  // scripts into zsh and fish.
+  if (!have('redis-server')) missing.push('redis-server');
+  if (!have('zsh')) missing.push('zsh');
+  if (!have('fish')) missing.push('fish');
+  if (!have('script')) missing.push('bsdutils');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && have('apt-get')) {
