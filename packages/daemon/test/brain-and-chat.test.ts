@@ -320,8 +320,8 @@ describe('memory cells', () => {
       key: 'editor',
     });
     expect((await bot(app, 'MemoryBot')).lastJob).toMatchObject({
-      label: 'forget editor',
-      summary: 'Forgot "editor"',
+      label: 'forget a cell',
+      summary: 'Forgot a cell (1 in memory)',
     });
 
     clock.now += 1_000;
