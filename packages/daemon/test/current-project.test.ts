@@ -122,10 +122,12 @@ describe('the current project', () => {
     expect(await text(get(app, '/api/forge/blueprint'))).toContain('Blueprint of site');
     // The refused uploads stay in the build history, failed with their reason.
     const history = await json<Build[]>(get(app, '/api/builds'));
-    expect(history.filter((b) => b.status === 'failed').map((b) => b.projectName).sort()).toEqual([
-      'garbage',
-      'slip',
-    ]);
+    expect(
+      history
+        .filter((b) => b.status === 'failed')
+        .map((b) => b.projectName)
+        .sort(),
+    ).toEqual(['garbage', 'slip']);
   });
 
   it('is chosen with POST /api/projects/current, kept across a restart, and must exist', async () => {
@@ -137,7 +139,9 @@ describe('the current project', () => {
       await live.finished(up.buildId!);
     }
     expect(await current(first)).toEqual({ name: 'two' });
-    expect(await json(send(first, 'POST', '/api/projects/current', { name: 'one' }))).toEqual({ name: 'one' });
+    expect(await json(send(first, 'POST', '/api/projects/current', { name: 'one' }))).toEqual({
+      name: 'one',
+    });
     const unknown = await send(first, 'POST', '/api/projects/current', { name: 'three' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 'PROJECT_NOT_FOUND' });

@@ -22,8 +22,7 @@ export async function run(deps: Deps, opts: PlanOptions): Promise<number> {
   const target = opts.target;
   // A .zip name, a path or a file here is a file (and must be a ZIP); anything else names a project.
   const isFile =
-    target !== undefined &&
-    (isZipName(target) || /[\\/]/.test(target) || isFileHere(deps.cwd, target));
+    target !== undefined && (isZipName(target) || /[\\/]/.test(target) || isFileHere(deps.cwd, target));
   const zip = isFile ? await import('../lazy.ts') : undefined;
   const file = zip && target ? await zip.checkZipFile(target, deps.cwd) : undefined;
   const { client } = await deps.connect();

@@ -24,7 +24,9 @@ export async function run(deps: Deps, opts: UseOptions): Promise<number> {
     return EXIT.ok;
   }
   if (!current.name) {
-    throw new CliError('There are no projects yet.', { hint: 'Upload a project first: forge upload app.zip' });
+    throw new CliError('There are no projects yet.', {
+      hint: 'Upload a project first: forge upload app.zip',
+    });
   }
   if (opts.project) deps.out.info(`Current project: ${current.name}`);
   else deps.out.data(current.name);

@@ -490,7 +490,8 @@ export const routes = defineRoutes({
     method: 'GET',
     path: '/api/projects/current',
     response: CurrentProject,
-    summary: 'The current project: the one last chosen (upload, selector, forge use), what requests without a project act on.',
+    summary:
+      'The current project: the one last chosen (upload, selector, forge use), what requests without a project act on.',
   },
   useProject: {
     method: 'POST',

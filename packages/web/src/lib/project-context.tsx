@@ -82,7 +82,11 @@ export function ProjectProvider({ children }: { children: ReactNode }) {
     const projects = data ?? [];
     const known = (name: string | null | undefined): name is string =>
       !!name && projects.some((p) => p.name === name);
-    const project = known(chosen) ? chosen : known(current?.name) ? current.name : (projects[0]?.name ?? null);
+    const project = known(chosen)
+      ? chosen
+      : known(current?.name)
+        ? current.name
+        : (projects[0]?.name ?? null);
     return { project, projects, pending: isPending, select };
   }, [data, current, chosen, isPending, select]);
 

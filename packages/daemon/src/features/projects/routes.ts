@@ -55,7 +55,10 @@ export function currentProject(repo: BuildRepo): string | null {
 }
 
 /** The project a request asked for (it must exist), else the current one; null when there is none. */
-export function projectAsked(deps: Pick<ProjectDeps, 'repo' | 'layout'>, asked: string | undefined): string | null {
+export function projectAsked(
+  deps: Pick<ProjectDeps, 'repo' | 'layout'>,
+  asked: string | undefined,
+): string | null {
   if (asked === undefined || asked === '') return currentProject(deps.repo);
   requireProject(deps, asked);
   return asked;

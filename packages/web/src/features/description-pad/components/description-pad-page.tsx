@@ -122,7 +122,10 @@ export function DescriptionPadPage() {
         current && current.to === 'forge' && 'replies' in current
           ? {
               ...current,
-              replies: [...current.replies, ...replies.map((r, i) => ({ ...r, id: `http-${Date.now()}-${i}` }))],
+              replies: [
+                ...current.replies,
+                ...replies.map((r, i) => ({ ...r, id: `http-${Date.now()}-${i}` })),
+              ],
             }
           : current,
       );
