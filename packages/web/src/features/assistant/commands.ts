@@ -81,7 +81,9 @@ export async function runAssistantCommand(
   if (command === 'help') return { command, reply: HELP_TEXT, ok: true };
   const { route, failure } = COMMAND_CALLS[command];
   try {
-    const answer = await client.request(route, { query: project ? { project } : {} });
+    const answer = project
+      ? await client.request(route, { query: { project } })
+      : await client.request(route);
     return { command, reply: answer.text, ok: true };
   } catch (error) {
     if (error instanceof ForgeHttpError) return { command, reply: failure(error.serverMessage), ok: false };
