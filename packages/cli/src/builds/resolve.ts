@@ -12,7 +12,15 @@ const NO_BUILDS_HINT = 'Upload a project first: forge upload app.zip';
  * chosen (an accepted upload, the web's selector, `forge use`), never one a background rebuild touched.
  */
 export async function defaultProjectName(client: CliClient): Promise<string> {
-  const { name } = await client.request('currentProject');
+  const name = await client.request('currentProject').then(
+    (current) => current.name,
+    async (err: unknown) => {
+      // A daemon from before the current project was kept (no such route): its newest project.
+      if ((err as { code?: string } | null)?.code !== 'NOT_FOUND') throw err;
+      const projects = await client.request('projects');
+      return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0]?.name ?? null;
+    },
+  );
   if (!name) throw new CliError('There are no projects yet.', { hint: NO_BUILDS_HINT });
   return name;
 }
