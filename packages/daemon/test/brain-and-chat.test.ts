@@ -320,8 +320,8 @@ describe('memory cells', () => {
       key: 'editor',
     });
     expect((await bot(app, 'MemoryBot')).lastJob).toMatchObject({
-      label: 'forget editor',
-      summary: 'Forgot "editor"',
+      label: 'forget a cell',
+      summary: 'Forgot a cell (1 in memory)',
     });
 
     clock.now += 1_000;
@@ -423,6 +423,8 @@ describe('chat', () => {
   it('answers build, status, fix, brain and anything else over /ws', async () => {
     const { app } = await appWithClock();
     const socket = await watch(app);
+    const hello = await socket.until((m) => m.type === 'hello');
+    const clientId = (hello as Extract<ServerMessage, { type: 'hello' }>).clientId;
     const chats = () => socket.messages.filter((m): m is Chat => m.type === 'chat');
     const reply = (after: number, pred: (m: Chat) => boolean = () => true) =>
       socket.until(
@@ -430,7 +432,7 @@ describe('chat', () => {
       ) as Promise<Chat>;
     const send = async (q: string, cookie?: string) => {
       const before = chats().length;
-      const res = await post(app, '/api/chat', { q }, cookie);
+      const res = await post(app, '/api/chat', { q, clientId }, cookie);
       expect(await res.json()).toEqual({ ok: true });
       return before;
     };
@@ -525,9 +527,12 @@ describe('chat privacy', () => {
     expect(seen).toEqual(['help', CHAT_HELP]);
     expect(JSON.stringify(other.messages)).not.toContain('hunter2');
 
-    // A guest's brain question (help and status only) is no secret: every client sees it.
+    // A guest's brain question is the asker's too: the other client never sees it.
     await post(app, '/api/chat', { q: 'brain: status', clientId });
-    await other.until((m) => m.type === 'chat' && m.role === 'brain');
+    await asker.until((m) => m.type === 'chat' && m.role === 'brain' && m.chat.includes('Brain: guest'));
+    await post(app, '/api/chat', { q: 'status', clientId });
+    await other.until((m) => m.type === 'chat' && m.role === 'forge' && m.chat !== CHAT_HELP);
+    expect(other.messages.some((m) => m.type === 'chat' && m.role === 'brain')).toBe(false);
   });
 });
 
@@ -550,10 +555,12 @@ describe('the brain with a language model', () => {
     );
 
     const socket = await watch(app);
+    const hello = await socket.until((m) => m.type === 'hello');
+    const clientId = (hello as Extract<ServerMessage, { type: 'hello' }>).clientId;
     // A guest's question never reaches the model.
-    await post(app, '/api/chat', { q: 'brain: which framework?' });
+    await post(app, '/api/chat', { q: 'brain: which framework?', clientId });
     await socket.until((m) => m.type === 'chat' && m.role === 'brain');
-    await post(app, '/api/chat', { q: 'brain: why did my build fail?' }, me.cookie);
+    await post(app, '/api/chat', { q: 'brain: why did my build fail?', clientId }, me.cookie);
 
     const call = await model.nextCall();
     expect(call.headers.authorization).toBe(`Bearer ${KEY}`);

@@ -280,6 +280,18 @@ export const Project = z.object({
 export type Project = z.infer<typeof Project>;
 export const ProjectParams = z.object({ name: z.string().min(1) });
 
+/**
+ * The project an answer is about when a request names none: the one the user last chose (an
+ * accepted upload, the web's project selector, `forge use`). A background rebuild never changes it.
+ */
+export const CurrentProject = z.object({
+  /** The chosen project, or null while no project has been uploaded. */
+  name: z.string().nullable(),
+});
+export type CurrentProject = z.infer<typeof CurrentProject>;
+/** Choose the current project (it must exist). */
+export const CurrentProjectBody = z.object({ name: z.string().min(1) });
+
 /** Every bot with its live state (GET /api/bots). */
 export const BotInfo = z.object({
   name: z.string(),

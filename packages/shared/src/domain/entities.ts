@@ -138,7 +138,11 @@ export const BrainStatus = z.object({
   memoryCellCount: z.number().int().nonnegative(),
 });
 export type BrainStatus = z.infer<typeof BrainStatus>;
-export const BrainHandshakeBody = z.object({ message: z.string().trim().min(1) });
+export const BrainHandshakeBody = z.object({
+  message: z.string().trim().min(1),
+  /** The project a signed-in question is about (default: the current project). */
+  project: z.string().min(1).optional(),
+});
 /** Brain reply (spec §3). */
 export const BrainReply = z.object({
   reply: z.string(),
@@ -158,13 +162,26 @@ export const ChatBody = z.object({
    * answer then go to it alone, not to every open client.
    */
   clientId: z.string().max(64).optional(),
+  /** The project `build`, `fix`, `status` and brain questions are about (default: the current one). */
+  project: z.string().min(1).optional(),
 });
-export const ChatAccepted = z.object({ ok: z.literal(true) });
+export const ChatAccepted = z.object({
+  ok: z.literal(true),
+  /**
+   * The answer, when the request names no connected /ws client (`clientId`) to send it to: a reply
+   * that has no session to go to is given here, never broadcast.
+   */
+  replies: z.array(ForgeChatItem).optional(),
+});
 
 /** Upload result (spec §3), plus the id of the build it started. */
 export const UploadResult = z.object({
   projectName: z.string(),
   builderBots: z.array(z.string()),
+  /**
+   * `success: true` means the ZIP was accepted and its build planned (or queued), not that the build
+   * succeeded: the build's verdict comes with its end (`build-finished` on /ws, GET /api/builds/:id).
+   */
   buildResult: z.object({ success: z.boolean(), hasPackageJson: z.boolean() }),
   buildId: z.string().optional(),
   /**

@@ -96,7 +96,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
   }
 
   async function askModel(question: string, options: AskOptions): Promise<BrainAnswer> {
-    const facts = projectFacts(services);
+    const facts = projectFacts(services, options.project);
     const files = facts ? await fileFacts(services, facts.name).catch(() => null) : null;
     const context = modelContext(facts, files, memory.list());
     const controller = new AbortController();
@@ -237,7 +237,12 @@ function createBrain(services: AppServices, deps: AppDeps) {
     },
 
     /** POST /api/brain/handshake: greeting, then code phrase, then answers (spec §4). */
-    async handshake(req: IncomingMessage, res: Response, message: string): Promise<BrainReply> {
+    async handshake(
+      req: IncomingMessage,
+      res: Response,
+      message: string,
+      project?: string,
+    ): Promise<BrainReply> {
       let session = sessionOf(req);
       if (!session) {
         const created = sessions.create();
@@ -264,6 +269,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
         const answer = await brain.ask(text, {
           authenticated: true,
           sessionRemaining: sessions.remaining(session),
+          ...(project ? { project } : {}),
         });
         return reply(answer.text, true);
       }

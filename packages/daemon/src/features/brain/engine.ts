@@ -30,6 +30,8 @@ export interface AskContext {
   authenticated: boolean;
   /** Milliseconds left in the session (0 for a guest). */
   sessionRemaining: number;
+  /** The project the question is about (a name the caller checked); absent: the current project. */
+  project?: string | null;
 }
 
 export interface EngineDeps {
@@ -180,7 +182,7 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
         : 'Language model: none (built-in answers only).',
     ];
     if (ctx.authenticated) lines.push(`Memory: ${memory.count()} cells.`);
-    const facts = projectFacts(services);
+    const facts = projectFacts(services, ctx.project);
     if (!facts) lines.push('Project: none yet.');
     else {
       const last = facts.builds[0];
@@ -415,7 +417,7 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
       const recall = RECALL.exec(question.trim());
       const asksProject = finding || SCRIPTS.test(q) || BUILDS.test(q) || BLUEPRINT.test(q) || FILES.test(q);
       if (asksProject) {
-        const facts = projectFacts(services);
+        const facts = projectFacts(services, ctx.project);
         if (!facts) return { intent: 'unknown', text: NO_PROJECT };
         if (finding) return findFile(facts, finding[1]!);
         if (SCRIPTS.test(q)) return scripts(facts);

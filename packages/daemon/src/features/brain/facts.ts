@@ -35,9 +35,9 @@ function readScripts(dir: string): Record<string, string> {
   }
 }
 
-/** The facts of the current project (the one most recently uploaded or built), or null when there is none. */
-export function projectFacts(services: FactServices): ProjectFacts | null {
-  const name = currentProject(services.repo);
+/** The facts of the project asked, else the current one (the user's last choice); null when there is none. */
+export function projectFacts(services: FactServices, asked?: string | null): ProjectFacts | null {
+  const name = asked ?? currentProject(services.repo);
   if (name === null || !services.repo.project(name)) return null;
   const builds = services.repo.list({ project: name, limit: 10 });
   const blueprint = builds.find((b) => b.blueprint)?.blueprint ?? null;

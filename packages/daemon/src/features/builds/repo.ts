@@ -158,6 +158,8 @@ function toBuild(row: BuildRow): Build {
   });
 }
 
+const CURRENT_PROJECT_FLAG = 'current-project';
+
 /** Builds, their logs and projects in SQLite. Every write is its own transaction (synchronous=FULL). */
 export function createBuildRepo(store: Store) {
   const db = store.db;
@@ -209,6 +211,13 @@ export function createBuildRepo(store: Store) {
     newestProject: db.prepare<[], { name: string }>(
       'SELECT name FROM projects ORDER BY updated_at DESC, name LIMIT 1',
     ),
+    // The user's choice lives in the daemon's flags (migration 3): no table of its own for one value.
+    chosenProject: db.prepare<[string], { value: string }>('SELECT value FROM flags WHERE key = ?'),
+    chooseProject: db.prepare<[string, string, string]>(
+      `INSERT INTO flags (key, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    ),
+    deleteProject: db.prepare<[string]>('DELETE FROM projects WHERE name = ?'),
     setOutput: db.prepare<[string | null, string | null, string]>(
       'UPDATE projects SET output_hash = ?, output_build_id = ? WHERE name = ?',
     ),
@@ -315,6 +324,24 @@ export function createBuildRepo(store: Store) {
     /** The most recently uploaded or built project's name. */
     newestProject(): string | null {
       return stmt.newestProject.get()?.name ?? null;
+    },
+    /** The project the user last chose (upload, selector, `forge use`), or null before any choice. */
+    chosenProject(): string | null {
+      const row = stmt.chosenProject.get(CURRENT_PROJECT_FLAG);
+      if (!row) return null;
+      try {
+        const value: unknown = JSON.parse(row.value);
+        return typeof value === 'string' ? value : null;
+      } catch {
+        return null;
+      }
+    },
+    chooseProject(name: string): void {
+      stmt.chooseProject.run(CURRENT_PROJECT_FLAG, JSON.stringify(name), new Date().toISOString());
+    },
+    /** Forget a project that never got files (an upload refused before its first extraction). */
+    deleteProject(name: string): void {
+      stmt.deleteProject.run(name);
     },
     setProjectOutput(name: string, hash: string | null, buildId: string | null): void {
       stmt.setOutput.run(hash, buildId, name);

@@ -2,6 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useQueryClient } from '@tanstack/react-query';
 import { Brain, Send } from 'lucide-react';
 import { UI_TEXT, formatSessionTime, type BrainChatMessage } from '@forge/shared';
+import { useProject } from '@/lib/project-context.tsx';
 import { forgeClient } from '@/lib/api.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -53,6 +54,8 @@ export function BrainChat({ className }: { className?: string }) {
   const queryClient = useQueryClient();
   const status = useBrainStatus();
   const [messages, setMessages] = useState<BrainChatMessage[]>([]);
+  // Questions are about the project selected in the header.
+  const { project } = useProject();
   const [input, setInput] = useState('');
   const [waiting, setWaiting] = useState(false);
   const [fromReply, setFromReply] = useState<{ authenticated: boolean; at: number } | null>(null);
@@ -97,7 +100,9 @@ export function BrainChat({ className }: { className?: string }) {
     waitingRef.current = true;
     setStream(null);
     try {
-      const reply = await forgeClient.request('brainHandshake', { body: { message: text } });
+      const reply = await forgeClient.request('brainHandshake', {
+        body: project ? { message: text, project } : { message: text },
+      });
       const notes: BrainChatMessage[] = [
         note('brain', reply.reply, {
           authenticated: reply.authenticated,

@@ -6,6 +6,7 @@ import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
 import { UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
+import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -82,11 +83,13 @@ export function DescriptionPadPage() {
   const { toast } = useToast();
   const connected = useConnectionStatus() === 'connected';
   const { clientId } = useSocket();
+  const { project } = useProject();
   const [text, setText] = useState('');
   const [response, setResponse] = useState<PadResponse | null>(null);
 
   const toBrain = useMutation({
-    mutationFn: (message: string) => forgeClient.request('brainHandshake', { body: { message } }),
+    mutationFn: (message: string) =>
+      forgeClient.request('brainHandshake', { body: project ? { message, project } : { message } }),
     onSuccess: (answer) =>
       setResponse({
         to: 'brain',
@@ -106,9 +109,27 @@ export function DescriptionPadPage() {
   const toForge = useMutation({
     mutationFn: (q: string) => {
       const id = clientId();
-      return forgeClient.request('chat', { body: id ? { q, clientId: id } : { q } });
+      return forgeClient.request('chat', {
+        body: { q, ...(id ? { clientId: id } : {}), ...(project ? { project } : {}) },
+      });
     },
     onMutate: () => setResponse({ to: 'forge', replies: [] }),
+    // Without a live connection to send them to, the daemon answers in the response itself.
+    onSuccess: (answer) => {
+      const replies = answer.replies;
+      if (!replies?.length) return;
+      setResponse((current) =>
+        current && current.to === 'forge' && 'replies' in current
+          ? {
+              ...current,
+              replies: [
+                ...current.replies,
+                ...replies.map((r, i) => ({ ...r, id: `http-${Date.now()}-${i}` })),
+              ],
+            }
+          : current,
+      );
+    },
     onError: (error) => {
       toast({ title: UI_TEXT.forgeRequestFailed, description: reasonOf(error), variant: 'destructive' });
       setResponse({ to: 'forge', failed: UI_TEXT.forgeRequestFailed, reason: reasonOf(error) });
