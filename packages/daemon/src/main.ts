@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { FORGE_VERSION, SHUTDOWN_GRACE_MS, WORKER_STOP_GRACE_MS } from '@forge/shared';
+import { formatConfigView, FORGE_VERSION, SHUTDOWN_GRACE_MS, WORKER_STOP_GRACE_MS } from '@forge/shared';
 import { ConfigError, loadConfig, redactQueueUrl, toConfigView } from './config/load-config.ts';
 import type { DaemonConfig } from './config/schema.ts';
 import path from 'node:path';
@@ -7,7 +7,6 @@ import { parseCommand, UsageError, USAGE, workerNameFromHost, type Command } fro
 import { QueueUrlSchema } from './config/schema.ts';
 import { createLogger } from './logging/logger.ts';
 import { startWorker, WorkerStartError } from './worker/worker.ts';
-import { formatConfigView } from './process/print-config.ts';
 import { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
 
 /**
