@@ -11,7 +11,10 @@ const DAEMON_ONLY = {
   FORGE_BRAIN_URL: 'http://127.0.0.1:9/daemon-only/v1',
   FORGE_BRAIN_MODEL: 'tiny-daemon-model',
   FORGE_BRAIN_API_KEY: 'sk-daemon-secret',
+  FORGE_TOKEN: 'daemon-access-token',
 };
+/** The CLI is given the token on its command line; its environment has none of the above. */
+const TOKEN = ['--token', DAEMON_ONLY.FORGE_TOKEN];
 
 describe('forge config print, against a running daemon', () => {
   let sandbox: Sandbox;
@@ -32,7 +35,7 @@ describe('forge config print, against a running daemon', () => {
   });
 
   it('--json: the daemon’s own settings, its real port and pid, secrets as ***', async () => {
-    const { code, stdout, stderr } = await sandbox.run(['config', 'print', '--json']);
+    const { code, stdout, stderr } = await sandbox.run(['config', 'print', '--json', ...TOKEN]);
     expect(code, stderr).toBe(0);
     const view = DaemonConfigResponse.parse(JSON.parse(stdout));
     expect(view).toMatchObject({
@@ -41,6 +44,7 @@ describe('forge config print, against a running daemon', () => {
       pid: state.pid,
       logLevel: 'debug',
       configFile,
+      accessToken: '***',
       brain: {
         provider: { url: 'http://127.0.0.1:9/daemon-only/v1', model: 'tiny-daemon-model', apiKey: '***' },
       },
@@ -49,16 +53,18 @@ describe('forge config print, against a running daemon', () => {
     expect(state.port).not.toBe(0);
     expect(stdout).not.toContain('sk-daemon-secret');
     expect(stdout).not.toContain('sk-daemon-secret');
+    expect(stdout).not.toContain('daemon-access-token');
   });
 
   it('text: one line per field, the daemon first', async () => {
-    const { code, stdout } = await sandbox.run(['config', 'print']);
+    const { code, stdout } = await sandbox.run(['config', 'print', ...TOKEN]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^daemon +${state.url} \\(pid ${state.pid}, Forge \\S+\\)$`));
     expect(lines).toContainEqual(expect.stringMatching(/^brain\.model +tiny-daemon-model$/));
     expect(lines).toContainEqual(expect.stringMatching(/^brain\.apiKey +\*\*\*$/));
     expect(lines).toContainEqual(expect.stringMatching(/^logLevel +debug$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^accessToken +\*\*\*$/));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^port +${state.port}$`)));
     expect(stdout).not.toContain('sk-daemon-secret');
   });
@@ -67,7 +73,13 @@ describe('forge config print, against a running daemon', () => {
     const { code, stdout, stderr } = await sandbox.run(['config', 'print', '--local', '--json']);
     expect(code, stderr).toBe(0);
     const view = DaemonConfigView.parse(JSON.parse(stdout));
-    expect(view).toMatchObject({ home: sandbox.home, port: 0, logLevel: 'info', configFile: null });
+    expect(view).toMatchObject({
+      home: sandbox.home,
+      port: 0,
+      logLevel: 'info',
+      configFile: null,
+      accessToken: null,
+    });
     expect(view.brain.provider).toBeNull();
   });
 });
