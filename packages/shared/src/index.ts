@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './config-view.ts';
 export * from './errors.ts';
 export * from './format.ts';
 export * from './node-summary.ts';

@@ -271,4 +271,12 @@ export const DaemonConfigView = z.object({
 });
 export type DaemonConfigView = z.infer<typeof DaemonConfigView>;
 
+/** `GET /api/config`: the configuration the running daemon uses (port: the one it listens on). */
+export const DaemonConfigResponse = DaemonConfigView.extend({
+  /** The daemon's process id. */
+  pid: z.number().int(),
+  version: z.string(),
+});
+export type DaemonConfigResponse = z.infer<typeof DaemonConfigResponse>;
+
 export { Settings };

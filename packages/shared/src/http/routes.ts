@@ -7,6 +7,7 @@ import {
   ChatAccepted,
   ChatBody,
   AppParams,
+  DaemonConfigResponse,
   DeleteExtensionResponse,
   IntegratedApp,
   RollbackAppResponse,
@@ -132,6 +133,13 @@ export const routes = defineRoutes({
     path: '/api/health',
     response: HealthResponse,
     summary: 'Liveness and version of the daemon.',
+  },
+  config: {
+    method: 'GET',
+    path: '/api/config',
+    response: DaemonConfigResponse,
+    summary:
+      'The configuration the running daemon uses (config file + environment + command line); tokens, API keys and URL passwords shown as ***.',
   },
   getSettings: { method: 'GET', path: '/api/settings', response: Settings, summary: 'The current settings.' },
   updateSetting: {

@@ -283,6 +283,7 @@ export function createPipeline(deps: PipelineDeps) {
     settings: deps.settings,
     logger,
     home: (name) => layout.buildHome(name),
+    caches: layout.cachesDir,
   };
   const stages = {
     extract: extractStage({ layout, logger }),
@@ -296,6 +297,7 @@ export function createPipeline(deps: PipelineDeps) {
       repo,
       sandbox: deps.sandbox,
       home: (name) => layout.buildHome(name),
+      caches: layout.cachesDir,
     }),
     diagnose: diagnoseStage({ layout, repo }),
     repair: repairStage({ layout, journal: deps.journal }),

@@ -25,6 +25,8 @@ export interface StageEnv {
   logger: Logger;
   /** The writable home a project's commands get (HOME, XDG_*), or none: the daemon's, read-only. */
   home?: (projectName: string) => string;
+  /** FORGE_HOME/caches: the package managers' caches every command with a home uses. */
+  caches?: string;
 }
 
 const cancelled = (run: BuildRun): StageResult<never> => ({
@@ -140,6 +142,7 @@ function stageContext(
         ...(command.env ? { env: command.env } : {}),
         timeoutMs: command.timeoutMs,
         ...(env.home ? { home: env.home(run.projectName) } : {}),
+        ...(env.caches ? { caches: env.caches } : {}),
         // The build's cancel always stops it; a stage may also stop its own command.
         signal: command.signal ? AbortSignal.any([run.signal, command.signal]) : run.signal,
         sandbox:
