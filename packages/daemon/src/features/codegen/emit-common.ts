@@ -6,6 +6,8 @@ export interface Emitted {
   name: string;
   fileName: string;
   code: string;
+  /** Whether the emitter knew the task (false: the code is its skeleton). */
+  recognised?: boolean;
 }
 
 export type Language = 'typescript' | 'javascript';

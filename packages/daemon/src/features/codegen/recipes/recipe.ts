@@ -1,0 +1,19 @@
+import type { CodeKind } from '@forge/shared';
+import type { Emitted, Language } from '../emit-common.ts';
+import type { Desc } from './describe.ts';
+
+/**
+ * One entry of the catalogue: a real implementation of something developers ask for, written
+ * through the compiler's printer (ts-template.ts). `match` says whether the description asks for
+ * it; `vocabulary` lists every word the recipe explains, so that a description asking for more
+ * than the recipe does is declined rather than answered with a different computation.
+ */
+export interface Recipe {
+  id: string;
+  kinds: readonly CodeKind[];
+  /** What the code does, in words: the `reason` of an implemented answer. */
+  summary: string;
+  match(d: Desc): boolean;
+  vocabulary: RegExp;
+  build(d: Desc, language: Language): Emitted;
+}
