@@ -40,9 +40,12 @@ const OPTIONS: ts.CompilerOptions = {
   verbatimModuleSyntax: true,
 };
 
-/** Where a generated file pretends to live: components beside React's types, the rest beside Express and zod. */
-const virtualPath = (fileName: string): string =>
-  /\.(tsx|jsx)$/.test(fileName)
+/**
+ * Where a generated file pretends to live: components and hooks beside React's types, the rest
+ * beside Express and zod.
+ */
+const virtualPath = (fileName: string, code = ''): string =>
+  /\.(tsx|jsx)$/.test(fileName) || /from 'react'/.test(code)
     ? path.join(webRoot, 'src', '__codegen__', fileName)
     : path.join(daemonRoot, 'src', '__codegen__', fileName);
 
@@ -54,7 +57,7 @@ const sourceCache = new Map<string, ts.SourceFile>();
  * (the JSDoc types of a .js file are not checked: `checkJs` is the user's choice, not a given).
  */
 export function checkGenerated(files: GeneratedFile[]): Map<string, string[]> {
-  const virtual = new Map(files.map((f) => [virtualPath(f.fileName), f.code]));
+  const virtual = new Map(files.map((f) => [virtualPath(f.fileName, f.code), f.code]));
   const host = ts.createCompilerHost(OPTIONS, true);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
@@ -74,7 +77,7 @@ export function checkGenerated(files: GeneratedFile[]): Map<string, string[]> {
   const program = ts.createProgram({ rootNames: [...virtual.keys()], options: OPTIONS, host });
   const results = new Map<string, string[]>();
   for (const file of files) {
-    const source = program.getSourceFile(virtualPath(file.fileName));
+    const source = program.getSourceFile(virtualPath(file.fileName, file.code));
     if (!source) {
       results.set(file.fileName, ['not in the program']);
       continue;

@@ -334,7 +334,7 @@ const form: Recipe = {
       type: valueType(i),
       optional: !i.required && i.input !== 'checkbox',
     }));
-    const name = componentName(d, preset.name);
+    const name = componentName(d, preset.name, /^(form|forms)$/);
     const title = kind === 'form' ? labelOf(name.replace(/Form$/, '') || name) : preset.title;
     return component(name, FORM_TEMPLATE, language, {
       $Values: `${name}Values`,
@@ -545,7 +545,7 @@ const table: Recipe = {
     /^(table|tables|datatable|datagrid|grid|data|rows?|columns?|headers?|search|searchable|searching|filter|filters|filterable|filtering|sort|sorts|sortable|sorting|sorted|paginate|paginated|pagination|pages?|paging|size|select|selectable|selection|selected|click|clicks|clicked|row|loading|loader|spinner|spin|state|states|errors?|empty|shows?|displays?|users?|products?|orders?|customers?|employees?|invoices?|tasks?|todos?|posts?|books?|movies?|students?|transactions?|searchbar|box|caption|per)$/,
   build(d, language) {
     const rows = rowsField(d);
-    const name = componentName(d, `${rows.row}Table`);
+    const name = componentName(d, `${rows.row}Table`, /^(table|grid|datatable|datagrid)$/);
     const paginated = hasWord(d, /^(paginate|paginated|pagination|pages|page|paging)$/);
     const searchable = hasWord(d, /^(search|searchable|searching|filter|filters|filterable|filtering)$/);
     return component(name, TABLE_TEMPLATE, language, {
@@ -633,7 +633,7 @@ const list: Recipe = {
     const rows = rowsField(d);
     const item = rows.row === 'Row' ? 'ListItem' : rows.row;
     const itemsName = rows.name === 'rows' ? 'items' : rows.name;
-    const name = componentName(d, `${item}List`);
+    const name = componentName(d, `${item}List`, /^(list|listing)$/);
     return component(name, LIST_TEMPLATE, language, {
       $ITEM_FIELDS: objectType(rows.columns).members,
       $Item: pascalName(item, 'ListItem'),
@@ -703,7 +703,7 @@ const modal: Recipe = {
   match: (d) => hasWord(d, /^(modal|modals|dialog|dialogs|popup|lightbox)$/),
   vocabulary:
     /^(modal|modals|dialog|dialogs|popup|lightbox|open|opens|opened|close|closes|closed|closing|title|content|children|button|escape|esc|key|outside|click|clicks|backdrop|overlay|focus|confirm|confirmation|onclose)$/,
-  build: (d, language) => component(componentName(d, 'Modal'), MODAL_TEMPLATE, language, {}),
+  build: (d, language) => component(componentName(d, 'Modal', /^(modal|dialog|popup)$/), MODAL_TEMPLATE, language, {}),
 };
 
 const TABS_TEMPLATE = String.raw`import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -780,7 +780,7 @@ const tabs: Recipe = {
   match: (d) => hasWord(d, /^(tabs|tab|tabbed|tabset)$/),
   vocabulary:
     /^(tabs|tab|tabbed|tabset|panel|panels|active|selected|switch|switches|switching|between|keyboard|arrow|arrows|keys|labels?|content|contents|change|changes|onchange|initial|navigation)$/,
-  build: (d, language) => component(componentName(d, 'Tabs'), TABS_TEMPLATE, language, {}),
+  build: (d, language) => component(componentName(d, 'Tabs', /^(tabs|tabset)$/), TABS_TEMPLATE, language, {}),
 };
 
 const STATUS_TEMPLATE = String.raw`import type { ReactNode } from 'react';
@@ -830,8 +830,8 @@ const status: Recipe = {
     hasWord(d, /^(spinner|loader|loading|skeleton)$/) ||
     (hasWord(d, /^(error|errors)$/) && hasWord(d, /^(state|states|message|boundary|retry|banner|alert)$/)),
   vocabulary:
-    /^(spinner|loader|loading|load|loads|skeleton|error|errors|state|states|message|messages|retry|try|again|banner|alert|shows?|displays?|wraps?|wrapper|content|children|while|fails?|failed|status|indicator|else|otherwise|data|fetching)$/,
-  build: (d, language) => component(componentName(d, 'LoadingState'), STATUS_TEMPLATE, language, {}),
+    /^(spinner|loader|loading|load|loads|skeleton|error|errors|button|state|states|message|messages|retry|try|again|banner|alert|shows?|displays?|wraps?|wrapper|content|children|while|fails?|failed|status|indicator|else|otherwise|data|fetching)$/,
+  build: (d, language) => component(componentName(d, 'LoadingState', /^(spinner|loader|state|status)$/), STATUS_TEMPLATE, language, {}),
 };
 
 /** Tables before forms ("a searchable table" is a table), forms before lists. */

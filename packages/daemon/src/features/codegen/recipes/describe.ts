@@ -36,12 +36,15 @@ export const hasWord = (d: Desc, pattern: RegExp): boolean => d.words.some((w) =
 export const functionName = (d: Desc, fallback: string): string =>
   d.explicitName ? camelName(d.explicitName, fallback) : fallback;
 
-/** A component's name: the user's words (a login form → LoginForm), else the recipe's. */
-export function componentName(d: Desc, fallback: string): string {
+/**
+ * A component's name: the user's words when they name the thing (a login form → LoginForm: they
+ * contain the recipe's `noun`), else the recipe's.
+ */
+export function componentName(d: Desc, fallback: string, noun: RegExp): string {
   if (d.explicitName) return pascalName(d.explicitName, fallback, 'View');
   if (!d.spec.named) return fallback;
   const words = wordsOf(d.spec.rawName).filter((w) => !/^(component|widget|react)$/.test(w));
-  return words.length > 0 ? pascalName(words.join(' '), fallback, 'View') : fallback;
+  return words.some((w) => noun.test(w)) ? pascalName(words.join(' '), fallback, 'View') : fallback;
 }
 
 /**
@@ -65,7 +68,9 @@ const FILLER = new Set(
     'string strings number numbers numeric boolean booleans date dates object objects array arrays ' +
     'list lists record records item items element elements type types interface ' +
     'callback callbacks handler handlers event events void null undefined unknown any ' +
-    'called named name it using use uses via so such like e g eg etc ms'
+    'called named name it using use uses via so such like e g eg etc ms whether over ' +
+    'turn turns turning convert converts converting transform transforms into out ' +
+    'int integer float decimal bool uuid guid url uri email text json datetime timestamp reactnode'
   ).split(/\s+/),
 );
 

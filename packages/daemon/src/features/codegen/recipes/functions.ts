@@ -36,7 +36,7 @@ const cartTotal: Recipe = {
       (hasWord(d, /^(quantity|quantities|qty)$/) && hasWord(d, /^(price|prices|cost)$/))) &&
     hasWord(d, /^(total|totals|sum|subtotal|calculate|compute|price|cost)$/),
   vocabulary:
-    /^(cart|carts|basket|shopping|checkout|order|orders|line|total|totals|subtotal|sum|price|prices|cost|costs|unit|quantity|quantities|qty|calculate|calculates|calculating|compute|computes|discount|discounts|discounted|percent|percentage|applying|apply|applies|applied|tax|taxes|vat|rate|after|plus|minus|times|multiplied|amount|rounded|round|cents|less|every|each|product|products)$/,
+    /^(cart|carts|basket|shopping|checkout|order|orders|line|over|total|totals|subtotal|sum|price|prices|cost|costs|unit|quantity|quantities|qty|calculate|calculates|calculating|compute|computes|discount|discounts|discounted|percent|percentage|applying|apply|applies|applied|tax|taxes|vat|rate|after|plus|minus|times|multiplied|amount|rounded|round|cents|less|every|each|product|products)$/,
   build(d, language) {
     const discount = hasWord(d, /^discount(s|ed)?$/);
     const tax = hasWord(d, /^(tax|taxes|vat)$/);

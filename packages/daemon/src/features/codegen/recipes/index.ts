@@ -46,6 +46,10 @@ const FUNCTION_TASK_WORDS =
 const DISPLAY_WORDS =
   /^(card|cards|profile|profiles|details?|detail|view|views|panel|panels|badge|badges|summary|item|tile|tiles|info|shows?|showing|displays?|displaying|renders?|rendering|presents?|user|users|product|products|avatar|image|photo|heading|title|preview|row|entry|header|footer|banner|page|post|article|comment|contact|person|author|book|movie|event|order|task|todo|notification|message|weather|city|price)$/;
 
+/** A component that shows its props is what was asked only when the description says so. */
+const DISPLAY_NOUNS =
+  /^(card|cards|profile|profiles|details?|view|views|panel|panels|badge|badges|summary|tile|tiles|info|shows?|showing|displays?|displaying|renders?|rendering|presents?|preview|row|entry)$/;
+
 const API_WORDS =
   /^(api|apis|endpoint|endpoints|route|routes|router|routers|rest|restful|crud|express|server|http|json|get|post|put|patch|delete|list|read|create|update|remove|validation|validate|validates|validated|status|codes?|errors?|in|memory|store|resource|resources|blog|posts?|todos?|users?|products?|orders?|tasks?|items?|books?|notes?|comments?|customers?|manage|manages|managing|handlers?|body|request|requests|responses?)$/;
 
@@ -96,7 +100,10 @@ export function answer(spec: Spec, language: Language): Answer {
   const declined: string[] = [];
   switch (spec.kind) {
     case 'function': {
-      const found = tryRecipes(d, 'function', [...HOOK_RECIPES, ...FUNCTION_RECIPES], language, declined);
+      // With no typed parameters, "a numeric property over records" is a record recipe's, not one of
+      // the emitter's tasks over parameters it would have to invent.
+      const first = spec.fields.length === 0 ? [...HOOK_RECIPES, ...FUNCTION_RECIPES, ...RECORD_RECIPES] : [...HOOK_RECIPES, ...FUNCTION_RECIPES];
+      const found = tryRecipes(d, 'function', first, language, declined);
       if (found) return found;
       const emitted = emitFunction(spec, language);
       if (emitted.recognised) {
@@ -116,9 +123,11 @@ export function answer(spec: Spec, language: Language): Answer {
       const emitted = emitComponent(spec, language);
       const shown = spec.fields.filter((f) => f.type.kind !== 'callback');
       const extra = unexplained(d, DISPLAY_WORDS, wordsOf(spec.rawName));
-      if (shown.length > 0 && extra.length === 0 && declined.length === 0)
+      const display = hasWord(d, DISPLAY_NOUNS);
+      if (shown.length > 0 && extra.length === 0 && declined.length === 0 && display)
         return { emitted, kind: 'implemented', reason: 'a component that shows each of its props', recipe: 'display' };
       if (shown.length === 0) declined.push('it names no field to show');
+      else if (!display) declined.push('it does not ask for a card, a profile or a view of its fields');
       else if (extra.length > 0) declined.push(notExplained('a component that shows its props', extra));
       const reason = skeletonReason(declined);
       return { emitted: markSkeleton(emitted, reason), kind: 'skeleton', reason };
