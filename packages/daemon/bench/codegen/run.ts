@@ -5,7 +5,7 @@
  */
 import type { GenerateResult } from '@forge/shared';
 import { generateFromTemplate } from '../../src/features/codegen/generator.ts';
-import { checkGenerated } from '../../src/features/codegen/test-support.ts';
+import { checkGenerated } from '../../src/features/codegen/type-check.ts';
 import type { Case } from './descriptions.ts';
 import { cleanUp, load } from './harness.ts';
 

@@ -9,7 +9,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_KINDS, GenerateResult, type CodeKind } from '@forge/shared';
 import { generateFromTemplate, type Language } from './generator.ts';
-import { checkGenerated, type GeneratedFile } from './test-support.ts';
+import { checkGenerated, type GeneratedFile } from './type-check.ts';
 
 /** Descriptions per kind: the docs' examples, odd ones, and ones with nothing the grammar knows. */
 const DESCRIPTIONS: Record<CodeKind, string[]> = {

@@ -37,6 +37,20 @@ const cartTotal: Recipe = {
     hasWord(d, /^(total|totals|sum|subtotal|calculate|compute|price|cost)$/),
   vocabulary:
     /^(cart|carts|basket|shopping|checkout|order|orders|line|over|total|totals|subtotal|sum|price|prices|cost|costs|unit|quantity|quantities|qty|calculate|calculates|calculating|compute|computes|discount|discounts|discounted|percent|percentage|applying|apply|applies|applied|tax|taxes|vat|rate|after|plus|minus|times|multiplied|amount|rounded|round|cents|less|every|each|product|products)$/,
+  examples: (d) => {
+    const items = [
+      { price: 10, quantity: 3 },
+      { price: 2.5, quantity: 2 },
+    ];
+    const discount = hasWord(d, /^discount(s|ed)?$/);
+    const tax = hasWord(d, /^(tax|taxes|vat)$/);
+    return [
+      { args: [items], returns: 35 },
+      { args: [[]], returns: 0 },
+      ...(discount ? [{ args: [items, 10], returns: 31.5 }] : []),
+      ...(tax && !discount ? [{ args: [items, 20], returns: 42 }] : []),
+    ];
+  },
   build(d, language) {
     const discount = hasWord(d, /^discount(s|ed)?$/);
     const tax = hasWord(d, /^(tax|taxes|vat)$/);
@@ -233,6 +247,12 @@ const groupBy: Recipe = {
   match: (d) => hasWord(d, /^(group|groups|grouped|grouping|groupby|bucket|buckets)$/),
   vocabulary:
     /^(group|groups|grouped|grouping|groupby|bucket|buckets|key|keys|by|same|together|each|per|category|categories|status|properties|property|attribute|rows|users|orders|products|objects)$/,
+  examples: () => [
+    {
+      args: [[{ s: 'a', n: 1 }, { s: 'b', n: 2 }, { s: 'a', n: 3 }], 's'],
+      returns: { a: [{ s: 'a', n: 1 }, { s: 'a', n: 3 }], b: [{ s: 'b', n: 2 }] },
+    },
+  ],
   build: (d, language) =>
     fn(
       functionName(d, 'groupBy'),
@@ -259,6 +279,10 @@ const sortBy: Recipe = {
   match: (d) => hasWord(d, /^(sort|sorts|sorted|sorting|sortby|order)$/) && hasWord(d, /^(by|property|key|field)$/),
   vocabulary:
     /^(sort|sorts|sorted|sorting|sortby|order|by|property|key|field|ascending|descending|asc|desc|direction|copy|records|objects|rows|entries|collection|data|users|orders|products|without|mutating|original|stable)$/,
+  examples: () => [
+    { args: [[{ n: 2 }, { n: 1 }, { n: 3 }], 'n'], returns: [{ n: 1 }, { n: 2 }, { n: 3 }] },
+    { args: [[{ n: 2 }, { n: 1 }, { n: 3 }], 'n', 'desc'], returns: [{ n: 3 }, { n: 2 }, { n: 1 }] },
+  ],
   build: (d, language) =>
     fn(
       functionName(d, 'sortBy'),
@@ -293,6 +317,10 @@ const sumBy: Recipe = {
     !hasWord(d, /^(average|mean|avg)$/),
   vocabulary:
     /^(sum|sums|summing|total|totals|add|up|property|key|field|numeric|records|objects|rows|entries|list|array|items|collection|data|over|across|users|orders|products|amounts?)$/,
+  examples: () => [
+    { args: [[{ n: 2 }, { n: 1.5 }], 'n'], returns: 3.5 },
+    { args: [[], 'n'], returns: 0 },
+  ],
   build: (d, language) =>
     fn(
       functionName(d, 'sumBy'),
@@ -312,6 +340,7 @@ const averageBy: Recipe = {
   match: (d) => hasWord(d, /^(average|averages|mean|avg)$/) && hasWord(d, RECORDS),
   vocabulary:
     /^(average|averages|mean|avg|arithmetic|property|key|field|numeric|records|objects|rows|entries|list|array|items|collection|data|over|across|users|orders|products|empty|zero|amounts?|scores?|ratings?|ages?)$/,
+  examples: () => [{ args: [[{ n: 2 }, { n: 4 }, { n: 9 }], 'n'], returns: 5 }],
   build: (d, language) =>
     fn(
       functionName(d, 'averageBy'),
@@ -333,6 +362,7 @@ const formatDate: Recipe = {
   match: (d) => hasWord(d, /^(format|formats|formatted|formatting|display|pretty|human|readable)$/) && hasWord(d, /^(date|dates|datetime|timestamp|day)$/),
   vocabulary:
     /^(format|formats|formatted|formatting|display|pretty|human|readable|date|dates|datetime|timestamp|day|locale|locales|language|intl|style|long|short|medium|full|iso|string|time)$/,
+  examples: () => [{ args: ['2024-03-05T12:00:00Z', 'en-US'], returns: 'Mar 5, 2024' }],
   build: (d, language) =>
     fn(
       functionName(d, 'formatDate'),
@@ -363,6 +393,7 @@ const formatCurrency: Recipe = {
     hasWord(d, /^(currency|currencies|money|price|prices|amount|cost|dollars|euros)$/),
   vocabulary:
     /^(format|formats|formatted|formatting|display|show|currency|currencies|money|price|prices|amount|cost|dollars|euros|locale|locales|intl|code|iso|symbol|as|cents|decimals)$/,
+  examples: () => [{ args: [1234.5], returns: '$1,234.50' }],
   build: (d, language) =>
     fn(
       functionName(d, 'formatCurrency'),
@@ -444,6 +475,7 @@ const deepMerge: Recipe = {
   match: (d) => hasWord(d, /^(merge|merges|merging|merged|deepmerge)$/) && hasWord(d, /^(deep|deeply|nested|recursive|recursively|deepmerge|objects?)$/),
   vocabulary:
     /^(merge|merges|merging|merged|deepmerge|deep|deeply|nested|recursive|recursively|objects?|plain|sources?|target|later|override|overrides|wins?|new|without|mutating|configs?|settings)$/,
+  examples: () => [{ args: [{ a: { b: 1 }, l: [1] }, { a: { c: 2 }, l: [2] }], returns: { a: { b: 1, c: 2 }, l: [2] } }],
   build: (d, language) =>
     fn(
       functionName(d, 'deepMerge'),
@@ -480,6 +512,10 @@ const chunk: Recipe = {
   match: (d) => hasWord(d, /^(chunk|chunks|chunked|chunking|batch|batches|split|splits)$/) && hasWord(d, /^(size|sized|chunk|chunks|batch|batches|groups|pieces|parts|n)$/),
   vocabulary:
     /^(chunk|chunks|chunked|chunking|batch|batches|split|splits|size|sized|groups?|pieces|parts|n|of|each|most|last|smaller|shorter|remainder)$/,
+  examples: () => [
+    { args: [[1, 2, 3, 4, 5], 2], returns: [[1, 2], [3, 4], [5]] },
+    { args: [[], 3], returns: [] },
+  ],
   build: (d, language) =>
     fn(
       functionName(d, 'chunk'),

@@ -16,4 +16,9 @@ export interface Recipe {
   match(d: Desc): boolean;
   vocabulary: RegExp;
   build(d: Desc, language: Language): Emitted;
+  /**
+   * Calls of the built function and what they return (JSON values), for checking a model's code
+   * written for the same description.
+   */
+  examples?: (d: Desc) => Array<{ args: unknown[]; returns: unknown }>;
 }
