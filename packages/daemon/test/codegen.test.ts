@@ -32,7 +32,13 @@ describe('POST /api/generate', () => {
       const { status, body } = await post(app, { kind, description });
       expect(status, kind).toBe(200);
       const result = GenerateResult.parse(body);
-      expect(result).toMatchObject({ language: 'typescript', source: 'template', kind: 'implemented', name, fileName });
+      expect(result).toMatchObject({
+        language: 'typescript',
+        source: 'template',
+        kind: 'implemented',
+        name,
+        fileName,
+      });
       expect(result.code).toContain(name);
     }
     const js = GenerateResult.parse(
@@ -110,12 +116,15 @@ describe('POST /api/generate', () => {
       (
         await post(app, {
           kind: 'function',
-          description: 'calculate the total price of cart items with quantity and price, applying a discount percent',
+          description:
+            'calculate the total price of cart items with quantity and price, applying a discount percent',
         })
       ).body,
     );
     expect(cart).toMatchObject({ source: 'template', kind: 'implemented', name: 'cartTotal' });
-    expect(cart.reason).toMatch(/the model's answer was not taken: the model's code is wrong: it fails the example/);
+    expect(cart.reason).toMatch(
+      /the model's answer was not taken: the model's code is wrong: it fails the example/,
+    );
     expect(cart.code).toContain('item.price * item.quantity');
   });
 });

@@ -23,7 +23,9 @@ describe('the code generator in Chromium against a real daemon', () => {
 
     await description.fill('a login form with email and password');
     await page.getByRole('button', { name: 'Component', exact: true }).click();
-    const implemented = page.getByRole('note', { name: /^Implemented: a form with a labelled input per field/ });
+    const implemented = page.getByRole('note', {
+      name: /^Implemented: a form with a labelled input per field/,
+    });
     await implemented.waitFor();
     expect(await page.getByLabel('Generated code').textContent()).toContain("input: 'password'");
 

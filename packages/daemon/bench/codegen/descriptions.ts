@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { CodeKind, GenerateResult } from '@forge/shared';
-import { render, renderHook, serve, sleep } from './harness.ts';
+import { browser, render, renderHook, serve, sleep } from './harness.ts';
 
 export interface CheckContext {
   result: GenerateResult;
@@ -47,10 +47,15 @@ async function checkCart(main: unknown, withDiscount: boolean, withTax: boolean)
       (list, percent) => {
         const sum = list.reduce((s, i) => s + i.price * i.quantity, 0);
         if (withDiscount && !withTax)
-          assert.ok(Math.abs((call(main, list, percent) as number) - round2(sum * (1 - percent / 100))) < 0.011);
+          assert.ok(
+            Math.abs((call(main, list, percent) as number) - round2(sum * (1 - percent / 100))) < 0.011,
+          );
         if (withTax && !withDiscount)
-          assert.ok(Math.abs((call(main, list, percent) as number) - round2(sum * (1 + percent / 100))) < 0.011);
-        if (!withTax && !withDiscount) assert.ok(Math.abs((call(main, list) as number) - round2(sum)) < 0.011);
+          assert.ok(
+            Math.abs((call(main, list, percent) as number) - round2(sum * (1 + percent / 100))) < 0.011,
+          );
+        if (!withTax && !withDiscount)
+          assert.ok(Math.abs((call(main, list) as number) - round2(sum)) < 0.011);
       },
     ),
   );
@@ -58,7 +63,9 @@ async function checkCart(main: unknown, withDiscount: boolean, withTax: boolean)
 
 async function checkDebounce(main: unknown): Promise<void> {
   const calls: unknown[][] = [];
-  const debounced = call(main, (...args: unknown[]) => calls.push(args), 40) as ((...a: unknown[]) => void) & {
+  const debounced = call(main, (...args: unknown[]) => calls.push(args), 40) as ((
+    ...a: unknown[]
+  ) => void) & {
     cancel?: () => void;
   };
   debounced(1);
@@ -92,12 +99,12 @@ async function checkLoginForm(main: unknown): Promise<void> {
   const submitted: unknown[] = [];
   const r = await render(main, { onSubmit: (v: unknown) => submitted.push(v) });
   const form = r.q.getByRole('form', { name: /log ?in|sign ?in/i });
-  const email = r.q.getByRole('textbox', { name: /email/i }) as HTMLInputElement;
+  const email = r.q.getByRole('textbox', { name: /email/i });
   assert.equal(email.type, 'email');
-  const password = r.q.getByLabelText(/password/i) as HTMLInputElement;
+  const password = r.q.getByLabelText(/password/i);
   assert.equal(password.type, 'password', 'the password is never shown in clear');
   const submit = r.q.getByRole('button', { name: /log ?in|sign ?in/i });
-  assert.equal((submit as HTMLButtonElement).type, 'submit');
+  assert.equal(submit.type, 'submit');
   await r.fire('submit', form);
   assert.equal(submitted.length, 0, 'an empty form is not submitted');
   assert.match(r.container.textContent ?? '', /required/i);
@@ -121,7 +128,11 @@ async function checkTable(
   const r = await render(main, { [rowsProp]: rows, onSelect: (row: unknown) => selected.push(row) });
   r.q.getByRole('table');
   const headers = r.q.getAllByRole('columnheader').map((h) => h.textContent ?? '');
-  for (const h of expectHeaders) assert.ok(headers.some((t) => h.test(t)), `a column ${h} in ${headers.join(', ')}`);
+  for (const h of expectHeaders)
+    assert.ok(
+      headers.some((t) => h.test(t)),
+      `a column ${h} in ${headers.join(', ')}`,
+    );
   return r;
 }
 
@@ -254,7 +265,10 @@ export const CASES: Case[] = [
         { id: 3, status: 'paid' },
       ];
       assert.deepEqual(call(main, orders, 'status'), { paid: [orders[0], orders[2]], open: [orders[1]] });
-      assert.deepEqual(Object.keys(call(main, orders, (o: { id: number }) => o.id % 2) as object).sort(), ['0', '1']);
+      assert.deepEqual(Object.keys(call(main, orders, (o: { id: number }) => o.id % 2) as object).sort(), [
+        '0',
+        '1',
+      ]);
     },
   },
   {
@@ -263,15 +277,19 @@ export const CASES: Case[] = [
     expect: 'implemented',
     check({ main }) {
       fc.assert(
-        fc.property(fc.array(fc.record({ n: fc.integer() })), fc.constantFrom('asc', 'desc'), (items, dir) => {
-          const before = JSON.stringify(items);
-          const sorted = call(main, items, 'n', dir) as Array<{ n: number }>;
-          assert.equal(JSON.stringify(items), before, 'the input is not changed');
-          assert.deepEqual(
-            sorted.map((i) => i.n),
-            items.map((i) => i.n).sort((a, b) => (dir === 'asc' ? a - b : b - a)),
-          );
-        }),
+        fc.property(
+          fc.array(fc.record({ n: fc.integer() })),
+          fc.constantFrom('asc', 'desc'),
+          (items, dir) => {
+            const before = JSON.stringify(items);
+            const sorted = call(main, items, 'n', dir) as Array<{ n: number }>;
+            assert.equal(JSON.stringify(items), before, 'the input is not changed');
+            assert.deepEqual(
+              sorted.map((i) => i.n),
+              items.map((i) => i.n).sort((a, b) => (dir === 'asc' ? a - b : b - a)),
+            );
+          },
+        ),
       );
     },
   },
@@ -398,7 +416,9 @@ export const CASES: Case[] = [
     check({ main }) {
       assert.equal(call(main, 'Hello, World!'), 'hello-world');
       assert.equal(call(main, 'Crème Brûlée'), 'creme-brulee');
-      fc.assert(fc.property(fc.string(), (s) => assert.match(call(main, s) as string, /^([a-z0-9]+(-[a-z0-9]+)*)?$/)));
+      fc.assert(
+        fc.property(fc.string(), (s) => assert.match(call(main, s) as string, /^([a-z0-9]+(-[a-z0-9]+)*)?$/)),
+      );
     },
   },
   {
@@ -522,12 +542,12 @@ export const CASES: Case[] = [
     description: 'a hook that persists state in localStorage',
     expect: 'implemented',
     async check({ main }) {
-      localStorage.clear();
+      browser().localStorage.clear();
       const h = await renderHook(main as Fn, ['theme', 'light']);
       assert.equal((h.read() as [string])[0], 'light');
       await h.act(() => (h.read() as [string, (v: string) => void])[1]('dark'));
       assert.equal((h.read() as [string])[0], 'dark');
-      assert.equal(localStorage.getItem('theme'), '"dark"');
+      assert.equal(browser().localStorage.getItem('theme'), '"dark"');
       await h.unmount();
       const again = await renderHook(main as Fn, ['theme', 'light']);
       assert.equal((again.read() as [string])[0], 'dark', 'it survives a reload');
@@ -575,8 +595,8 @@ export const CASES: Case[] = [
       await r.type(r.q.getByRole('textbox', { name: /^name/i }), 'Ada');
       await r.type(r.q.getByRole('textbox', { name: /email/i }), 'ada@example.com');
       const [password, confirm] = [r.q.getByLabelText(/^password/i), r.q.getByLabelText(/confirm/i)];
-      assert.equal((password as HTMLInputElement).type, 'password');
-      assert.equal((confirm as HTMLInputElement).type, 'password');
+      assert.equal(password.type, 'password');
+      assert.equal(confirm.type, 'password');
       await r.type(password, 'longenough1');
       await r.type(confirm, 'different1');
       await r.fire('submit', form);
@@ -663,7 +683,12 @@ export const CASES: Case[] = [
     description: 'a sortable, paginated product table with name, price: number and stock: number columns',
     expect: 'implemented',
     async check({ main }) {
-      const products = Array.from({ length: 25 }, (_, i) => ({ id: i, name: `P${i}`, price: (i * 7) % 25, stock: i }));
+      const products = Array.from({ length: 25 }, (_, i) => ({
+        id: i,
+        name: `P${i}`,
+        price: (i * 7) % 25,
+        stock: i,
+      }));
       const r = await checkTable(main, 'rows', products, [/^Name/, /^Price/, /^Stock/]);
       assert.equal(r.q.getAllByRole('row').length, 11, 'ten rows a page and the header');
       await r.fire('click', r.q.getByRole('button', { name: /^price/i }));
@@ -702,7 +727,12 @@ export const CASES: Case[] = [
         { id: 2, title: 'Ship' },
       ];
       const picked: unknown[] = [];
-      const r = await render(main, { items: todos, rows: todos, todos, onSelect: (t: unknown) => picked.push(t) });
+      const r = await render(main, {
+        items: todos,
+        rows: todos,
+        todos,
+        onSelect: (t: unknown) => picked.push(t),
+      });
       assert.equal(r.q.getAllByRole('listitem').length, 2);
       await r.fire('click', r.q.getByRole('button', { name: 'Ship' }));
       assert.deepEqual(picked, [todos[1]]);
@@ -723,7 +753,9 @@ export const CASES: Case[] = [
       r.q.getByRole('dialog', { name: 'Delete project?' });
       await r.fire('click', r.q.getByRole('button', { name: /close/i }));
       assert.equal(closed, 1);
-      await r.act(() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' })));
+      await r.act(() =>
+        browser().document.dispatchEvent(new (browser().KeyboardEvent)('keydown', { key: 'Escape' })),
+      );
       assert.equal(closed, 2, 'Escape closes it');
       await r.rerender({ open: false, title: 'Delete project?', onClose });
       assert.equal(r.q.queryByRole('dialog'), null);
@@ -773,7 +805,10 @@ export const CASES: Case[] = [
     async check({ main }) {
       const r = await render(main, { name: 'Ada', email: 'ada@example.com', avatar: 'https://x.org/a.png' });
       r.q.getByRole('heading', { name: 'Ada' });
-      assert.equal(r.q.getByRole('link', { name: 'ada@example.com' }).getAttribute('href'), 'mailto:ada@example.com');
+      assert.equal(
+        r.q.getByRole('link', { name: 'ada@example.com' }).getAttribute('href'),
+        'mailto:ada@example.com',
+      );
       assert.equal(r.q.getByRole('img').getAttribute('src'), 'https://x.org/a.png');
       await r.unmount();
     },
@@ -867,8 +902,18 @@ export const CASES: Case[] = [
     },
   },
   // ---------------------------------------------------------------------- honest skeletons
-  { kind: 'function', description: 'calculate the shipping cost by weight and destination zone', expect: 'skeleton', ci: true },
-  { kind: 'function', description: 'the average of the numbers but ignoring negatives', expect: 'skeleton', ci: true },
+  {
+    kind: 'function',
+    description: 'calculate the shipping cost by weight and destination zone',
+    expect: 'skeleton',
+    ci: true,
+  },
+  {
+    kind: 'function',
+    description: 'the average of the numbers but ignoring negatives',
+    expect: 'skeleton',
+    ci: true,
+  },
   { kind: 'function', description: 'parse a CSV file into rows', expect: 'skeleton' },
   { kind: 'function', description: 'translate text into French', expect: 'skeleton' },
   { kind: 'function', description: 'sort users by name but put admins first', expect: 'skeleton' },
@@ -883,7 +928,12 @@ export const CASES: Case[] = [
     expect: 'skeleton',
   },
   { kind: 'component', description: 'a video player with subtitles', expect: 'skeleton' },
-  { kind: 'api', description: 'a Fastify CRUD api for books with title: string', expect: 'skeleton', ci: true },
+  {
+    kind: 'api',
+    description: 'a Fastify CRUD api for books with title: string',
+    expect: 'skeleton',
+    ci: true,
+  },
   { kind: 'api', description: 'a GraphQL api for posts', expect: 'skeleton' },
   { kind: 'api', description: 'an api that sends password reset emails', expect: 'skeleton' },
   { kind: 'schema', description: 'a schema for the thing we discussed', expect: 'skeleton' },

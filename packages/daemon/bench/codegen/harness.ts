@@ -28,7 +28,11 @@ export async function load(code: string, fileName: string): Promise<Record<strin
   scratch.push(dir);
   const js = ts.transpileModule(code, {
     fileName: fileName.replace(/\.js$/, '.ts').replace(/\.jsx$/, '.tsx'),
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.ReactJSX },
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      jsx: ts.JsxEmit.ReactJSX,
+    },
   }).outputText;
   const file = path.join(dir, fileName.replace(/\.(tsx?|jsx?)$/, '.mjs'));
   fs.writeFileSync(file, js);
@@ -43,6 +47,25 @@ export function cleanUp(): void {
 // ----------------------------------------------------------------------------------------------
 // A DOM, React and Testing Library
 
+/** The little of the DOM the checks touch (the daemon is compiled without the DOM's types). */
+export interface El {
+  tagName: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelectorAll(selectors: string): ArrayLike<El>;
+  appendChild(child: El): El;
+  remove(): void;
+  [key: string]: unknown;
+}
+
+/** The happy-dom globals, typed for the checks. */
+export const browser = () =>
+  globalThis as unknown as {
+    document: { createElement(tag: string): El; body: El; dispatchEvent(event: unknown): boolean };
+    localStorage: { clear(): void; getItem(key: string): string | null };
+    KeyboardEvent: new (type: string, init: { key: string }) => unknown;
+  };
+
 type AnyFn = (...args: never[]) => unknown;
 interface ReactLike {
   createElement(type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]): unknown;
@@ -53,15 +76,15 @@ interface RootLike {
   unmount(): void;
 }
 export type Queries = Record<string, AnyFn> & {
-  getByRole(role: string, options?: Record<string, unknown>): HTMLElement;
-  queryByRole(role: string, options?: Record<string, unknown>): HTMLElement | null;
-  getAllByRole(role: string, options?: Record<string, unknown>): HTMLElement[];
-  getByLabelText(text: string | RegExp): HTMLElement;
-  getByText(text: string | RegExp): HTMLElement;
-  queryByText(text: string | RegExp): HTMLElement | null;
+  getByRole(role: string, options?: Record<string, unknown>): El;
+  queryByRole(role: string, options?: Record<string, unknown>): El | null;
+  getAllByRole(role: string, options?: Record<string, unknown>): El[];
+  getByLabelText(text: string | RegExp): El;
+  getByText(text: string | RegExp): El;
+  queryByText(text: string | RegExp): El | null;
 };
 
-let dom: { React: ReactLike; createRoot(el: Element): RootLike; testing: Record<string, unknown> } | null = null;
+let dom: { React: ReactLike; createRoot(el: El): RootLike; testing: Record<string, unknown> } | null = null;
 
 /** A happy-dom window as the globals React and Testing Library use (once per process). */
 function setUpDom() {
@@ -81,34 +104,34 @@ function setUpDom() {
   g.document = window.document;
   g.IS_REACT_ACT_ENVIRONMENT = true;
   const React = requireWeb('react') as ReactLike;
-  const { createRoot } = requireWeb('react-dom/client') as { createRoot(el: Element): RootLike };
+  const { createRoot } = requireWeb('react-dom/client') as { createRoot(el: El): RootLike };
   const testing = requireWeb('@testing-library/dom') as Record<string, unknown>;
   dom = { React, createRoot, testing };
   return dom;
 }
 
 export interface Rendered {
-  container: HTMLElement;
+  container: El;
   q: Queries;
   rerender(props: Record<string, unknown>): Promise<void>;
   /** Run something that changes state (an event, a wait) inside React's act. */
   act(fn: () => unknown): Promise<void>;
   /** Fire a DOM event (Testing Library's fireEvent) inside act. */
-  fire(kind: 'click' | 'change' | 'submit' | 'keyDown' | 'input', el: Element, init?: object): Promise<void>;
+  fire(kind: 'click' | 'change' | 'submit' | 'keyDown' | 'input', el: El, init?: object): Promise<void>;
   /** Type into an input or textarea (sets its value and fires change). */
-  type(el: Element, value: string): Promise<void>;
+  type(el: El, value: string): Promise<void>;
   unmount(): Promise<void>;
 }
 
 /** Render a component into a fresh container. */
 export async function render(component: unknown, props: Record<string, unknown> = {}): Promise<Rendered> {
   const { React, createRoot, testing } = setUpDom();
-  const container = document.createElement('div');
-  document.body.appendChild(container);
+  const container = browser().document.createElement('div');
+  browser().document.body.appendChild(container);
   const root = createRoot(container);
   await React.act(async () => root.render(React.createElement(component, props)));
-  const q = (testing.within as (el: HTMLElement) => Queries)(container);
-  const fireEvent = testing.fireEvent as Record<string, (el: Element, init?: object) => void>;
+  const q = (testing.within as (el: El) => Queries)(container);
+  const fireEvent = testing.fireEvent as Record<string, (el: El, init?: object) => void>;
   const act = (fn: () => unknown) => React.act(async () => void (await fn()));
   return {
     container,
@@ -128,7 +151,12 @@ export async function render(component: unknown, props: Record<string, unknown> 
 export async function renderHook<T>(
   hook: (...args: never[]) => T,
   args: unknown[],
-): Promise<{ read(): T; rerender(args: unknown[]): Promise<void>; act: Rendered['act']; unmount(): Promise<void> }> {
+): Promise<{
+  read(): T;
+  rerender(args: unknown[]): Promise<void>;
+  act: Rendered['act'];
+  unmount(): Promise<void>;
+}> {
   let latest: T | undefined;
   const Probe = (props: { args: unknown[] }) => {
     latest = (hook as (...a: unknown[]) => T)(...props.args);
@@ -151,7 +179,10 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** Serve a generated router with Express (the daemon's) and call it with fetch. */
 export async function serve(
   router: unknown,
-): Promise<{ call(method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }>; close(): Promise<void> }> {
+): Promise<{
+  call(method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}> {
   const express = createRequire(path.join(daemonRoot, 'package.json'))('express') as (() => {
     use(...args: unknown[]): void;
   }) & { json(): unknown };

@@ -34,7 +34,8 @@ export async function runCase(c: Case, result: GenerateResult, typeErrors: strin
     ...(note ? { note } : {}),
     ms: Math.round(performance.now() - started),
   });
-  if (typeErrors.length > 0) return done('wrong', `does not type-check: ${typeErrors.slice(0, 3).join('; ')}`);
+  if (typeErrors.length > 0)
+    return done('wrong', `does not type-check: ${typeErrors.slice(0, 3).join('; ')}`);
   if (result.kind === 'skeleton') {
     if (!result.code.startsWith('// Skeleton:')) return done('wrong', 'a skeleton that does not say so');
     if (c.kind === 'function') {
@@ -47,9 +48,13 @@ export async function runCase(c: Case, result: GenerateResult, typeErrors: strin
         if (!/skeleton/.test(String((err as Error).message))) return done('wrong', `threw ${String(err)}`);
       }
     }
-    return done('skeleton', c.expect === 'implemented' ? `expected an implementation: ${result.reason}` : undefined);
+    return done(
+      'skeleton',
+      c.expect === 'implemented' ? `expected an implementation: ${result.reason}` : undefined,
+    );
   }
-  if (c.expect === 'skeleton') return done('wrong', `claimed implemented (${result.reason}) for a task it cannot do`);
+  if (c.expect === 'skeleton')
+    return done('wrong', `claimed implemented (${result.reason}) for a task it cannot do`);
   if (!c.check) return done('implemented');
   try {
     const mod = await load(result.code, result.fileName);

@@ -25,8 +25,13 @@ describe('the code generator on the benchmark descriptions (CI subset)', () => {
 
   it('implements what it claims, proven by running it, and says skeleton for the rest', async () => {
     const outcomes = await runCases(ci);
-    const report = outcomes.map((o) => `${o.verdict.padEnd(11)} ${o.case.description}${o.note ? ` — ${o.note}` : ''}`);
-    expect(outcomes.filter((o) => o.verdict === 'wrong').map((o) => o.note ?? ''), report.join('\n')).toEqual([]);
+    const report = outcomes.map(
+      (o) => `${o.verdict.padEnd(11)} ${o.case.description}${o.note ? ` — ${o.note}` : ''}`,
+    );
+    expect(
+      outcomes.filter((o) => o.verdict === 'wrong').map((o) => o.note ?? ''),
+      report.join('\n'),
+    ).toEqual([]);
     expect(
       outcomes.map((o) => o.verdict),
       report.join('\n'),
@@ -56,7 +61,10 @@ describe('the answers to the descriptions that used to be wrong', () => {
   });
 
   it('a description the catalogue cannot do is a skeleton that says why, in the code and the answer', () => {
-    const { result } = generateFromTemplate('function', 'calculate the shipping cost by weight and destination zone');
+    const { result } = generateFromTemplate(
+      'function',
+      'calculate the shipping cost by weight and destination zone',
+    );
     expect(result.kind).toBe('skeleton');
     expect(result.reason).toMatch(/no recipe/);
     expect(result.code.split('\n')[0]).toMatch(/^\/\/ Skeleton: /);

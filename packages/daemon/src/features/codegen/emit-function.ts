@@ -771,7 +771,9 @@ export function emitFunction(spec: Spec, language: Language, options: { skeleton
   const asked = commentText(spec.description) || `${spacedName(name)}`;
   if (skeleton) {
     todo.push(...wrap(`Skeleton: write the body of ${name} ("${asked}").`, 96));
-    planned.body.push(`throw new Error(${quoteLiteral(`${name} is a skeleton: its body is not written yet.`)});`);
+    planned.body.push(
+      `throw new Error(${quoteLiteral(`${name} is a skeleton: its body is not written yet.`)});`,
+    );
   } else if (unused.length > 0) {
     todo.push(...wrap(`TODO: use ${unused.map((p) => p.name).join(', ')} (not read by this body yet).`, 96));
   }

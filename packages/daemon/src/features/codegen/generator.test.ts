@@ -180,7 +180,9 @@ describe('the built-in generator', () => {
     const unknown = generateFromTemplate('function', DESCRIPTIONS.function[7]!).result;
     expect(unknown.kind).toBe('skeleton');
     expect(unknown.code).toContain('// Skeleton: write the body of describeOrder');
-    expect(unknown.code).toContain('export function describeOrder(_order: Order, _note: string | undefined, _count: number): string {');
+    expect(unknown.code).toContain(
+      'export function describeOrder(_order: Order, _note: string | undefined, _count: number): string {',
+    );
   });
 });
 

@@ -20,7 +20,8 @@ describe("checking a model's code", () => {
     ].join('\n');
     expect(await verifyModelCode(right, cart.spec, cart.result)).toEqual({
       ok: true,
-      checked: 'type-checks against the interface asked for and computes the 3 examples of the built-in recipe',
+      checked:
+        'type-checks against the interface asked for and computes the 3 examples of the built-in recipe',
     });
   }, 30_000);
 
@@ -32,11 +33,17 @@ describe("checking a model's code", () => {
     ].join('\n');
     const verdict = await verifyModelCode(wrong, cart.spec, cart.result);
     expect(verdict.ok).toBe(false);
-    expect(!verdict.ok && verdict.reason).toMatch(/^the model's code is wrong: it fails the example .*"expected":35/);
+    expect(!verdict.ok && verdict.reason).toMatch(
+      /^the model's code is wrong: it fails the example .*"expected":35/,
+    );
   }, 30_000);
 
   it('refuses code that does not fit the signature asked for, or exports another name', async () => {
-    const other = await verifyModelCode('export function total(a: number, b: number) { return a + b; }', cart.spec, cart.result);
+    const other = await verifyModelCode(
+      'export function total(a: number, b: number) { return a + b; }',
+      cart.spec,
+      cart.result,
+    );
     expect(other).toEqual({ ok: false, reason: "the model's code does not export cartTotal" });
     const badSignature = await verifyModelCode(
       'export function cartTotal(quantity: number, price: number): number { return quantity * price; }',
@@ -44,7 +51,9 @@ describe("checking a model's code", () => {
       cart.result,
     );
     expect(badSignature.ok).toBe(false);
-    expect(!badSignature.ok && badSignature.reason).toMatch(/does not type-check against the interface asked for/);
+    expect(!badSignature.ok && badSignature.reason).toMatch(
+      /does not type-check against the interface asked for/,
+    );
   }, 30_000);
 
   it('refuses a component without the props interface asked for', async () => {
@@ -63,7 +72,11 @@ describe("checking a model's code", () => {
       '  return [items.slice(0, size)];',
       '}',
     ].join('\n');
-    const split = generateFromTemplate('function', 'split an array into chunks of a given size', 'javascript');
+    const split = generateFromTemplate(
+      'function',
+      'split an array into chunks of a given size',
+      'javascript',
+    );
     const verdict = await verifyModelCode(sneaky, split.spec, split.result);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.reason).toMatch(/Access to this API has been restricted|ERR_ACCESS_DENIED/);

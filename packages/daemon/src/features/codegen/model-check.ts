@@ -27,11 +27,20 @@ function exportedNames(code: string, fileName: string): Set<string> {
     const exported = ts.canHaveModifiers(statement)
       ? ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
       : false;
-    if (exported && (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name)
+    if (
+      exported &&
+      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) &&
+      statement.name
+    )
       names.add(statement.name.text);
     if (exported && ts.isVariableStatement(statement))
-      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.add(d.name.text);
-    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause))
+      for (const d of statement.declarationList.declarations)
+        if (ts.isIdentifier(d.name)) names.add(d.name.text);
+    if (
+      ts.isExportDeclaration(statement) &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+    )
       for (const e of statement.exportClause.elements) names.add(e.name.text);
   }
   return names;
@@ -102,7 +111,9 @@ async function examplesProblems(
   draft: GenerateResult,
   spec: Spec,
 ): Promise<{ ran: number; problem: string | null }> {
-  const recipe = RECIPES.find((r) => r.examples && r.kinds.includes(spec.kind) && r.match(describeSpec(spec)));
+  const recipe = RECIPES.find(
+    (r) => r.examples && r.kinds.includes(spec.kind) && r.match(describeSpec(spec)),
+  );
   const examples = recipe?.examples?.(describeSpec(spec));
   if (!examples || examples.length === 0) return { ran: 0, problem: null };
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-codegen-check-'));
@@ -172,7 +183,9 @@ export async function verifyModelCode(code: string, spec: Spec, draft: GenerateR
   const examples = await examplesProblems(code, draft, spec);
   if (examples.problem) return { ok: false, reason: `the model's code is wrong: ${examples.problem}` };
   const fits =
-    draft.language === 'typescript' ? 'type-checks against the interface asked for' : 'exports what was asked for';
+    draft.language === 'typescript'
+      ? 'type-checks against the interface asked for'
+      : 'exports what was asked for';
   return {
     ok: true,
     checked:

@@ -213,7 +213,10 @@ export function literal(value: unknown): ts.Expression {
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   return f.createObjectLiteralExpression(
     entries.map(([k, v]) =>
-      f.createPropertyAssignment(/^[A-Za-z_$][\w$]*$/.test(k) ? k : f.createStringLiteral(k, true), literal(v)),
+      f.createPropertyAssignment(
+        /^[A-Za-z_$][\w$]*$/.test(k) ? k : f.createStringLiteral(k, true),
+        literal(v),
+      ),
     ),
     false,
   );

@@ -59,7 +59,10 @@ const sourceCache = new Map<string, ts.SourceFile>();
  * Diagnostics per generated file: semantic and syntactic for TypeScript, syntactic for JavaScript
  * (the JSDoc types of a .js file are not checked: `checkJs` is the user's choice, not a given).
  */
-export function checkGenerated(files: GeneratedFile[], options: ts.CompilerOptions = {}): Map<string, string[]> {
+export function checkGenerated(
+  files: GeneratedFile[],
+  options: ts.CompilerOptions = {},
+): Map<string, string[]> {
   const virtual = new Map(files.map((f) => [virtualPath(f.fileName, f.code), f.code]));
   const compilerOptions = { ...OPTIONS, ...options };
   const host = ts.createCompilerHost(compilerOptions, true);

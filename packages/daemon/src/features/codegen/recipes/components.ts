@@ -111,7 +111,9 @@ function inputOf(field: Field, kind: FormKind): FormField | null {
     return {
       ...base,
       input: 'password',
-      ...(kind === 'signup' ? { minLength: 8, autoComplete: 'new-password' } : { autoComplete: 'current-password' }),
+      ...(kind === 'signup'
+        ? { minLength: 8, autoComplete: 'new-password' }
+        : { autoComplete: 'current-password' }),
       ...(confirm ? { sameAs: 'password' } : {}),
     };
   }
@@ -123,7 +125,12 @@ function inputOf(field: Field, kind: FormKind): FormField | null {
     case 'number': {
       const min = type.min ?? (type.gt !== undefined ? type.gt : undefined);
       const max = type.max ?? (type.lt !== undefined ? type.lt : undefined);
-      return { ...base, input: 'number', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+      return {
+        ...base,
+        input: 'number',
+        ...(min !== undefined ? { min } : {}),
+        ...(max !== undefined ? { max } : {}),
+      };
     }
     case 'boolean':
       // A checkbox must be ticked only when it is an agreement (terms, consent).
@@ -139,9 +146,16 @@ function inputOf(field: Field, kind: FormKind): FormField | null {
         ...(type.kind === 'string' && type.max !== undefined ? { maxLength: type.max } : {}),
       };
       if (LONG_TEXT.test(field.name)) return { ...base, ...bounds, input: 'textarea' };
-      if (/phone|tel|mobile/i.test(field.name)) return { ...base, ...bounds, input: 'tel', autoComplete: 'tel' };
-      if (/^(query|q|search|term|keywords?)$/i.test(field.name)) return { ...base, ...bounds, input: 'search' };
-      return { ...base, ...bounds, input: 'text', ...(/^(name|fullName)$/.test(field.name) ? { autoComplete: 'name' } : {}) };
+      if (/phone|tel|mobile/i.test(field.name))
+        return { ...base, ...bounds, input: 'tel', autoComplete: 'tel' };
+      if (/^(query|q|search|term|keywords?)$/i.test(field.name))
+        return { ...base, ...bounds, input: 'search' };
+      return {
+        ...base,
+        ...bounds,
+        input: 'text',
+        ...(/^(name|fullName)$/.test(field.name) ? { autoComplete: 'name' } : {}),
+      };
     }
     default:
       return null;
@@ -353,13 +367,17 @@ const form: Recipe = {
 function rowsField(d: Desc): { name: string; row: string; columns: Field[] } {
   const array = d.spec.fields.find((f) => f.type.kind === 'array' && f.type.of.kind === 'ref');
   const scalars = d.spec.fields.filter(
-    (f) => f !== array && !['callback', 'node', 'array'].includes(f.type.kind) && !/^(loading|error|pageSize)$/.test(f.name),
+    (f) =>
+      f !== array &&
+      !['callback', 'node', 'array'].includes(f.type.kind) &&
+      !/^(loading|error|pageSize)$/.test(f.name),
   );
   if (array && array.type.kind === 'array' && array.type.of.kind === 'ref')
     return { name: array.name, row: array.type.of.name, columns: scalars };
-  const entity = /\b(user|product|order|customer|employee|invoice|task|todo|post|item|book|movie|student|transaction)s?\b/.exec(
-    d.text,
-  )?.[1];
+  const entity =
+    /\b(user|product|order|customer|employee|invoice|task|todo|post|item|book|movie|student|transaction)s?\b/.exec(
+      d.text,
+    )?.[1];
   return {
     name: 'rows',
     row: entity ? pascalName(entity, 'Row') : 'Row',
@@ -539,7 +557,8 @@ export function $Name({ $rows: rows, onSelect, loading = false, error, pageSize 
 const table: Recipe = {
   id: 'table',
   kinds: ['component'],
-  summary: 'a table with a column per field, search, sortable headers, pagination, selection, loading and error states',
+  summary:
+    'a table with a column per field, search, sortable headers, pagination, selection, loading and error states',
   match: (d) => hasWord(d, /^(table|tables|datatable|datagrid|grid|spreadsheet)$/),
   vocabulary:
     /^(table|tables|datatable|datagrid|grid|data|rows?|columns?|headers?|search|searchable|searching|filter|filters|filterable|filtering|sort|sorts|sortable|sorting|sorted|paginate|paginated|pagination|pages?|paging|size|select|selectable|selection|selected|click|clicks|clicked|row|loading|loader|spinner|spin|state|states|errors?|empty|shows?|displays?|users?|products?|orders?|customers?|employees?|invoices?|tasks?|todos?|posts?|books?|movies?|students?|transactions?|searchbar|box|caption|per)$/,
@@ -703,7 +722,8 @@ const modal: Recipe = {
   match: (d) => hasWord(d, /^(modal|modals|dialog|dialogs|popup|lightbox)$/),
   vocabulary:
     /^(modal|modals|dialog|dialogs|popup|lightbox|open|opens|opened|close|closes|closed|closing|title|content|children|button|escape|esc|key|outside|click|clicks|backdrop|overlay|focus|confirm|confirmation|onclose)$/,
-  build: (d, language) => component(componentName(d, 'Modal', /^(modal|dialog|popup)$/), MODAL_TEMPLATE, language, {}),
+  build: (d, language) =>
+    component(componentName(d, 'Modal', /^(modal|dialog|popup)$/), MODAL_TEMPLATE, language, {}),
 };
 
 const TABS_TEMPLATE = String.raw`import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -831,7 +851,13 @@ const status: Recipe = {
     (hasWord(d, /^(error|errors)$/) && hasWord(d, /^(state|states|message|boundary|retry|banner|alert)$/)),
   vocabulary:
     /^(spinner|loader|loading|load|loads|skeleton|error|errors|button|state|states|message|messages|retry|try|again|banner|alert|shows?|displays?|wraps?|wrapper|content|children|while|fails?|failed|status|indicator|else|otherwise|data|fetching)$/,
-  build: (d, language) => component(componentName(d, 'LoadingState', /^(spinner|loader|state|status)$/), STATUS_TEMPLATE, language, {}),
+  build: (d, language) =>
+    component(
+      componentName(d, 'LoadingState', /^(spinner|loader|state|status)$/),
+      STATUS_TEMPLATE,
+      language,
+      {},
+    ),
 };
 
 /** Tables before forms ("a searchable table" is a table), forms before lists. */

@@ -1,7 +1,7 @@
 import type { Emitted, Language } from '../emit-common.ts';
 import { pascalName } from '../names.ts';
 import { renderTemplate, type Substitutions } from '../ts-template.ts';
-import { functionName, hasWord, type Desc } from './describe.ts';
+import { functionName, hasWord } from './describe.ts';
 import type { Recipe } from './recipe.ts';
 
 /**
@@ -212,7 +212,8 @@ const memoize: Recipe = {
   id: 'memoize',
   kinds: ['function'],
   summary: 'a memoized function: each distinct argument list computed once',
-  match: (d) => hasWord(d, /^(memoi[sz]e|memoi[sz]ed|memoi[sz]es|memoization|memo|cache|caches|caching|cached)$/),
+  match: (d) =>
+    hasWord(d, /^(memoi[sz]e|memoi[sz]ed|memoi[sz]es|memoization|memo|cache|caches|caching|cached)$/),
   vocabulary:
     /^(memoi[sz]e|memoi[sz]ed|memoi[sz]es|memoization|memo|cache|caches|caching|cached|results?|arguments?|same|calls?|expensive|computations?|pure|key|keys|remember|remembers|once|recompute|again)$/,
   build: (d, language) =>
@@ -249,8 +250,21 @@ const groupBy: Recipe = {
     /^(group|groups|grouped|grouping|groupby|bucket|buckets|key|keys|by|same|together|each|per|category|categories|status|properties|property|attribute|rows|users|orders|products|objects)$/,
   examples: () => [
     {
-      args: [[{ s: 'a', n: 1 }, { s: 'b', n: 2 }, { s: 'a', n: 3 }], 's'],
-      returns: { a: [{ s: 'a', n: 1 }, { s: 'a', n: 3 }], b: [{ s: 'b', n: 2 }] },
+      args: [
+        [
+          { s: 'a', n: 1 },
+          { s: 'b', n: 2 },
+          { s: 'a', n: 3 },
+        ],
+        's',
+      ],
+      returns: {
+        a: [
+          { s: 'a', n: 1 },
+          { s: 'a', n: 3 },
+        ],
+        b: [{ s: 'b', n: 2 }],
+      },
     },
   ],
   build: (d, language) =>
@@ -276,7 +290,8 @@ const sortBy: Recipe = {
   id: 'sort-by',
   kinds: ['function'],
   summary: 'a sorted copy of the records by a property, ascending or descending',
-  match: (d) => hasWord(d, /^(sort|sorts|sorted|sorting|sortby|order)$/) && hasWord(d, /^(by|property|key|field)$/),
+  match: (d) =>
+    hasWord(d, /^(sort|sorts|sorted|sorting|sortby|order)$/) && hasWord(d, /^(by|property|key|field)$/),
   vocabulary:
     /^(sort|sorts|sorted|sorting|sortby|order|by|property|key|field|ascending|descending|asc|desc|direction|copy|records|objects|rows|entries|collection|data|users|orders|products|without|mutating|original|stable)$/,
   examples: () => [
@@ -359,7 +374,9 @@ const formatDate: Recipe = {
   id: 'format-date',
   kinds: ['function'],
   summary: 'a date formatted for a locale with Intl.DateTimeFormat',
-  match: (d) => hasWord(d, /^(format|formats|formatted|formatting|display|pretty|human|readable)$/) && hasWord(d, /^(date|dates|datetime|timestamp|day)$/),
+  match: (d) =>
+    hasWord(d, /^(format|formats|formatted|formatting|display|pretty|human|readable)$/) &&
+    hasWord(d, /^(date|dates|datetime|timestamp|day)$/),
   vocabulary:
     /^(format|formats|formatted|formatting|display|pretty|human|readable|date|dates|datetime|timestamp|day|locale|locales|language|intl|style|long|short|medium|full|iso|string|time)$/,
   examples: () => [{ args: ['2024-03-05T12:00:00Z', 'en-US'], returns: 'Mar 5, 2024' }],
@@ -410,7 +427,9 @@ const passwordStrength: Recipe = {
   id: 'password-strength',
   kinds: ['function'],
   summary: "a password's strength (0–4, weak to strong) and what it lacks",
-  match: (d) => hasWord(d, /^(password|passwords|passphrase)$/) && hasWord(d, /^(strength|strong|weak|score|rate|rates|check|checks|validate|validates|validation|valid)$/),
+  match: (d) =>
+    hasWord(d, /^(password|passwords|passphrase)$/) &&
+    hasWord(d, /^(strength|strong|weak|score|rate|rates|check|checks|validate|validates|validation|valid)$/),
   vocabulary:
     /^(password|passwords|passphrase|strength|strong|weak|score|scores|rate|rates|check|checks|validate|validates|validation|valid|how|is|rules?|length|characters?|upper|lower|case|uppercase|lowercase|digits?|symbols?|special|missing|problems?|feedback|label)$/,
   build: (d, language) =>
@@ -450,7 +469,9 @@ const deepClone: Recipe = {
   id: 'deep-clone',
   kinds: ['function'],
   summary: 'a deep copy (structuredClone: nested objects, arrays, dates, maps, sets, cycles)',
-  match: (d) => hasWord(d, /^(clone|cloning|cloned|copy|copies|copying)$/) && hasWord(d, /^(deep|deeply|nested|recursive|recursively|deepclone)$/),
+  match: (d) =>
+    hasWord(d, /^(clone|cloning|cloned|copy|copies|copying)$/) &&
+    hasWord(d, /^(deep|deeply|nested|recursive|recursively|deepclone)$/),
   vocabulary:
     /^(clone|cloning|cloned|copy|copies|copying|deep|deeply|nested|recursive|recursively|deepclone|structured|independent|cycles|circular|maps|sets)$/,
   build: (d, language) =>
@@ -472,10 +493,20 @@ const deepMerge: Recipe = {
   id: 'deep-merge',
   kinds: ['function'],
   summary: 'a deep merge of plain objects into a new object',
-  match: (d) => hasWord(d, /^(merge|merges|merging|merged|deepmerge)$/) && hasWord(d, /^(deep|deeply|nested|recursive|recursively|deepmerge|objects?)$/),
+  match: (d) =>
+    hasWord(d, /^(merge|merges|merging|merged|deepmerge)$/) &&
+    hasWord(d, /^(deep|deeply|nested|recursive|recursively|deepmerge|objects?)$/),
   vocabulary:
     /^(merge|merges|merging|merged|deepmerge|deep|deeply|nested|recursive|recursively|objects?|plain|sources?|target|later|override|overrides|wins?|new|without|mutating|configs?|settings)$/,
-  examples: () => [{ args: [{ a: { b: 1 }, l: [1] }, { a: { c: 2 }, l: [2] }], returns: { a: { b: 1, c: 2 }, l: [2] } }],
+  examples: () => [
+    {
+      args: [
+        { a: { b: 1 }, l: [1] },
+        { a: { c: 2 }, l: [2] },
+      ],
+      returns: { a: { b: 1, c: 2 }, l: [2] },
+    },
+  ],
   build: (d, language) =>
     fn(
       functionName(d, 'deepMerge'),
@@ -509,7 +540,9 @@ const chunk: Recipe = {
   id: 'chunk',
   kinds: ['function'],
   summary: 'the items split into chunks of a given size',
-  match: (d) => hasWord(d, /^(chunk|chunks|chunked|chunking|batch|batches|split|splits)$/) && hasWord(d, /^(size|sized|chunk|chunks|batch|batches|groups|pieces|parts|n)$/),
+  match: (d) =>
+    hasWord(d, /^(chunk|chunks|chunked|chunking|batch|batches|split|splits)$/) &&
+    hasWord(d, /^(size|sized|chunk|chunks|batch|batches|groups|pieces|parts|n)$/),
   vocabulary:
     /^(chunk|chunks|chunked|chunking|batch|batches|split|splits|size|sized|groups?|pieces|parts|n|of|each|most|last|smaller|shorter|remainder)$/,
   examples: () => [

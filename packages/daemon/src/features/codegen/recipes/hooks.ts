@@ -54,7 +54,8 @@ const useFetch: Recipe = {
   id: 'use-fetch',
   kinds: ['function', 'component'],
   summary: 'a hook that fetches JSON, with loading and error state, aborted when the URL changes',
-  match: (d) => isHook(d) && hasWord(d, /^(fetch|fetches|fetching|usefetch|load|loads|request|requests|http|api|get)$/),
+  match: (d) =>
+    isHook(d) && hasWord(d, /^(fetch|fetches|fetching|usefetch|load|loads|request|requests|http|api|get)$/),
   vocabulary: new RegExp(
     `^(${HOOK_WORDS}|fetch|fetches|fetching|usefetch|load|loads|loading|request|requests|http|api|get|json|data|url|urls|endpoint|error|errors|abort|aborts|aborted|abortcontroller|cancel|cancels|cancellation|unmount|unmounts|changes?|reload|refetch|status|response)$`,
   ),
@@ -115,7 +116,10 @@ const useLocalStorage: Recipe = {
   id: 'use-local-storage',
   kinds: ['function', 'component'],
   summary: 'a hook for state kept in localStorage as JSON, in step with other tabs',
-  match: (d) => isHook(d) && (hasWord(d, /^(localstorage|uselocalstorage|persist|persisted|persists|storage)$/) || /local\s*storage/.test(d.text)),
+  match: (d) =>
+    isHook(d) &&
+    (hasWord(d, /^(localstorage|uselocalstorage|persist|persisted|persists|storage)$/) ||
+      /local\s*storage/.test(d.text)),
   vocabulary: new RegExp(
     `^(${HOOK_WORDS}|localstorage|uselocalstorage|local|storage|persist|persisted|persists|persistent|stored|store|stores|saved|saves|save|key|initial|json|tabs?|sync|synced|across|reload|reloads|survives|page)$`,
   ),
@@ -173,7 +177,8 @@ const useInterval: Recipe = {
   id: 'use-interval',
   kinds: ['function', 'component'],
   summary: 'a hook that calls back every delayMs (null pauses), always the latest callback',
-  match: (d) => isHook(d) && hasWord(d, /^(interval|intervals|useinterval|setinterval|every|tick|ticks|polling|poll)$/),
+  match: (d) =>
+    isHook(d) && hasWord(d, /^(interval|intervals|useinterval|setinterval|every|tick|ticks|polling|poll)$/),
   vocabulary: new RegExp(
     `^(${HOOK_WORDS}|interval|intervals|useinterval|setinterval|every|tick|ticks|polling|poll|delay|milliseconds|ms|pause|paused|pauses|stop|stops|latest|repeatedly|timer|runs?|calls?)$`,
   ),

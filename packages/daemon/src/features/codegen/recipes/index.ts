@@ -75,7 +75,12 @@ function tryRecipes(
       declined.push(notExplained(`the ${recipe.id} recipe`, extra));
       continue;
     }
-    return { emitted: recipe.build(d, language), kind: 'implemented', reason: recipe.summary, recipe: recipe.id };
+    return {
+      emitted: recipe.build(d, language),
+      kind: 'implemented',
+      reason: recipe.summary,
+      recipe: recipe.id,
+    };
   }
   return null;
 }
@@ -102,20 +107,32 @@ export function answer(spec: Spec, language: Language): Answer {
     case 'function': {
       // With no typed parameters, "a numeric property over records" is a record recipe's, not one of
       // the emitter's tasks over parameters it would have to invent.
-      const first = spec.fields.length === 0 ? [...HOOK_RECIPES, ...FUNCTION_RECIPES, ...RECORD_RECIPES] : [...HOOK_RECIPES, ...FUNCTION_RECIPES];
+      const first =
+        spec.fields.length === 0
+          ? [...HOOK_RECIPES, ...FUNCTION_RECIPES, ...RECORD_RECIPES]
+          : [...HOOK_RECIPES, ...FUNCTION_RECIPES];
       const found = tryRecipes(d, 'function', first, language, declined);
       if (found) return found;
       const emitted = emitFunction(spec, language);
       if (emitted.recognised) {
         const extra = unexplained(d, FUNCTION_TASK_WORDS);
         if (extra.length === 0)
-          return { emitted, kind: 'implemented', reason: 'a task the function emitter knows', recipe: 'function-task' };
+          return {
+            emitted,
+            kind: 'implemented',
+            reason: 'a task the function emitter knows',
+            recipe: 'function-task',
+          };
         declined.push(notExplained('the function emitter', extra));
       }
       const records = tryRecipes(d, 'function', RECORD_RECIPES, language, declined);
       if (records) return records;
       const reason = skeletonReason(declined);
-      return { emitted: markSkeleton(emitFunction(spec, language, { skeleton: true }), reason), kind: 'skeleton', reason };
+      return {
+        emitted: markSkeleton(emitFunction(spec, language, { skeleton: true }), reason),
+        kind: 'skeleton',
+        reason,
+      };
     }
     case 'component': {
       const found = tryRecipes(d, 'component', [...HOOK_RECIPES, ...COMPONENT_RECIPES], language, declined);
@@ -125,7 +142,12 @@ export function answer(spec: Spec, language: Language): Answer {
       const extra = unexplained(d, DISPLAY_WORDS, wordsOf(spec.rawName));
       const display = hasWord(d, DISPLAY_NOUNS);
       if (shown.length > 0 && extra.length === 0 && declined.length === 0 && display)
-        return { emitted, kind: 'implemented', reason: 'a component that shows each of its props', recipe: 'display' };
+        return {
+          emitted,
+          kind: 'implemented',
+          reason: 'a component that shows each of its props',
+          recipe: 'display',
+        };
       if (shown.length === 0) declined.push('it names no field to show');
       else if (!display) declined.push('it does not ask for a card, a profile or a view of its fields');
       else if (extra.length > 0) declined.push(notExplained('a component that shows its props', extra));
@@ -135,7 +157,8 @@ export function answer(spec: Spec, language: Language): Answer {
     case 'api': {
       const emitted = emitApi(spec, language);
       if (hasWord(d, /^(fastify|koa|hapi|nest|nestjs|graphql|trpc)$/)) {
-        const reason = 'the catalogue writes Express routers only: the framework the description names is not written';
+        const reason =
+          'the catalogue writes Express routers only: the framework the description names is not written';
         return { emitted: markSkeleton(emitted, reason), kind: 'skeleton', reason };
       }
       const extra = unexplained(d, API_WORDS, wordsOf(spec.rawName));
@@ -157,7 +180,12 @@ export function answer(spec: Spec, language: Language): Answer {
       const emitted = emitSchema(spec, language);
       const extra = unexplained(d, SCHEMA_WORDS, wordsOf(spec.rawName));
       if (spec.fields.length > 0 && extra.length === 0)
-        return { emitted, kind: 'implemented', reason: 'a zod schema and its TypeScript type from the fields', recipe: 'zod-schema' };
+        return {
+          emitted,
+          kind: 'implemented',
+          reason: 'a zod schema and its TypeScript type from the fields',
+          recipe: 'zod-schema',
+        };
       const reason =
         spec.fields.length === 0
           ? 'the description names no field: list them as name: type'

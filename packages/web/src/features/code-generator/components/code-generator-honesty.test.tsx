@@ -19,7 +19,9 @@ const answer = (over: Partial<GenerateResult>): GenerateResult => ({
 });
 
 async function generate(result: GenerateResult) {
-  stubDaemon((req) => (req.method === 'POST' && req.url.pathname === '/api/generate' ? json(result) : undefined));
+  stubDaemon((req) =>
+    req.method === 'POST' && req.url.pathname === '/api/generate' ? json(result) : undefined,
+  );
   renderApp('/code-generator');
   await screen.findByRole('heading', { level: 1, name: 'Code Generator' });
   fireEvent.change(screen.getByLabelText('Description'), { target: { value: 'anything' } });

@@ -30,7 +30,8 @@ export const KIND_LABELS: Record<CodeKind, string> = {
 const KIND_DESCRIPTIONS: Record<CodeKind, string> = {
   component: 'A React component with typed props, showing each field',
   api: 'An Express router: list, read, create, update and delete, with validation',
-  function: 'A typed function with JSDoc: a real implementation when the task is in the catalogue, else a skeleton',
+  function:
+    'A typed function with JSDoc: a real implementation when the task is in the catalogue, else a skeleton',
   schema: 'A zod schema and the type it infers',
 };
 
