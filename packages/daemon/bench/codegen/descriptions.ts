@@ -486,6 +486,22 @@ export const CASES: Case[] = [
   },
   {
     kind: 'function',
+    description: 'sum of numbers in an array',
+    expect: 'implemented',
+    check({ main }) {
+      assert.equal(call(main, [1, 2, 3.5]), 6.5);
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: -1e6, max: 1e6 })), (values) => {
+          assert.equal(
+            call(main, values),
+            values.reduce((s, v) => s + v, 0),
+          );
+        }),
+      );
+    },
+  },
+  {
+    kind: 'function',
     description: 'the average of values: number[]',
     expect: 'implemented',
     check({ main }) {
@@ -696,6 +712,28 @@ export const CASES: Case[] = [
       assert.equal(firstPrice, '0');
       await r.fire('click', r.q.getByRole('button', { name: /next/i }));
       r.q.getByText(/page 2 of 3/i);
+      await r.unmount();
+    },
+  },
+  {
+    kind: 'component',
+    description: 'a table of users with name and email and pagination',
+    expect: 'implemented',
+    async check({ main }) {
+      const many = Array.from({ length: 12 }, (_, i) => ({
+        name: `User ${i}`,
+        email: `u${i}@example.com`,
+        role: 'x',
+      }));
+      const r = await render(main, { rows: many });
+      assert.deepEqual(
+        r.q.getAllByRole('columnheader').map((h) => h.textContent),
+        ['Name', 'Email'],
+        'the columns named, not "pagination"',
+      );
+      assert.equal(r.q.getAllByRole('row').length, 11);
+      await r.fire('click', r.q.getByRole('button', { name: /next/i }));
+      assert.equal(r.q.getAllByRole('row').length, 3);
       await r.unmount();
     },
   },
@@ -928,6 +966,9 @@ export const CASES: Case[] = [
     expect: 'skeleton',
   },
   { kind: 'component', description: 'a video player with subtitles', expect: 'skeleton' },
+  { kind: 'component', description: 'a todo list with add and delete', expect: 'skeleton' },
+  { kind: 'component', description: 'a counter with increment and decrement buttons', expect: 'skeleton' },
+  { kind: 'function', description: 'format a date as YYYY-MM-DD', expect: 'skeleton' },
   {
     kind: 'api',
     description: 'a Fastify CRUD api for books with title: string',

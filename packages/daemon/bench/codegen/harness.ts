@@ -177,9 +177,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 // An Express router on a real port
 
 /** Serve a generated router with Express (the daemon's) and call it with fetch. */
-export async function serve(
-  router: unknown,
-): Promise<{
+export async function serve(router: unknown): Promise<{
   call(method: string, url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }> {

@@ -59,6 +59,8 @@ const allows = (stated: TypeNode | undefined, want: string): boolean =>
   stated === undefined || tsType(stated) === want;
 
 const STRING: TypeNode = { kind: 'string' };
+/** Words that say the values come as a list. */
+const COLLECTION_WORDS = /^(list|lists|array|arrays|numbers|values|items|all|every|each)$/;
 const NUMBER: TypeNode = { kind: 'number', integer: false };
 
 /** Parameters to use: the description's, or `defaults` when it named none. */
@@ -302,6 +304,16 @@ const INTENTS: Array<{ when: (ctx: Ctx) => boolean; plan: Intent }> = [
         return items.prop
           ? withProp(plan, items.array, { name: items.prop, type: NUMBER, optional: false })
           : plan;
+      }
+      // "the sum of numbers in an array" names a list, not two numbers.
+      if (c.params.length === 0 && has(c.words, COLLECTION_WORDS)) {
+        return {
+          params: [{ name: 'values', type: { kind: 'array', of: NUMBER }, optional: false }],
+          returns: 'number',
+          body: ['return values.reduce((sum, value) => sum + value, 0);'],
+          used: new Set(['values']),
+          returnsDoc: 'The sum of the values (0 for none).',
+        };
       }
       const params = paramsOr(c, [
         { name: 'a', type: NUMBER, optional: false },

@@ -95,6 +95,7 @@ const FORM_KINDS: Record<FormKind, { title: string; submit: string; name: string
 
 function formKind(d: Desc): FormKind {
   if (/\b(log ?in|sign ?in|signin)\b/.test(d.text)) return 'login';
+  if (/\b(newsletter|subscribe)\b/.test(d.text)) return 'form';
   if (/\b(sign ?up|register|registration|create (an )?account)\b/.test(d.text)) return 'signup';
   if (/\bcontact\b/.test(d.text)) return 'contact';
   if (/\bsearch\b/.test(d.text) && !/\btable\b/.test(d.text)) return 'search';
@@ -324,6 +325,7 @@ export function $Name({ onSubmit, error, submitting = false }: $Props) {
 const form: Recipe = {
   id: 'form',
   kinds: ['component'],
+  fields: 'all',
   summary: 'a form with a labelled input per field, validation messages and a submit button',
   match: (d) =>
     hasWord(d, /^(form|forms|login|signin|signup|register|registration)$/) ||
@@ -333,7 +335,12 @@ const form: Recipe = {
   build(d, language) {
     const kind = formKind(d);
     const preset = FORM_KINDS[kind];
-    const described = d.spec.fields.filter((f) => f.type.kind !== 'callback' && f.type.kind !== 'node');
+    const described = d.spec.fields.filter(
+      (f) =>
+        f.type.kind !== 'callback' &&
+        f.type.kind !== 'node' &&
+        !/^(validation|validate|submit|button|buttons|errors|labels?|inputs?)$/i.test(f.name),
+    );
     const fields = described.length > 0 ? [...described] : [...preset.fields];
     const has = (re: RegExp) => fields.some((f) => re.test(f.name));
     if (kind === 'signup' && has(/^password$/) && !has(/^(confirm|repeat)/) && /\bconfirm/.test(d.text))
@@ -363,14 +370,15 @@ const form: Recipe = {
 // ----------------------------------------------------------------------------------------------
 // Tables and lists
 
+/** Words read as fields that name a feature of the table, not a column ("with search and pagination"). */
+const FEATURE_WORDS =
+  /^(loading|error|errors|pageSize|pagination|paginated|pages?|search|searchable|sorting|sortable|sort|filter|filters|filtering|spinner|selection|columns?|rows?)$/i;
+
 /** The array of records the description names (users: User[]), if any. */
 function rowsField(d: Desc): { name: string; row: string; columns: Field[] } {
   const array = d.spec.fields.find((f) => f.type.kind === 'array' && f.type.of.kind === 'ref');
   const scalars = d.spec.fields.filter(
-    (f) =>
-      f !== array &&
-      !['callback', 'node', 'array'].includes(f.type.kind) &&
-      !/^(loading|error|pageSize)$/.test(f.name),
+    (f) => f !== array && !['callback', 'node', 'array'].includes(f.type.kind) && !FEATURE_WORDS.test(f.name),
   );
   if (array && array.type.kind === 'array' && array.type.of.kind === 'ref')
     return { name: array.name, row: array.type.of.name, columns: scalars };
@@ -557,6 +565,7 @@ export function $Name({ $rows: rows, onSelect, loading = false, error, pageSize 
 const table: Recipe = {
   id: 'table',
   kinds: ['component'],
+  fields: 'all',
   summary:
     'a table with a column per field, search, sortable headers, pagination, selection, loading and error states',
   match: (d) => hasWord(d, /^(table|tables|datatable|datagrid|grid|spreadsheet)$/),
@@ -644,6 +653,7 @@ export function $Name({ $items: items, renderItem, onSelect, loading = false, em
 const list: Recipe = {
   id: 'list',
   kinds: ['component'],
+  fields: 'collections',
   summary: 'a list of the items, each shown by its title, selectable, with loading and empty states',
   match: (d) => hasWord(d, /^(list|listing|lists)$/) && !hasWord(d, /^(table|grid|form)$/),
   vocabulary:
@@ -718,6 +728,7 @@ export function $Name({ open, onClose, title, children }: $Props) {
 const modal: Recipe = {
   id: 'modal',
   kinds: ['component'],
+  fields: 'collections',
   summary: 'a modal dialog with a title, closed by its button, Escape or a click outside',
   match: (d) => hasWord(d, /^(modal|modals|dialog|dialogs|popup|lightbox)$/),
   vocabulary:
@@ -796,6 +807,7 @@ export function $Name({ tabs, initialTab, onChange }: $Props) {
 const tabs: Recipe = {
   id: 'tabs',
   kinds: ['component'],
+  fields: 'collections',
   summary: 'tabs: a tablist with keyboard navigation and one panel shown',
   match: (d) => hasWord(d, /^(tabs|tab|tabbed|tabset)$/),
   vocabulary:
@@ -845,6 +857,7 @@ export function $Name({ loading, error, onRetry, children, label = 'Loading…' 
 const status: Recipe = {
   id: 'loading-error-state',
   kinds: ['component'],
+  fields: 'collections',
   summary: 'a spinner while loading, the error with a retry button, else the content',
   match: (d) =>
     hasWord(d, /^(spinner|loader|loading|skeleton)$/) ||

@@ -75,10 +75,16 @@ const FILLER = new Set(
 );
 
 /** The description's words that neither the filler, the fields, the name nor `vocabulary` explain. */
-export function unexplained(d: Desc, vocabulary: RegExp, alsoKnown: string[] = []): string[] {
+export function unexplained(
+  d: Desc,
+  vocabulary: RegExp,
+  alsoKnown: string[] = [],
+  fields: 'all' | 'collections' = 'all',
+): string[] {
   const known = new Set<string>(alsoKnown);
-  for (const f of d.spec.fields) for (const w of wordsOf(f.name)) known.add(w);
-  for (const f of d.spec.fields) collectTypeWords(f, known);
+  const used = fields === 'all' ? d.spec.fields : d.spec.fields.filter((f) => f.type.kind === 'array');
+  for (const f of used) for (const w of wordsOf(f.name)) known.add(w);
+  for (const f of used) collectTypeWords(f, known);
   if (d.explicitName) for (const w of wordsOf(d.explicitName)) known.add(w);
   return [
     ...new Set(

@@ -30,11 +30,12 @@ export interface $Item {
 const cartTotal: Recipe = {
   id: 'cart-total',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'the total of price × quantity over the items',
+  // price × quantity is what a cart total is: said outright, or as "the total" of a cart.
   match: (d) =>
-    (hasWord(d, /^(cart|carts|basket|checkout)$/) ||
-      (hasWord(d, /^(quantity|quantities|qty)$/) && hasWord(d, /^(price|prices|cost)$/))) &&
-    hasWord(d, /^(total|totals|sum|subtotal|calculate|compute|price|cost)$/),
+    (hasWord(d, /^(quantity|quantities|qty)$/) && hasWord(d, /^(price|prices|cost)$/)) ||
+    (hasWord(d, /^(cart|carts|basket|checkout)$/) && hasWord(d, /^(total|totals|subtotal)$/)),
   vocabulary:
     /^(cart|carts|basket|shopping|checkout|order|orders|line|over|total|totals|subtotal|sum|price|prices|cost|costs|unit|quantity|quantities|qty|calculate|calculates|calculating|compute|computes|discount|discounts|discounted|percent|percentage|applying|apply|applies|applied|tax|taxes|vat|rate|after|plus|minus|times|multiplied|amount|rounded|round|cents|less|every|each|product|products)$/,
   examples: (d) => {
@@ -90,6 +91,7 @@ export function $name(${params}): number {
 const debounce: Recipe = {
   id: 'debounce',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a debounced function: one call, `delayMs` after the last',
   match: (d) => hasWord(d, /^debounc/) && !hasWord(d, /^(hook|hooks|use|usedebounce|state)$/),
   vocabulary:
@@ -129,6 +131,7 @@ export function $name<A extends unknown[]>(fn: (...args: A) => void, delayMs: nu
 const throttle: Recipe = {
   id: 'throttle',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a throttled function: at most one call per interval, the last one kept',
   match: (d) => hasWord(d, /^throttl/) && !hasWord(d, /^(hook|use)$/),
   vocabulary:
@@ -169,6 +172,7 @@ export function $name<A extends unknown[]>(fn: (...args: A) => void, intervalMs:
 const retry: Recipe = {
   id: 'retry',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'retries a failing async task with exponential backoff',
   match: (d) => hasWord(d, /^(retry|retries|retrying|retried)$/),
   vocabulary:
@@ -211,6 +215,7 @@ export async function $name<T>(task: (attempt: number) => Promise<T>, options: R
 const memoize: Recipe = {
   id: 'memoize',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a memoized function: each distinct argument list computed once',
   match: (d) =>
     hasWord(d, /^(memoi[sz]e|memoi[sz]ed|memoi[sz]es|memoization|memo|cache|caches|caching|cached)$/),
@@ -244,6 +249,7 @@ export function $name<A extends unknown[], R>(
 const groupBy: Recipe = {
   id: 'group-by',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'groups records by a property or a key function',
   match: (d) => hasWord(d, /^(group|groups|grouped|grouping|groupby|bucket|buckets)$/),
   vocabulary:
@@ -284,11 +290,13 @@ export function $name<T>(items: readonly T[], key: keyof T | ((item: T) => Prope
     ),
 };
 
-const RECORDS = /^(records|objects|rows|entries|list|array|items|collection|data|users|orders|products)$/;
+/** Words that say the values are properties of records, not plain numbers. */
+const RECORDS = /^(records|objects|rows|entries|property|properties|field|key|users|orders|products)$/;
 
 const sortBy: Recipe = {
   id: 'sort-by',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a sorted copy of the records by a property, ascending or descending',
   match: (d) =>
     hasWord(d, /^(sort|sorts|sorted|sorting|sortby|order)$/) && hasWord(d, /^(by|property|key|field)$/),
@@ -325,6 +333,7 @@ export function $name<T>(items: readonly T[], key: keyof T, direction: 'asc' | '
 const sumBy: Recipe = {
   id: 'sum-by',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'the sum of a numeric property over the records',
   match: (d) =>
     hasWord(d, /^(sum|sums|summing|total|totals|add)$/) &&
@@ -351,6 +360,7 @@ export function $name<T>(items: readonly T[], value: keyof T | ((item: T) => num
 const averageBy: Recipe = {
   id: 'average-by',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'the average of a numeric property over the records',
   match: (d) => hasWord(d, /^(average|averages|mean|avg)$/) && hasWord(d, RECORDS),
   vocabulary:
@@ -373,6 +383,7 @@ export function $name<T>(items: readonly T[], value: keyof T | ((item: T) => num
 const formatDate: Recipe = {
   id: 'format-date',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a date formatted for a locale with Intl.DateTimeFormat',
   match: (d) =>
     hasWord(d, /^(format|formats|formatted|formatting|display|pretty|human|readable)$/) &&
@@ -404,6 +415,7 @@ export function $name(
 const formatCurrency: Recipe = {
   id: 'format-currency',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'an amount formatted as money with Intl.NumberFormat',
   match: (d) =>
     hasWord(d, /^(format|formats|formatted|formatting|display|show)$/) &&
@@ -426,6 +438,7 @@ export function $name(amount: number, currency = 'USD', locale = 'en-US'): strin
 const passwordStrength: Recipe = {
   id: 'password-strength',
   kinds: ['function'],
+  fields: 'collections',
   summary: "a password's strength (0–4, weak to strong) and what it lacks",
   match: (d) =>
     hasWord(d, /^(password|passwords|passphrase)$/) &&
@@ -468,6 +481,7 @@ export function $name(password: string): PasswordStrength {
 const deepClone: Recipe = {
   id: 'deep-clone',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a deep copy (structuredClone: nested objects, arrays, dates, maps, sets, cycles)',
   match: (d) =>
     hasWord(d, /^(clone|cloning|cloned|copy|copies|copying)$/) &&
@@ -492,6 +506,7 @@ export function $name<T>(value: T): T {
 const deepMerge: Recipe = {
   id: 'deep-merge',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'a deep merge of plain objects into a new object',
   match: (d) =>
     hasWord(d, /^(merge|merges|merging|merged|deepmerge)$/) &&
@@ -539,6 +554,7 @@ export function $name<T extends PlainObject>(target: T, ...sources: PlainObject[
 const chunk: Recipe = {
   id: 'chunk',
   kinds: ['function'],
+  fields: 'collections',
   summary: 'the items split into chunks of a given size',
   match: (d) =>
     hasWord(d, /^(chunk|chunks|chunked|chunking|batch|batches|split|splits)$/) &&

@@ -26,6 +26,7 @@ const HOOK_WORDS = 'hook|hooks|react|use|state|component|components|custom';
 const useDebounce: Recipe = {
   id: 'use-debounce',
   kinds: ['function', 'component'],
+  fields: 'collections',
   summary: 'a hook whose value follows its input once it has been still for delayMs',
   match: (d) => isHook(d) && hasWord(d, /^(debounce|debounced|usedebounce|debouncing)$/),
   vocabulary: new RegExp(
@@ -53,6 +54,7 @@ export function $name<T>(value: T, delayMs: number): T {
 const useFetch: Recipe = {
   id: 'use-fetch',
   kinds: ['function', 'component'],
+  fields: 'collections',
   summary: 'a hook that fetches JSON, with loading and error state, aborted when the URL changes',
   match: (d) =>
     isHook(d) && hasWord(d, /^(fetch|fetches|fetching|usefetch|load|loads|request|requests|http|api|get)$/),
@@ -115,6 +117,7 @@ export function $name<T = unknown>(url: string | null, init?: RequestInit): Fetc
 const useLocalStorage: Recipe = {
   id: 'use-local-storage',
   kinds: ['function', 'component'],
+  fields: 'collections',
   summary: 'a hook for state kept in localStorage as JSON, in step with other tabs',
   match: (d) =>
     isHook(d) &&
@@ -176,6 +179,7 @@ export function $name<T>(key: string, initialValue: T): [T, (next: T | ((previou
 const useInterval: Recipe = {
   id: 'use-interval',
   kinds: ['function', 'component'],
+  fields: 'collections',
   summary: 'a hook that calls back every delayMs (null pauses), always the latest callback',
   match: (d) =>
     isHook(d) && hasWord(d, /^(interval|intervals|useinterval|setinterval|every|tick|ticks|polling|poll)$/),

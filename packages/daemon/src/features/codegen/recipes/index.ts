@@ -40,7 +40,7 @@ export const RECIPES: readonly Recipe[] = [
 
 /** The words the function emitter's own tasks explain (slugify, sum, sort by, clamp…). */
 const FUNCTION_TASK_WORDS =
-  /^(slug|slugs|slugify|slugifies|url|urls|link|links|uri|uris|valid|validate|validates|validation|check|checks|verify|verifies|is|isvalid|email|emails|mail|address|addresses|well|formed|capitali[sz]e|capitali[sz]es|capitali[sz]ed|first|letter|letters|title|titlecase|case|every|each|word|words|truncate|truncates|shorten|shortens|ellipsis|reverse|reverses|reversed|unique|uniq|dedupe|deduplicate|distinct|duplicates|remove|removes|removing|sum|sums|total|totals|add|adds|up|average|averages|mean|avg|max|maximum|largest|biggest|highest|min|minimum|smallest|lowest|count|counts|counting|characters?|chars|filter|filters|filtered|only|active|sort|sorts|sorted|sorting|order|orders|by|ascending|descending|asc|desc|format|formats|formatted|price|prices|currency|money|amount|cost|clamp|clamps|clamped|between|range|text|length|limit|get|gets|calculate|calculates|compute|computes|find|finds|lower|upper|bound|bounds|url-safe|safe|hyphens|in|keep|keeps|kept)$/;
+  /^(slug|slugs|slugify|slugifies|url|urls|link|links|uri|uris|valid|validate|validates|validation|check|checks|verify|verifies|is|isvalid|email|emails|mail|address|addresses|well|formed|capitali[sz]e|capitali[sz]es|capitali[sz]ed|first|letter|letters|title|titlecase|case|every|each|word|words|truncate|truncates|shorten|shortens|ellipsis|reverse|reverses|reversed|unique|uniq|dedupe|deduplicate|distinct|duplicates|remove|removes|removing|sum|sums|total|totals|add|adds|up|average|averages|mean|avg|max|maximum|largest|biggest|highest|min|minimum|smallest|lowest|count|counts|counting|characters?|chars|sentence|sentences|paragraph|filter|filters|filtered|only|active|sort|sorts|sorted|sorting|order|orders|by|ascending|descending|asc|desc|format|formats|formatted|price|prices|currency|money|amount|cost|clamp|clamps|clamped|between|range|text|length|limit|get|gets|calculate|calculates|compute|computes|find|finds|lower|upper|bound|bounds|url-safe|safe|hyphens|in|keep|keeps|kept)$/;
 
 /** The words a component that shows its props (a card, a profile, a detail view) explains. */
 const DISPLAY_WORDS =
@@ -70,7 +70,7 @@ function tryRecipes(
 ): Answer | null {
   for (const recipe of recipes) {
     if (!recipe.kinds.includes(kind) || !recipe.match(d)) continue;
-    const extra = unexplained(d, recipe.vocabulary);
+    const extra = unexplained(d, recipe.vocabulary, [], recipe.fields);
     if (extra.length > 0) {
       declined.push(notExplained(`the ${recipe.id} recipe`, extra));
       continue;

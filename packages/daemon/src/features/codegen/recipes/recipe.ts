@@ -15,6 +15,12 @@ export interface Recipe {
   summary: string;
   match(d: Desc): boolean;
   vocabulary: RegExp;
+  /**
+   * Which of the description's fields the recipe uses, and so explains: `all` (a form's inputs, a
+   * table's columns), or only `collections` (the array it works over, e.g. `users: User[]`). A
+   * field the recipe would ignore is a word it cannot explain.
+   */
+  fields: 'all' | 'collections';
   build(d: Desc, language: Language): Emitted;
   /**
    * Calls of the built function and what they return (JSON values), for checking a model's code
