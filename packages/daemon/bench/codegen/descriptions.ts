@@ -9,7 +9,26 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { CodeKind, GenerateResult } from '@forge/shared';
+import { checkGenerated } from '../../src/features/codegen/type-check.ts';
 import { browser, render, renderHook, serve, sleep } from './harness.ts';
+
+/** A type is proven by the compiler: `good` uses of it compile, each of `bad` does not. */
+function checkType(result: GenerateResult, good: string, bad: string[]): void {
+  const files = [
+    { fileName: `types-${result.fileName}`, code: result.code },
+    {
+      fileName: 'use-good.ts',
+      code: `import type { ${result.name} } from './types-${result.name}';\n${good}\n`,
+    },
+    ...bad.map((b, i) => ({
+      fileName: `use-bad-${i}.ts`,
+      code: `import type { ${result.name} } from './types-${result.name}';\n${b}\n`,
+    })),
+  ];
+  const diagnostics = checkGenerated(files, { noUnusedLocals: false });
+  assert.deepEqual(diagnostics.get('use-good.ts'), [], 'a value of the type compiles');
+  bad.forEach((b, i) => assert.notDeepEqual(diagnostics.get(`use-bad-${i}.ts`), [], `refused: ${b}`));
+}
 
 export interface CheckContext {
   result: GenerateResult;
@@ -937,6 +956,29 @@ export const CASES: Case[] = [
       const schema = main as { safeParse(v: unknown): { success: boolean } };
       assert.equal(schema.safeParse({ street: 'a', city: 'b', zip: 'c', country: 'd' }).success, true);
       assert.equal(schema.safeParse({ street: 'a' }).success, false);
+    },
+  },
+  {
+    kind: 'schema',
+    description: 'a TypeScript interface for User with id: uuid, email, age?: int',
+    expect: 'implemented',
+    ci: true,
+    check({ result }) {
+      assert.equal(result.name, 'User');
+      checkType(result, "export const u: User = { id: 'x', email: 'a@b.co' };", [
+        "export const u: User = { id: 'x' };",
+        "export const u: User = { id: 'x', email: 'a@b.co', age: '3' };",
+      ]);
+    },
+  },
+  {
+    kind: 'schema',
+    description: 'type Product with name: string, price: number and tags: string[]',
+    expect: 'implemented',
+    check({ result }) {
+      checkType(result, "export const p: Product = { name: 'Lamp', price: 3, tags: [] };", [
+        "export const p: Product = { name: 'Lamp', price: 3 };",
+      ]);
     },
   },
   // ---------------------------------------------------------------------- honest skeletons

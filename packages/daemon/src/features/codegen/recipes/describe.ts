@@ -86,6 +86,11 @@ export function unexplained(
   for (const f of used) for (const w of wordsOf(f.name)) known.add(w);
   for (const f of used) collectTypeWords(f, known);
   if (d.explicitName) for (const w of wordsOf(d.explicitName)) known.add(w);
+  // A capitalised word inside a sentence (for User, a ProductTile card) is a name the user gives.
+  for (const m of d.spec.description.matchAll(
+    /(?<=[A-Za-z0-9,;:)]\s+)([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*)\b/g,
+  ))
+    for (const w of wordsOf(m[1]!)) known.add(w);
   return [
     ...new Set(
       d.words.filter((w) => !FILLER.has(w) && !known.has(w) && !vocabulary.test(w) && !/^\d+$/.test(w)),

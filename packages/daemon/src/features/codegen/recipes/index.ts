@@ -10,6 +10,7 @@ import { COMPONENT_RECIPES } from './components.ts';
 import { describe, hasWord, unexplained, type Desc } from './describe.ts';
 import { FUNCTION_RECIPES, RECORD_RECIPES } from './functions.ts';
 import { HOOK_RECIPES } from './hooks.ts';
+import { TYPE_RECIPES } from './types.ts';
 import type { Recipe } from './recipe.ts';
 
 export type { Recipe } from './recipe.ts';
@@ -36,6 +37,7 @@ export const RECIPES: readonly Recipe[] = [
   ...FUNCTION_RECIPES,
   ...COMPONENT_RECIPES,
   ...RECORD_RECIPES,
+  ...TYPE_RECIPES,
 ];
 
 /** The words the function emitter's own tasks explain (slugify, sum, sort by, clamp…). */
@@ -177,6 +179,8 @@ export function answer(spec: Spec, language: Language): Answer {
       return { emitted: markSkeleton(emitted, reason), kind: 'skeleton', reason };
     }
     case 'schema': {
+      const typed = tryRecipes(d, 'schema', TYPE_RECIPES, language, declined);
+      if (typed) return typed;
       const emitted = emitSchema(spec, language);
       const extra = unexplained(d, SCHEMA_WORDS, wordsOf(spec.rawName));
       if (spec.fields.length > 0 && extra.length === 0)
