@@ -527,6 +527,53 @@ export const CASES: Case[] = [
       assert.equal(call(main, [1, 2, 3, 6]), 3);
     },
   },
+  {
+    kind: 'function',
+    description: 'return the largest number in a list',
+    expect: 'implemented',
+    check({ main }) {
+      fc.assert(
+        fc.property(fc.array(fc.integer(), { minLength: 1 }), (values) => {
+          assert.equal(call(main, values), Math.max(...values));
+        }),
+      );
+    },
+  },
+  {
+    kind: 'function',
+    description: 'check if a number is prime',
+    expect: 'implemented',
+    check({ main }) {
+      const naive = (n: number) =>
+        n > 1 && Array.from({ length: n - 2 }, (_, i) => i + 2).every((d) => n % d !== 0);
+      for (let n = -3; n < 600; n++) assert.equal(call(main, n), naive(n), String(n));
+      assert.equal(call(main, 7.5), false);
+    },
+  },
+  {
+    kind: 'function',
+    description: 'convert celsius to fahrenheit',
+    expect: 'implemented',
+    check({ main }) {
+      assert.equal(call(main, 100), 212);
+      assert.equal(call(main, -40), -40);
+      fc.assert(
+        fc.property(
+          fc.integer({ min: -500, max: 500 }),
+          (c) => Math.abs((call(main, c) as number) - (c * 1.8 + 32)) < 1e-9,
+        ),
+      );
+    },
+  },
+  {
+    kind: 'function',
+    description: 'convert a temperature from fahrenheit to celsius',
+    expect: 'implemented',
+    check({ main }) {
+      assert.equal(call(main, 212), 100);
+      assert.equal(call(main, 32), 0);
+    },
+  },
   // -------------------------------------------------------------------------------------- hooks
   {
     kind: 'function',
@@ -857,6 +904,23 @@ export const CASES: Case[] = [
   },
   {
     kind: 'component',
+    description: 'a counter with increment and decrement buttons',
+    expect: 'implemented',
+    async check({ main }) {
+      const seen: number[] = [];
+      const r = await render(main, { max: 2, onChange: (v: number) => seen.push(v) });
+      assert.equal(r.q.getByRole('status', { name: 'Count' }).textContent, '0');
+      await r.fire('click', r.q.getByRole('button', { name: 'Increment' }));
+      await r.fire('click', r.q.getByRole('button', { name: 'Increment' }));
+      assert.equal(r.q.getByRole('status', { name: 'Count' }).textContent, '2');
+      assert.equal(r.q.getByRole('button', { name: 'Increment' }).disabled, true, 'not past max');
+      await r.fire('click', r.q.getByRole('button', { name: 'Decrement' }));
+      assert.deepEqual(seen, [1, 2, 1]);
+      await r.unmount();
+    },
+  },
+  {
+    kind: 'component',
     description: 'a UserCard component with name: string, email: email and avatar: url',
     expect: 'implemented',
     async check({ main }) {
@@ -1009,7 +1073,7 @@ export const CASES: Case[] = [
   },
   { kind: 'component', description: 'a video player with subtitles', expect: 'skeleton' },
   { kind: 'component', description: 'a todo list with add and delete', expect: 'skeleton' },
-  { kind: 'component', description: 'a counter with increment and decrement buttons', expect: 'skeleton' },
+  { kind: 'component', description: 'a counter with a reset button and history', expect: 'skeleton' },
   { kind: 'function', description: 'format a date as YYYY-MM-DD', expect: 'skeleton' },
   {
     kind: 'api',

@@ -374,6 +374,15 @@ const INTENTS: Array<{ when: (ctx: Ctx) => boolean; plan: Intent }> = [
           ? withProp(plan, items.array, { name: items.prop, type: NUMBER, optional: false })
           : plan;
       }
+      if (c.params.length === 0 && has(c.words, COLLECTION_WORDS)) {
+        return {
+          params: [{ name: 'values', type: { kind: 'array', of: NUMBER }, optional: false }],
+          returns: 'number',
+          body: [`return Math.${fn}(...values);`],
+          used: new Set(['values']),
+          returnsDoc: `The ${fn === 'max' ? 'largest' : 'smallest'} value (${fn === 'max' ? '-Infinity' : 'Infinity'} for none).`,
+        };
+      }
       const numbers = c.params.filter((f) => isNumber(f) && required(f));
       if (numbers.length < 2) return null;
       return {

@@ -873,5 +873,54 @@ const status: Recipe = {
     ),
 };
 
+const COUNTER_TEMPLATE = String.raw`import { useState } from 'react';
+
+export interface $Props {
+  /** The first value (default 0). */
+  initial?: number;
+  /** How much a click adds or takes away (default 1). */
+  step?: number;
+  min?: number;
+  max?: number;
+  /** Called with every new value. */
+  onChange?: (value: number) => void;
+}
+
+/** A counter: the value between a decrement and an increment button, kept between min and max. */
+export function $Name({ initial = 0, step = 1, min = -Infinity, max = Infinity, onChange }: $Props) {
+  const [count, setCount] = useState(initial);
+  const change = (next: number) => {
+    const value = Math.min(Math.max(next, min), max);
+    setCount(value);
+    onChange?.(value);
+  };
+  return (
+    <div className="counter">
+      <button type="button" aria-label="Decrement" disabled={count - step < min} onClick={() => change(count - step)}>
+        −
+      </button>
+      <output aria-live="polite" aria-label="Count">
+        {count}
+      </output>
+      <button type="button" aria-label="Increment" disabled={count + step > max} onClick={() => change(count + step)}>
+        +
+      </button>
+    </div>
+  );
+}
+`;
+
+const counter: Recipe = {
+  id: 'counter',
+  kinds: ['component'],
+  fields: 'collections',
+  summary: 'a counter with increment and decrement buttons, kept between min and max',
+  match: (d) => hasWord(d, /^(counter|counters|stepper)$/),
+  vocabulary:
+    /^(counter|counters|stepper|count|increment|increments|incrementing|decrement|decrements|decrementing|plus|minus|buttons?|step|min|max|minimum|maximum|initial|start|starting|up|down|clicks?|shows?|displays?|current)$/,
+  build: (d, language) =>
+    component(componentName(d, 'Counter', /^(counter|stepper)$/), COUNTER_TEMPLATE, language, {}),
+};
+
 /** Tables before forms ("a searchable table" is a table), forms before lists. */
-export const COMPONENT_RECIPES: readonly Recipe[] = [table, form, modal, tabs, list, status];
+export const COMPONENT_RECIPES: readonly Recipe[] = [table, form, modal, tabs, list, status, counter];

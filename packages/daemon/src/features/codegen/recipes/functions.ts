@@ -580,6 +580,72 @@ export function $name<T>(items: readonly T[], size: number): T[][] {
     ),
 };
 
+const isPrime: Recipe = {
+  id: 'is-prime',
+  kinds: ['function'],
+  fields: 'collections',
+  summary: 'whether an integer is prime (trial division up to its square root)',
+  match: (d) => hasWord(d, /^(prime|primes|isprime|primality)$/),
+  vocabulary: /^(prime|primes|isprime|primality|check|checks|test|tests|if|is|whether|integer|n)$/,
+  examples: () => [
+    { args: [2], returns: true },
+    { args: [1], returns: false },
+    { args: [97], returns: true },
+    { args: [91], returns: false },
+  ],
+  build: (d, language) =>
+    fn(
+      functionName(d, 'isPrime'),
+      `/** Whether n is a prime number: an integer above 1 whose only divisors are 1 and itself. */
+export function $name(n: number): boolean {
+  if (!Number.isInteger(n) || n < 2) return false;
+  if (n % 2 === 0) return n === 2;
+  for (let divisor = 3; divisor * divisor <= n; divisor += 2) {
+    if (n % divisor === 0) return false;
+  }
+  return true;
+}
+`,
+      language,
+    ),
+};
+
+const temperature: Recipe = {
+  id: 'temperature',
+  kinds: ['function'],
+  fields: 'collections',
+  summary: 'a temperature converted between Celsius and Fahrenheit',
+  match: (d) => hasWord(d, /^celsius$/) && hasWord(d, /^fahrenheit$/),
+  vocabulary:
+    /^(convert|converts|conversion|converting|celsius|fahrenheit|temperature|temperatures|degrees|to|from)$/,
+  examples: (d) =>
+    d.text.indexOf('fahrenheit') < d.text.indexOf('celsius')
+      ? [{ args: [212], returns: 100 }]
+      : [{ args: [100], returns: 212 }],
+  build(d, language) {
+    const toFahrenheit = d.text.indexOf('celsius') < d.text.indexOf('fahrenheit');
+    return toFahrenheit
+      ? fn(
+          functionName(d, 'celsiusToFahrenheit'),
+          `/** degrees Celsius in degrees Fahrenheit (°F = °C × 9/5 + 32). */
+export function $name(celsius: number): number {
+  return (celsius * 9) / 5 + 32;
+}
+`,
+          language,
+        )
+      : fn(
+          functionName(d, 'fahrenheitToCelsius'),
+          `/** degrees Fahrenheit in degrees Celsius (°C = (°F − 32) × 5/9). */
+export function $name(fahrenheit: number): number {
+  return ((fahrenheit - 32) * 5) / 9;
+}
+`,
+          language,
+        );
+  },
+};
+
 /** Recipes tried before the function emitter's own tasks: their words are specific. */
 export const FUNCTION_RECIPES: readonly Recipe[] = [
   cartTotal,
@@ -593,6 +659,8 @@ export const FUNCTION_RECIPES: readonly Recipe[] = [
   deepClone,
   deepMerge,
   chunk,
+  isPrime,
+  temperature,
 ];
 
 /** Recipes over records tried after the emitter's own tasks (which handle typed parameters). */
