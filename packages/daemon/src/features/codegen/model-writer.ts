@@ -47,7 +47,11 @@ export function codePrompt(
     },
     {
       role: 'user',
-      content: `${spec.description}\n\nA draft written by the built-in generator, to improve on:\n\n${draft.code}`,
+      content: `${spec.description}\n\n${
+        draft.kind === 'skeleton'
+          ? `The built-in generator could only write a skeleton (${draft.reason}); write the real body, keeping its interface:`
+          : `A draft written by the built-in generator (${draft.reason}), to improve on without changing its interface:`
+      }\n\n${draft.code}`,
     },
   ];
 }
