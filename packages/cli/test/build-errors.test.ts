@@ -20,7 +20,13 @@ const PROJECT = {
     2,
   ),
   'tsconfig.json': JSON.stringify({
-    compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022', outDir: 'dist' },
+    compilerOptions: {
+      strict: true,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      target: 'es2022',
+      outDir: 'dist',
+    },
     include: ['src'],
   }),
   'src/main.ts': "import { price } from './prices';\n\nexport const label = `${price} EUR`;\n",
@@ -98,10 +104,12 @@ describe('a failed build with two errors in two files', () => {
     const heading = lines.findIndex((line) => /^ {2}errors +2 errors \(tsc\):$/.test(line));
     expect(heading, human.stderr).toBeGreaterThan(0);
     const rows = lines.slice(heading + 1, heading + 3);
-    expect(rows[0]).toMatch(/^ {2}▶ +src\/\w+\.ts:\d+:\d+  TS\d+  /);
-    expect(rows[1]).toMatch(/^ {4,}src\/\w+\.ts:\d+:\d+  TS\d+  /);
+    expect(rows[0]).toMatch(/^ {2}▶ +src\/\w+\.ts:\d+:\d+ {2}TS\d+ {2}/);
+    expect(rows[1]).toMatch(/^ {4,}src\/\w+\.ts:\d+:\d+ {2}TS\d+ {2}/);
     expect(rows.join('\n')).toContain("src/main.ts:1:23  TS2307  Cannot find module './prices'");
-    expect(rows.join('\n')).toContain("src/cart.ts:3:14  TS2322  Type 'string' is not assignable to type 'number'.");
+    expect(rows.join('\n')).toContain(
+      "src/cart.ts:3:14  TS2322  Type 'string' is not assignable to type 'number'.",
+    );
   });
 
   it('forge logs ends with both', async () => {

@@ -40,8 +40,8 @@ const TYPE_ERROR = {
 /** The rows listing both errors under the message, in every view (the primary one marked ▶). */
 const LIST = [
   /errors +2 errors \(tsc\):$/,
-  /▶ +src\/app\.ts:3:7  TS2322  Type 'number' is not assignable to type 'string'\.$/,
-  /^ +src\/app\.ts:1:21  TS2307  Cannot find module '\.\/sum' or its corresponding type declarations\.$/,
+  /▶ +src\/app\.ts:3:7 {2}TS2322 {2}Type 'number' is not assignable to type 'string'\.$/,
+  /^ +src\/app\.ts:1:21 {2}TS2307 {2}Cannot find module '\.\/sum' or its corresponding type declarations\.$/,
 ];
 
 /** Index of the first line that contains `text`; -1 when none. */

@@ -329,9 +329,7 @@ const webpack: Rule = (view) => {
     if (/^Module build failed\b.*:$/.test(message) && !isBlank(lines[j + 1])) message = lines[j + 1]!.trim();
   }
   const place =
-    m[2] === undefined
-      ? babelPlace(message, paths)
-      : paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1);
+    m[2] === undefined ? babelPlace(message, paths) : paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1);
   return candidate(1, view, message, place, 'webpack');
 };
 
@@ -341,9 +339,7 @@ const failedToCompile: Rule = (view) => {
   if (!/^Failed to compile\.?$/.test(lines[i]!.trim())) return null;
   const j = nextLine(lines, i);
   if (j === -1) return null;
-  return (
-    underFileRef(view, j, 'webpack') ?? candidate(1, view, statementAt(lines, j), undefined, 'webpack')
-  );
+  return underFileRef(view, j, 'webpack') ?? candidate(1, view, statementAt(lines, j), undefined, 'webpack');
 };
 
 /** Babel: "SyntaxError: /abs/src/App.js: Unexpected token, expected "," (2:37)" (0-based column). */

@@ -98,7 +98,13 @@ describe('every error a failed step printed', () => {
         tool: 'esbuild',
         primary: true,
       },
-      { file: 'src/main.js', line: 2, column: 19, message: 'Could not resolve "./missing-b"', tool: 'esbuild' },
+      {
+        file: 'src/main.js',
+        line: 2,
+        column: 19,
+        message: 'Could not resolve "./missing-b"',
+        tool: 'esbuild',
+      },
     ]);
     expect(found.errorCount).toBe(2);
   });
@@ -158,7 +164,7 @@ describe('every error a failed step printed', () => {
       '',
       `${dir}/src/a.js`,
       "  1:7  error    'unused' is assigned a value but never used  no-unused-vars",
-      "  2:1  warning  Unexpected console statement                  no-console",
+      '  2:1  warning  Unexpected console statement                  no-console',
       "  3:5  error    'missing' is not defined                      no-undef",
       '',
       `${dir}/src/b.js`,
@@ -185,11 +191,16 @@ describe('every error a failed step printed', () => {
     expect(found.errors).toHaveLength(MAX_LISTED_TOOL_ERRORS);
     expect(found.errors?.[49]).toMatchObject({ file: 'src/a.ts', line: 50 });
     const outside = listed(["/etc/passwd:1:1 - error TS1005: ';' expected."]);
-    expect(outside.errors).toEqual([{ code: 'TS1005', message: "';' expected.", tool: 'tsc', primary: true }]);
+    expect(outside.errors).toEqual([
+      { code: 'TS1005', message: "';' expected.", tool: 'tsc', primary: true },
+    ]);
   });
 
   it('an output without a tool error lists none (the first error line says it all)', async () => {
-    const found = listed(['npm error code E404', 'npm error 404 Not Found - GET https://registry.npmjs.org/x']);
+    const found = listed([
+      'npm error code E404',
+      'npm error 404 Not Found - GET https://registry.npmjs.org/x',
+    ]);
     expect(found.errors).toBeUndefined();
     expect(found.errorCount).toBeUndefined();
   });

@@ -62,7 +62,8 @@ function render(build: Build, view: 'live' | 'fixit') {
   stubDaemon(({ url }) => {
     if (url.pathname === '/api/projects') return json([project]);
     if (url.pathname === '/api/builds') return json([build]);
-    if (url.pathname === `/api/builds/${build.id}/logs`) return json({ entries: [], truncated: false, next: 0 });
+    if (url.pathname === `/api/builds/${build.id}/logs`)
+      return json({ entries: [], truncated: false, next: 0 });
     if (url.pathname === '/api/projects/site/repairs') return json([]);
     if (url.pathname === '/api/files/content')
       return json({ path: url.searchParams.get('path'), content: 'export const x = 1;\n' });
@@ -70,7 +71,9 @@ function render(build: Build, view: 'live' | 'fixit') {
   });
   const store = createEditorStore();
   renderPanel(
-    <EditorStoreProvider store={store}>{view === 'live' ? <LiveDevelopment /> : <FixItConsole />}</EditorStoreProvider>,
+    <EditorStoreProvider store={store}>
+      {view === 'live' ? <LiveDevelopment /> : <FixItConsole />}
+    </EditorStoreProvider>,
   );
   return store;
 }
