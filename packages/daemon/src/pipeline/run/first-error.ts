@@ -516,8 +516,11 @@ export class FirstErrorScanner {
   }
 }
 
-/** Codes tools put before their message: tsc's "error TS2322:", Angular's "error NG8001:", Rolldown's "[UNRESOLVED_IMPORT]". */
-const CODE_PREFIX = /^(?:error ((?:TS|NG)\d{4,5}): |\[([A-Z][A-Z0-9_]{2,40})\]:? (?:Error: )?)/;
+/**
+ * Codes tools put before their message: tsc's "error TS2322:", Angular's "error NG8001:" (and
+ * "TS2322:" under its esbuild "✘ [ERROR]"), Rolldown's "[UNRESOLVED_IMPORT]".
+ */
+const CODE_PREFIX = /^(?:(?:error )?((?:TS|NG)\d{4,5}): |\[([A-Z][A-Z0-9_]{2,40})\]:? (?:Error: )?)/;
 /** A plugin or tool tag before a message: "[vite]: ", "[plugin vite:esbuild] ". */
 const TAG_PREFIX = /^\[[\w:. -]{1,60}\]:? /;
 

@@ -144,6 +144,23 @@ describe('every error a failed step printed', () => {
     ]);
   });
 
+  it("Angular's esbuild builder: the TS code under its ✘ [ERROR], the place under it", async () => {
+    await write({ 'src/app/app.component.ts': '' });
+    const text = await readFile(path.join(FIRST_ERROR_FIXTURES, 'angular-esbuild-ts.log'), 'utf8');
+    const found = listed(text.split(RECORDED_DIR).join(dir).split('\n'));
+    expect(found.errors).toEqual([
+      {
+        file: 'src/app/app.component.ts',
+        line: 11,
+        column: 3,
+        code: 'TS2322',
+        message: "Type 'string' is not assignable to type 'number'.",
+        tool: 'esbuild',
+        primary: true,
+      },
+    ]);
+  });
+
   it('Babel: the syntax error with its place (its columns start at 0)', async () => {
     const found = listed(await captured('babel-syntax-error'));
     expect(found.errors).toEqual([
