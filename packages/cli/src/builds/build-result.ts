@@ -15,7 +15,7 @@ import {
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
-import { assistantRows, failureRows, formatLocation, logCommand } from './failure.ts';
+import { assistantRows, failureRows, formatLocation, logCommand, PRIMARY_MARK } from './failure.ts';
 import { statusTone } from './status-tone.ts';
 
 export { statusTone };
@@ -36,13 +36,14 @@ export function buildError(build: Build): CliResultError | undefined {
 function recordError(build: Build): CliResultError | undefined {
   if (build.status === 'succeeded' || !isFinished(build.status)) return undefined;
   if (build.error) {
-    const { code, message, firstLine, location, probableCause } = build.error;
+    const { code, message, firstLine, location, probableCause, errors, errorCount } = build.error;
     return {
       code,
       message,
       ...(firstLine ? { firstLine } : {}),
       ...(location ? { location: formatLocation(location) } : {}),
       ...(probableCause ? { probableCause } : {}),
+      ...(errors?.length ? { errors, errorCount: errorCount ?? errors.length } : {}),
     };
   }
   switch (build.status) {
@@ -131,7 +132,12 @@ export function formatStageLine(event: StageEvent, build: Pick<Build, 'createdAt
 
 type Paint = (tone: Tone | undefined, text: string) => string;
 
-const FACT_TONE: Record<string, Tone | undefined> = { error: 'bad', diagnosis: 'warn', repaired: 'good' };
+const FACT_TONE: Record<string, Tone | undefined> = {
+  error: 'bad',
+  [PRIMARY_MARK]: 'bad',
+  diagnosis: 'warn',
+  repaired: 'good',
+};
 
 /**
  * The end of `--wait` on stderr: status, the worker that ran it, time, cache hit, every step with its bot and duration, the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BuildStatus, StepName } from './builds.ts';
+import { BuildStatus, StepName, ToolError } from './builds.ts';
 import { Stage } from './stage.ts';
 import { Diagnosis, Repair } from './assistants.ts';
 
@@ -43,6 +43,10 @@ export const CliResultError = z.object({
   probableCause: z.string().optional(),
   /** The command that prints the whole log, e.g. "forge logs b_123". */
   logCommand: z.string().optional(),
+  /** Every distinct error the failing tools printed (the build record's error.errors), the primary first-flagged. */
+  errors: z.array(ToolError).optional(),
+  /** How many distinct errors were printed in all (more than `errors` holds when the list was cut). */
+  errorCount: z.number().int().nonnegative().optional(),
 });
 export type CliResultError = z.infer<typeof CliResultError>;
 
