@@ -5,7 +5,7 @@
 // Plain Node on purpose: it runs before any dependency is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -83,7 +83,20 @@ if (mode === 'test') ensureTestTools();
 const [pnpm, pre] = pnpmCommand();
 const p = (...args) => [pnpm, [...pre, ...args]];
 
-step('Installing dependencies', ...p('install', '--frozen-lockfile'));
+/**
+ * better-sqlite3 is compiled when no prebuilt binary can be fetched (GitHub unreachable), and
+ * node-gyp then downloads Node's headers from nodejs.org unless told where they are. A Node
+ * installed with its headers (Debian's, the official tarballs: <prefix>/include/node) has them:
+ * point node-gyp there, so an install on a fresh HOME needs only the npm registry.
+ */
+function installEnv() {
+  const prefix = dirname(dirname(process.execPath));
+  if (process.env.npm_config_nodedir || !existsSync(join(prefix, 'include/node/common.gypi')))
+    return process.env;
+  return { ...process.env, npm_config_nodedir: prefix };
+}
+
+step('Installing dependencies', ...p('install', '--frozen-lockfile'), { env: installEnv() });
 step('Building Forge', ...p('run', 'build'));
 
 if (mode === 'start') {
