@@ -5,6 +5,7 @@ import {
   errorHint,
   formatDuration,
   isFinished,
+  testsVerdict,
   type Build,
   type BuildError,
   type Diagnosis,
@@ -159,6 +160,20 @@ function OutputText({ line }: { line: DisplayRow }) {
  * (two lines: the first error line with its file:line, then the message and where the full log
  * is), else what is going on.
  */
+const TESTS_COLOR = { passed: 'green', failed: 'red', skipped: 'yellow', none: undefined } as const;
+
+/** " · tests failed": the verdict of the build's test run, once it has one (nothing without tests). */
+function TestsNote({ build }: { build: Build }) {
+  const tests = testsVerdict(build);
+  if (!tests || tests.status === 'none') return null;
+  return (
+    <Text>
+      <Text dimColor> · tests </Text>
+      <Text color={TESTS_COLOR[tests.status]}>{tests.status}</Text>
+    </Text>
+  );
+}
+
 function InfoLine({ build }: { build: Build }) {
   if (build.previewUrl) {
     return (
@@ -168,6 +183,7 @@ function InfoLine({ build }: { build: Build }) {
           {build.previewUrl}
         </Text>
         <Text dimColor> (p opens it)</Text>
+        <TestsNote build={build} />
       </Text>
     );
   }
