@@ -698,8 +698,16 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         facts.name,
       );
     }
-    const result = await searchCode(root, all, dep ? [dep.name] : terms, dep ? { importsOf: dep.name } : {});
-    const what = dep ? dep.name : terms.map((t) => `"${t}"`).join(' and ');
+    const result = await searchCode(
+      root,
+      all,
+      dep ? [dep.name] : terms,
+      dep ? { importsOf: dep.name } : { handled: /\bhandl(?:e|ed|es|ing|er)\b/.test(s.rest) },
+    );
+    // The words as the question wrote them ("formatPrice", not "formatprice").
+    const asWritten = (t: string) =>
+      new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i').exec(s.question)?.[0] ?? t;
+    const what = dep ? dep.name : terms.map((t) => `"${asWritten(t)}"`).join(' and ');
     if (result.matches.length === 0) {
       const lines = [
         `I don't know: no file of ${facts.name} ${dep ? `imports ${dep.name}` : `mentions ${what}`} (I searched ${result.scanned} text files${result.capped || truncated ? ', not all of them' : ''}).`,

@@ -52,10 +52,24 @@ function termPattern(term: string): RegExp {
   return new RegExp(variants.map(escape).join('|'), 'i');
 }
 
-/** Lines that declare or route something weigh more than lines that mention it. */
-const DECLARES =
-  /\b(?:function|class|interface|type|const|let|var|export|def|router\.|app\.|route|path:|get|post|put|patch|delete)\b|<Route\b|onSubmit|addEventListener/;
-const IMPORTS = /\bimport\b|\brequire\s*\(|\bfrom\s+['"]/;
+/**
+ * How much a line weighs: one that declares the word (`function handleLogin`) or routes it
+ * (`router.post('/login')`, `<Route path="/login">`) is where it is handled; a mention weighs less,
+ * and an import least (it says where the thing is used, not where it is).
+ */
+const DECLARED_NAME = /\b(?:function\*?|class|interface|type|enum|const|let|var|def)\s+([\w$]+)/g;
+const ROUTES =
+  /\b(?:router|app|server|fastify|api)\.(?:get|post|put|patch|delete|all|use|route)\s*\(|<Route\b|\bpath\s*:|\bonSubmit\b|addEventListener\s*\(/;
+const IMPORTS = /^\s*import\b|\brequire\s*\(|\bfrom\s+['"]/;
+
+function lineWeight(line: string, patterns: RegExp[]): number {
+  if (IMPORTS.test(line)) return 1;
+  for (const m of line.matchAll(DECLARED_NAME)) {
+    if (patterns.some((p) => p.test(m[1]!))) return 5;
+  }
+  if (ROUTES.test(line)) return 4;
+  return 2;
+}
 
 /**
  * Search a project's files for the words of a question ("login", "date-fns") and name the files and
@@ -66,7 +80,7 @@ export async function searchCode(
   root: string,
   files: readonly string[],
   terms: readonly string[],
-  opts: { importsOf?: string | null } = {},
+  opts: { importsOf?: string | null; handled?: boolean } = {},
 ): Promise<CodeSearchResult> {
   const patterns = terms.map(termPattern);
   const importPattern = opts.importsOf
@@ -96,7 +110,7 @@ export async function searchCode(
       continue;
     }
     if (text.includes('\u0000')) continue;
-    const match = scoreFile(file, text, patterns, importPattern);
+    const match = scoreFile(file, text, patterns, importPattern, opts.handled === true);
     if (match) matches.push(match);
   }
   matches.sort((a, b) => b.score - a.score || a.file.localeCompare(b.file));
@@ -108,6 +122,7 @@ function scoreFile(
   text: string,
   patterns: RegExp[],
   importPattern: RegExp | null,
+  handled: boolean,
 ): CodeMatch | null {
   const lines = text.split(/\r?\n/);
   const hits: Array<CodeHit & { weight: number }> = [];
@@ -141,11 +156,22 @@ function scoreFile(
       }
     });
     if (lineScore === 0) return;
-    const weight = lineScore * (DECLARES.test(line) && !IMPORTS.test(line) ? 3 : IMPORTS.test(line) ? 1 : 2);
+    // "Where is X handled?": the line of a handler of X (handleLogin, onLogin) is the answer.
+    const handler =
+      handled && [...line.matchAll(DECLARED_NAME)].some((m) => /^(?:handle|on)[A-Z_]|handler$/i.test(m[1]!))
+        ? 3
+        : 0;
+    const weight = lineScore * lineWeight(line, patterns) + handler;
     hits.push({ file, line: i + 1, text: line.trim(), weight });
   });
   if (!found.every(Boolean) || hits.length === 0) return null;
-  score += hits.reduce((sum, h) => sum + h.weight, 0) + (CODE_FILE.test(file) ? 2 : 0);
+  // The best lines count in full, the rest a little: a file that declares the thing outranks one that
+  // mentions it often.
+  const weights = hits.map((h) => h.weight).sort((a, b) => b - a);
+  score +=
+    weights.slice(0, 2).reduce((sum, w) => sum + w, 0) +
+    weights.slice(2).reduce((sum, w) => sum + w / 4, 0) +
+    (CODE_FILE.test(file) ? 1 : 0);
   const best = [...hits]
     .sort((a, b) => b.weight - a.weight || a.line - b.line)
     .slice(0, CODE_SEARCH_LIMITS.linesPerFile)

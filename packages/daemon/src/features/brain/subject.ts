@@ -42,6 +42,8 @@ export interface Subject {
   terms: string[];
   /** The question lower-cased, without the names found (what the topic was read from). */
   rest: string;
+  /** The question as written. */
+  question: string;
 }
 
 /** Words that are never a project, folder or search term on their own. */
@@ -225,7 +227,7 @@ export function parseSubject(question: string, projects: readonly string[]): Sub
     .split(/[^\w@/.-]+/)
     .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
     .filter((w) => w.length > 1 && !STOP.has(w) && !QUESTION_WORDS.has(w) && !/^\d+$/.test(w));
-  return { project, named, namedAsProject, places, buildId, bot, paths, topic, terms, rest };
+  return { project, named, namedAsProject, places, buildId, bot, paths, topic, terms, rest, question };
 }
 
 /** What a bot named alone is asked about ("what did RepairBot do to broken-dep?"). */
