@@ -181,6 +181,27 @@ export const BRAIN_CASES: BrainCase[] = [
     () => ['shop', 'broken-all', 'broken-dep', 'api-server', 'notes'],
     true,
   ),
+  // The same records, asked another way.
+  k('why is api-server red?', 'shop', 'api-server', (i) => [i.apiTests, 'tests failed']),
+  k('which node version does shop need?', 'broken-all', 'shop', () => ['asks for no version']),
+  k('does shop depend on lodash?', 'api-server', 'shop', () => ["lodash is not in shop's package.json"]),
+  k('what did DependencyBot do in shop?', 'api-server', 'shop', (i) => [
+    i.shopPass,
+    'install: succeeded in 12.4s',
+  ]),
+  k('tell me about broken-dep', 'shop', 'broken-dep', (i) => [
+    i.brokenDepFixed,
+    'succeeded',
+    i.brokenDepFailed,
+  ]),
+  k('how do I fix it?', 'broken-all', 'broken-all', () => ['src/total.ts:3:9', 'Suggestion:']),
+  k('what is in package.json of api-server?', 'shop', 'api-server', () => ['"start": "node src/server.js"']),
+  k('where is the session token stored?', 'shop', 'shop', () => ['src/auth/login.ts:5']),
+  k('where is the email validated in api-server?', 'shop', 'api-server', () => ['src/routes/users.js:5']),
+  k('how long did the last build of broken-dep take?', 'shop', 'broken-dep', (i) => [
+    i.brokenDepFixed,
+    '40.0s in all',
+  ]),
   // Names Forge does not hold, and questions the records cannot answer.
   u('what is the plan of broken-alll?', 'shop', null, () => ['broken-alll'], true),
   u('why did project shopp fail?', 'shop', null, () => ['shopp']),

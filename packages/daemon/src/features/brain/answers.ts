@@ -148,6 +148,15 @@ export function testText(build: Build, now: number): string {
 const listEntries = (entries: ManifestEntry[], file: string, limit = 30): string[] =>
   entries.slice(0, limit).map((e) => `- ${e.name}: ${e.value}${e.line ? ` (${place(file, e.line)})` : ''}`);
 
+/** Words of a question about dependencies that are not a package's name. */
+const DEPENDENCY_WORDS = new Set(
+  (
+    'depend depends dependent dependency dependencies deps dev devdependencies peer package packages ' +
+    'library libraries version versions installed install lockfile node_modules declare declares declared ' +
+    'have has need needs require requires required'
+  ).split(' '),
+);
+
 const BUILD_NEEDED = (name: string) => `a build of ${name} first (say "build: ${name}" in the chat)`;
 
 export interface AnswerDeps {
@@ -192,6 +201,10 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
     if (bp.node) {
       lines.push(
         `Node: it asks for ${bp.node.wanted} (${bp.node.file}); this machine has ${bp.node.current}${bp.node.satisfied === false ? ', which does not satisfy it' : ''}.`,
+      );
+    } else if (/\bnode\b/.test(s.rest)) {
+      lines.push(
+        "Node: it asks for no version (no engines.node in package.json, no .nvmrc or .node-version), so Forge builds it with this machine's Node.",
       );
     }
     lines.push(`Planned by BlueprintBot in build ${planned.id}, ${when(planned.createdAt, now())}.`);
@@ -262,7 +275,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         facts.name,
       );
     }
-    const pkgTerm = s.terms.find((t) => /^[@a-z0-9][\w./@-]*$/.test(t) && /[-@/.]|\d/.test(t));
+    const pkgTerm = s.terms.find((t) => /^[@a-z0-9][\w./@-]*$/.test(t) && !DEPENDENCY_WORDS.has(t));
     const lines: string[] = [];
     if (pkgTerm) lines.push(`${pkgTerm} is not in ${facts.name}'s ${m.file}.`);
     lines.push(
@@ -377,6 +390,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
                 failed.diagnosis?.repair
                   ? `Its last failure (${failed.id}, ${when(endOf(failed), now())}) has a repair ScanBot named (${failed.diagnosis.repair}) that was not made: forge fix ${failed.id} makes it.`
                   : `Its last failure (${failed.id}, ${when(endOf(failed), now())}) had no repair it could make safely.`,
+                ...(isFailure(failed) ? [failureText(failed)] : [testText(failed, now())]),
               ]
             : []),
         ].join('\n'),
@@ -445,7 +459,11 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         BUILD_NEEDED(facts.name),
         facts.name,
       );
-    const askedStep = b.steps.filter((st) => s.terms.includes(st.name));
+    // "how long did the last build take?" asks for the whole build; "the build step" for one step.
+    const wholeBuild = /\bbuild\b(?!\s+step)/.test(s.rest);
+    const askedStep = b.steps.filter(
+      (st) => s.terms.includes(st.name) && !(st.name === 'build' && wholeBuild),
+    );
     const shown = askedStep.length ? askedStep : b.steps;
     const lines = [
       `Steps of build ${b.id} of ${facts.name} (${STATUS_WORDS[b.status]} ${when(endOf(b), now())}${b.durationMs !== null ? `, ${formatDuration(b.durationMs)} in all` : ''}):`,

@@ -278,7 +278,8 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
       case 'code':
         return records.code(facts, s);
       default:
-        if (build) return records.builds(facts, build);
+        // "tell me about broken-dep", "b12-3fa9c1?": the project's (or build's) builds in brief.
+        if (build || ((s.project || s.named) && s.terms.length === 0)) return records.builds(facts, build);
         return cannot(question, facts.name);
     }
   }

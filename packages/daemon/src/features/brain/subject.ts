@@ -76,7 +76,7 @@ const TOPIC_RULES: ReadonlyArray<readonly [Topic, RegExp]> = [
   ['tests', /\b(?:tests?|testing|tested|testbot|specs?|vitest|jest|mocha|junit)\b/],
   [
     'failure',
-    /\b(?:fail\w*|errors?|broken|break\w*|went wrong|go wrong|goes wrong|crash\w*|diagnos\w*|scanbot|what'?s wrong|problems?|issues?|cause)\b/,
+    /\b(?:fail\w*|errors?|broken|break\w*|went wrong|go wrong|goes wrong|crash\w*|diagnos\w*|scanbot|what'?s wrong|problems?|issues?|cause|red)\b/,
   ],
   ['logs', /\b(?:logs?|log lines|printed|console output|build output)\b/],
   [
@@ -89,7 +89,7 @@ const TOPIC_RULES: ReadonlyArray<readonly [Topic, RegExp]> = [
   ],
   [
     'dependencies',
-    /\b(?:dependenc\w*|deps|dev ?dependencies|packages?|librar(?:y|ies)|versions?|installed|dependencybot|lockfile|node_modules)\b/,
+    /\b(?:dependenc\w*|depends?|deps|dev ?dependencies|packages?|librar(?:y|ies)|versions?|installed|lockfile|node_modules)\b/,
   ],
   ['steps', /\b(?:steps?|stages?|how long|took|duration|timings?|slowest)\b/],
   ['files', /\b(?:files?|folders?|director(?:y|ies)|structure|tree|contents?|top level)\b/],
@@ -210,6 +210,11 @@ export function parseSubject(question: string, projects: readonly string[]): Sub
   if (bot && !TOPIC_RULES.some(([, re]) => re.test(rest.replace(bot.toLowerCase(), '')))) {
     topic = BOT_TOPIC[bot] ?? 'bot';
   } else if (asksWhere && !CODE_VERBS.test(rest) && paths.length > 0) topic = 'find';
+  else if (
+    paths.length > 0 &&
+    /^(?:what(?:'s| is)? in|show(?: me)?|open|print|cat|read)\b|\bcontents? of\b/.test(rest)
+  )
+    topic = 'files';
   else {
     const ruled = TOPIC_RULES.find(([, re]) => re.test(rest))?.[0] ?? 'none';
     // "what uses date-fns?", "where is the login handled?": the code, unless a record is named
@@ -236,7 +241,7 @@ const BOT_TOPIC: Partial<Record<string, Topic>> = {
   ScanBot: 'failure',
   TestBot: 'tests',
   BlueprintBot: 'plan',
-  DependencyBot: 'dependencies',
+  DependencyBot: 'bot',
   LintBot: 'bot',
 };
 
