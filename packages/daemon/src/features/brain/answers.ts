@@ -126,8 +126,35 @@ export function repairsText(build: Build): string | null {
   return [`Repairs of ${build.id}:`, ...build.repairs.map(repairLine)].join('\n');
 }
 
-/** The test report of a build in a few lines: verdict, command, time and the output's last lines. */
-export function testText(build: Build, now: number): string {
+/** Lines of a test runner's output that name a failing test, its error or its place. */
+const FAILING_LINE =
+  /^\s*(?:not ok\b|FAIL\b|✗|×|✕|●|\d+\) )|(?:AssertionError|Error:|Expected|expected .* to |!==|===|location:|❯ .*:\d+)/;
+/** Lines that count tests ("# fail 1", "Tests  1 failed | 3 passed", "2 failing"). */
+const SUMMARY_LINE =
+  /^\s*(?:#\s*(?:tests|pass|fail)\b|Tests?\s+\d|Test Files\s|\d+\s+(?:passing|failing|passed|failed)\b)/;
+
+/**
+ * The lines of a test output worth quoting: the failing tests with their errors and places (paths
+ * made project-relative), then the counts; else the last lines.
+ */
+export function testLines(outputTail: string, projectDir: string | null): string[] {
+  const relative = (line: string) => {
+    let out = line.replace(/file:\/\//g, '');
+    if (projectDir) out = out.split(`${projectDir.replace(/\/+$/, '')}/`).join('');
+    return out;
+  };
+  const lines = outputTail
+    .split('\n')
+    .map((l) => relative(l.trimEnd()))
+    .filter((l) => l.trim() !== '');
+  const failing = lines.filter((l) => FAILING_LINE.test(l) && !SUMMARY_LINE.test(l));
+  const summary = lines.filter((l) => SUMMARY_LINE.test(l));
+  if (failing.length === 0 && summary.length === 0) return lines.slice(-8);
+  return [...new Set([...failing.slice(0, 8), ...summary.slice(0, 4)])];
+}
+
+/** The test report of a build in a few lines: verdict, command, time, and the failing tests or the counts. */
+export function testText(build: Build, now: number, projectDir: string | null = null): string {
   const t = build.test!;
   if (!t.ran) {
     return `TestBot did not run the tests in build ${build.id}${t.reason ? `: ${t.reason}` : ''}.`;
@@ -137,11 +164,13 @@ export function testText(build: Build, now: number): string {
     `The tests ${verdict} in build ${build.id}, ${when(endOf(build), now)}: ${t.command ?? 'the test script'} ran for ${formatDuration(t.durationMs)}.`,
   ];
   if (t.reason) lines.push(t.reason);
-  const tail = t.outputTail
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '');
-  if (tail.length) lines.push('Last lines of the test output:', ...tail.slice(-8).map((l) => `  ${l}`));
+  const quoted = testLines(t.outputTail, projectDir);
+  if (quoted.length) {
+    lines.push(
+      t.passed === false ? 'From the test output:' : 'Last lines of the test output:',
+      ...quoted.map((l) => `  ${l.trim()}`),
+    );
+  }
   return lines.join('\n');
 }
 
@@ -166,6 +195,7 @@ export interface AnswerDeps {
 
 /** Answers from Forge's records about one project (or one of its builds): every fact names its source. */
 export function createRecordAnswers({ services, now }: AnswerDeps) {
+  const dirOf = (facts: ProjectFacts): string => services.layout.projectDir(facts.name);
   function plan(facts: ProjectFacts, s: Subject): EngineAnswer {
     const planned = facts.builds.find((b) => b.blueprint);
     const bp = facts.blueprint;
@@ -308,9 +338,20 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
     const failed = build ?? lastFailure(facts);
     if (!failed) {
       const tested = facts.builds.find((b) => b.test?.ran);
+      const newest = facts.builds[0]!;
+      const count = facts.builds.length;
+      const repaired = repairsText(newest);
       return known(
         'failure',
-        `None of ${facts.name}'s ${facts.builds.length} recent builds failed${tested ? `, and their tests passed (last run in build ${tested.id})` : ''}. The last one, ${facts.builds[0]!.id}, ${STATUS_WORDS[facts.builds[0]!.status]} ${when(endOf(facts.builds[0]!), now())}.`,
+        [
+          `${count === 1 ? `${facts.name}'s only build did not fail` : `None of ${facts.name}'s ${count} recent builds failed`}${tested ? `, and its tests passed (last run in build ${tested.id})` : ''}. The last one, ${newest.id}, ${STATUS_WORDS[newest.status]} ${when(endOf(newest), now())}${repaired ? ' after RepairBot repaired it on the way' : ''}.`,
+          ...(repaired ? [repaired] : []),
+          ...(newest.diagnosis && repaired
+            ? [
+                `What it had hit: ${newest.diagnosis.summary}${newest.diagnosis.file ? ` (${place(newest.diagnosis.file, newest.diagnosis.line, newest.diagnosis.column)})` : ''}`,
+              ]
+            : []),
+        ].join('\n'),
         facts.name,
       );
     }
@@ -323,11 +364,11 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         `${label} (${failed.id}) ${STATUS_WORDS[failed.status]} ${when(endOf(failed), now())}${step ? `, in the ${step.name} step (${step.botName})` : ''}.`,
         failureText(failed),
       );
-      if (testsFailed(failed)) lines.push(testText(failed, now()));
+      if (testsFailed(failed)) lines.push(testText(failed, now(), dirOf(facts)));
     } else if (testsFailed(failed)) {
       lines.push(
         `${label} (${failed.id}) built, but its tests failed, ${when(endOf(failed), now())}.`,
-        testText(failed, now()),
+        testText(failed, now(), dirOf(facts)),
       );
     } else {
       lines.push(
@@ -367,7 +408,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         facts.name,
       );
     }
-    const lines = [`${facts.name}: ${testText(tested, now())}`];
+    const lines = [`${facts.name}: ${testText(tested, now(), dirOf(facts))}`];
     const repairs = facts.repairs.filter((r) => r.buildId === tested.id);
     if (repairs.length) lines.push(`RepairBot for that build:`, ...repairs.map(repairLine));
     return known('tests', lines.join('\n'), facts.name);
@@ -390,7 +431,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
                 failed.diagnosis?.repair
                   ? `Its last failure (${failed.id}, ${when(endOf(failed), now())}) has a repair ScanBot named (${failed.diagnosis.repair}) that was not made: forge fix ${failed.id} makes it.`
                   : `Its last failure (${failed.id}, ${when(endOf(failed), now())}) had no repair it could make safely.`,
-                ...(isFailure(failed) ? [failureText(failed)] : [testText(failed, now())]),
+                ...(isFailure(failed) ? [failureText(failed)] : [testText(failed, now(), dirOf(facts))]),
               ]
             : []),
         ].join('\n'),
@@ -485,7 +526,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
       );
     }
     if (isFailure(b)) lines.push(failureText(b));
-    if (b.test) lines.push(testText(b, now()));
+    if (b.test) lines.push(testText(b, now(), dirOf(facts)));
     const repairs = repairsText(b);
     if (repairs) lines.push(repairs);
     if (b.previewUrl && b.status === 'succeeded') lines.push(`Preview: ${b.previewUrl}`);
@@ -506,7 +547,7 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
       `The last build of ${facts.name} (${last.id}) ${STATUS_WORDS[last.status]} ${when(endOf(last), now())}${last.durationMs !== null ? ` after ${formatDuration(last.durationMs)}` : ''}.`,
     ];
     if (isFailure(last)) lines.push(failureText(last));
-    if (last.test?.ran) lines.push(testText(last, now()));
+    if (last.test?.ran) lines.push(testText(last, now(), dirOf(facts)));
     const repairs = repairsText(last);
     if (repairs) lines.push(repairs);
     if (facts.builds.length > 1) {
@@ -716,12 +757,30 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
         facts.name,
       );
     }
-    const result = await searchCode(
+    let result = await searchCode(
       root,
       all,
       dep ? [dep.name] : terms,
       dep ? { importsOf: dep.name } : { handled: /\bhandl(?:e|ed|es|ing|er)\b/.test(s.rest) },
     );
+    // No file holds every word: the words one at a time, the one found in the fewest files first
+    // (the most specific), said so.
+    let partial: string | null = null;
+    if (!dep && result.matches.length === 0 && terms.length > 1) {
+      const each = await Promise.all(
+        terms.map(async (t) => ({
+          t,
+          r: await searchCode(root, all, [t], { handled: /\bhandl(?:e|ed|es|ing|er)\b/.test(s.rest) }),
+        })),
+      );
+      const best = each
+        .filter((e) => e.r.matches.length > 0)
+        .sort((a, b) => a.r.matches.length - b.r.matches.length)[0];
+      if (best) {
+        result = best.r;
+        partial = best.t;
+      }
+    }
     // The words as the question wrote them ("formatPrice", not "formatprice").
     const asWritten = (t: string) =>
       new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i').exec(s.question)?.[0] ?? t;
@@ -742,9 +801,10 @@ export function createRecordAnswers({ services, now }: AnswerDeps) {
     }
     const shown = result.matches.slice(0, 6);
     const lines = [
+      ...(partial ? [`No file of ${facts.name} holds ${what} together; "${asWritten(partial)}" alone:`] : []),
       dep
         ? `In ${facts.name}, ${dep.name} (${dep.value}, ${place(m!.file, dep.line)}) is imported by ${result.matches.length} file${result.matches.length === 1 ? '' : 's'}:`
-        : `In ${facts.name}, ${what} ${terms.length > 1 ? 'appear' : 'appears'} in ${result.matches.length === 1 ? '1 file' : `${result.matches.length} files; the best matches`}:`,
+        : `In ${facts.name}, ${partial ? `"${asWritten(partial)}"` : what} ${terms.length > 1 && !partial ? 'appear' : 'appears'} in ${result.matches.length === 1 ? '1 file' : `${result.matches.length} files; the best matches`}:`,
     ];
     for (const match of shown) {
       for (const hit of match.hits) lines.push(`- ${place(hit.file, hit.line)}: ${hit.text.slice(0, 160)}`);

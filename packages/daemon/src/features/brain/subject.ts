@@ -260,6 +260,8 @@ const QUESTION_WORDS = new Set(
     'where whats what which who how why when imports import imported importing reads read written ' +
     'creates create created sends send sent validated validates validate stored stores store logic ' +
     'source referenced mentioned happens done handler handlers function functions component components ' +
+    'computed compute computes calculated calculate calculates shown show shows displayed display loaded ' +
+    'fetched saved updated changed kept made happen logic implementation ' +
     'method methods class module modules line lines page pages place part'
   ).split(' '),
 );
