@@ -115,6 +115,15 @@ describe('the brain with a model and a named project', () => {
       certainty: 'known',
     });
 
+    // An answer that quotes none of the records gets them named after it.
+    const vague = say('what did RepairBot do to broken-dep?', 'shop');
+    const third = await model.nextCall();
+    third.write('It added a missing package.');
+    third.end();
+    expect((await vague).reply).toBe(
+      `It added a missing package.\n(From Forge's records: r_1, ${ids.brokenDepFailed}.)`,
+    );
+
     // A project Forge does not hold never reaches the model: there is nothing true to tell it.
     const typo = await say('what is the plan of broken-alll?', 'shop');
     expect(typo).toMatchObject({ certainty: 'unknown' });

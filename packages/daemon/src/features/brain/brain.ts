@@ -34,6 +34,20 @@ export interface AskOptions extends AskContext {
   onDelta?: (textSoFar: string) => void;
 }
 
+/** The places a record answer quotes: build ids, repair ids and file:line. */
+const CITATION = /\bb\d+-[0-9a-f]{4,}\b|\br_\d+\b|[\w@./-]+\.[a-z][\w]{0,5}:\d+(?::\d+)?/g;
+
+/**
+ * A model's answer that quotes none of the records it was given gets them named after it, so every
+ * answer says where its facts are (the user can check them).
+ */
+export function withSources(text: string, retrieved: EngineAnswer): string {
+  if (retrieved.certainty !== 'known') return text;
+  const cites = [...new Set(retrieved.text.match(CITATION) ?? [])];
+  if (cites.length === 0 || cites.some((c) => text.includes(c))) return text;
+  return `${text}\n(From Forge's records: ${cites.slice(0, 6).join(', ')}.)`;
+}
+
 const sameGreeting = (a: string, b: string): boolean =>
   a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
@@ -127,7 +141,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
         maxTokens: 1_024,
       });
       return {
-        text,
+        text: withSources(text, retrieved),
         intent: 'model',
         source: 'model',
         // The model is told to say "I don't know" when the facts do not hold the answer.
