@@ -163,7 +163,13 @@ export type BrainReply = z.infer<typeof BrainReply>;
 
 export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
 /** Forge chat item (spec §3). */
-export const ForgeChatItem = z.object({ role: ForgeChatRole, message: z.string(), timestamp: z.string() });
+export const ForgeChatItem = z.object({
+  role: ForgeChatRole,
+  message: z.string(),
+  timestamp: z.string(),
+  /** A brain answer's certainty: `unknown` is an "I don't know". */
+  certainty: BrainCertainty.optional(),
+});
 export type ForgeChatItem = z.infer<typeof ForgeChatItem>;
 export const ChatBody = z.object({
   q: z.string().trim().min(1),
