@@ -252,11 +252,13 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
-  registerBotRoutes(api, { fleet, builds, repo, services });
   registerFileRoutes(api, { files });
   registerForgeRoutes(api, { autoForge });
   registerRepairRoutes(api, services);
+  // IntegrationBot's and PackageBot's services are looked up when a card is pressed, not here.
+  const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
   const features: FeatureHandle[] = [
+    botJobs,
     // First: AuthBot's guard must be in place before the routes it protects are registered.
     registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),
