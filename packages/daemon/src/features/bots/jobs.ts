@@ -78,6 +78,13 @@ export function evictProjectCache(services: Services, project: string | undefine
     : `${name} has no cached install: its next build installs afresh.`;
 }
 
+const formatBytes = (n: number): string =>
+  n < 1024
+    ? `${n} B`
+    : n < 1024 * 1024
+      ? `${Math.round(n / 1024)} KB`
+      : `${Math.round(n / (1024 * 1024))} MB`;
+
 /** How LogBot rotates: the defaults, and what FORGE_LOG_* set (tests drive the schedule with them). */
 export interface LogRotation {
   /** Every how many ms the job runs; 0 turns the schedule off. */
@@ -123,11 +130,9 @@ export function rotateLogs(services: Services, opts: LogRotation): string {
     fs.rmSync(`${daemonLog}.${opts.keepDaemonLogs + 1}`, { force: true });
     fs.copyFileSync(daemonLog, `${daemonLog}.1`);
     fs.truncateSync(daemonLog, 0);
-    parts.push(`rotated ${DAEMON_LOG_FILE} (${Math.round(size / 1024)} KB)`);
+    parts.push(`rotated ${DAEMON_LOG_FILE} (${formatBytes(size)})`);
   } else {
-    parts.push(
-      `${DAEMON_LOG_FILE} is ${Math.round(size / 1024)} KB, under ${Math.round(opts.maxDaemonLogBytes / 1024)} KB`,
-    );
+    parts.push(`${DAEMON_LOG_FILE} is ${formatBytes(size)}, under ${formatBytes(opts.maxDaemonLogBytes)}`);
   }
 
   const db = services.store.db;

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { BOT_ROSTER, botButtonDisabled, routes } from '@forge/shared';
+import { BOT_ROSTER, botButtonDisabled, isFinished, routes } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
@@ -47,6 +47,16 @@ export function registerBotRoutes(
 
   const repair: Job = async (s, named) => {
     const project = projectOf(repo, named);
+    // Nothing to repair is an answer, not a failed job: RepairBot's card stays as it was.
+    const latest = repo.list({ project, limit: 1 })[0];
+    if (!latest || latest.status === 'succeeded' || !isFinished(latest.status)) {
+      throw new ForgeError(
+        'NOTHING_TO_FIX',
+        latest
+          ? `The last build of ${project} (${latest.id}) is ${latest.status}: there is nothing to repair.`
+          : `Project "${project}" has no build yet.`,
+      );
+    }
     const result = await fleet.run(
       'RepairBot',
       { label: `repair ${project}`, projectName: project },
@@ -94,8 +104,12 @@ export function registerBotRoutes(
       return `BuildBot is retrying ${failed.label} as build ${build.id}.`;
     },
     RepairBot: repair,
-    CacheBot: (s, named) =>
-      cacheJob('evict install cache', () => Promise.resolve().then(() => evictProjectCache(s, named))),
+    CacheBot: (s, named) => {
+      const project = projectOf(repo, named);
+      return cacheJob(`evict install cache of ${project}`, () =>
+        Promise.resolve().then(() => evictProjectCache(s, project)),
+      );
+    },
   };
 
   const refuse = (botName: string, button: 'build' | 'fix'): void => {
