@@ -27,6 +27,7 @@ import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
 import { register as registerTui } from './commands/tui.ts';
 import { register as registerUpload } from './commands/upload.ts';
+import { register as registerUse } from './commands/use.ts';
 import { register as registerWorker } from './commands/worker.ts';
 import { register as registerWorkers } from './commands/workers.ts';
 import { resolveGlobals, type GlobalOptions } from './context.ts';
@@ -83,6 +84,7 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['ci', () => registerCi(program, invoke)],
     ['build', () => registerBuild(program, invoke)],
     ['builds', () => registerBuilds(program, invoke)],
+    ['use', () => registerUse(program, invoke)],
     ['logs', () => registerLogs(program, invoke)],
     ['cancel', () => registerCancel(program, invoke)],
     // The assistants: RepairBot, ScanBot, the chat, the brain and its memory, CodeGenBot.

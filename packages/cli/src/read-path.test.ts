@@ -39,6 +39,8 @@ describe('the read path', () => {
     ['settings', 'get', 'debugMode', '--json'],
     ['config', 'print'],
     ['config', 'print', '--json'],
+    ['config', 'print', '--local'],
+    ['config', 'print', '--local', '--json'],
     ['daemon', 'status'],
     ['daemon', 'status', '--json', '--token', 'secret'],
   ])('%j runs as commander would run it', async (...args) => {

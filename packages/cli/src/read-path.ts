@@ -41,7 +41,7 @@ const GRAMMARS: Record<ReadCommand, Grammar> = {
   logs: { ...JSON_ONLY, operands: [{ field: 'buildId', required: false }] },
   plan: { ...JSON_ONLY, operands: [{ field: 'target', required: true }] },
   'settings get': { ...JSON_ONLY, operands: [{ field: 'key', required: false }] },
-  'config print': JSON_ONLY,
+  'config print': { flags: { '--json': 'json', '--local': 'local' }, values: {}, operands: [] },
   'daemon status': JSON_ONLY,
 };
 

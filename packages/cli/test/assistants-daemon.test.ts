@@ -206,6 +206,14 @@ describe('forge generate', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('export function UserCard');
     expect(out.stderr).toContain('CodeGenBot: component UserCard (name: string, age?: number), typescript');
+    const login = await sandbox.run(['generate', 'component', 'a login form with email and password']);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain('Implemented: a form with a labelled input per field');
+    expect(login.stdout).toContain("input: 'password'");
+    const board = await sandbox.run(['generate', 'component', 'a drag and drop kanban board']);
+    expect(board.code, board.stderr).toBe(0);
+    expect(board.stderr).toContain('Skeleton, not an implementation: no recipe of the catalogue');
+    expect(board.stdout).toMatch(/^\/\/ Skeleton: /);
     const file = await sandbox.run([
       'generate',
       'schema',

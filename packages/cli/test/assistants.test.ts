@@ -687,9 +687,14 @@ describe('forge generate', () => {
         source: 'template',
         name: 'UserCard',
         fields: [{ name: 'name', type: 'string', optional: false }],
+        ...honesty,
       });
     });
   }
+  let honesty: { kind: 'implemented' | 'skeleton'; reason: string } = {
+    kind: 'implemented',
+    reason: 'a component that shows each of its props',
+  };
 
   it('prints the code on stdout (what it read on stderr)', async () => {
     generateRoute();
@@ -699,6 +704,7 @@ describe('forge generate', () => {
     expect(stderr).toContain(
       'CodeGenBot: component UserCard (name: string), typescript, written by the built-in generator.',
     );
+    expect(stderr).toContain('Implemented: a component that shows each of its props.');
     expect(seen[0]!.body).toEqual({
       kind: 'component',
       description: 'UserCard with name: string',
@@ -731,6 +737,20 @@ describe('forge generate', () => {
     expect(js.code).toBe(0);
     expect(existsSync(join(sandbox.cwd, 'src', 'UserCard.jsx'))).toBe(true);
     expect(seen.at(-1)!.body).toMatchObject({ language: 'javascript' });
+  });
+
+  it('says plainly when the code is a skeleton, and why', async () => {
+    honesty = { kind: 'skeleton', reason: 'no recipe of the catalogue does what the description asks' };
+    generateRoute();
+    const { code, stdout, stderr } = await run(['generate', 'component', 'a drag and drop kanban board']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe(CODE);
+    expect(stderr).toContain(
+      'Skeleton, not an implementation: no recipe of the catalogue does what the description asks.',
+    );
+    const json = await run(['generate', 'component', 'a drag and drop kanban board', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'skeleton', reason: honesty.reason });
+    honesty = { kind: 'implemented', reason: 'a component that shows each of its props' };
   });
 
   it('an unknown kind is a usage error', async () => {

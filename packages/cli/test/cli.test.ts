@@ -190,9 +190,9 @@ describe('an unreachable daemon exits with 3 and says what to run', () => {
   });
 });
 
-describe('forge config print', () => {
+describe('forge config print --local', () => {
   it('--json shows FORGE_HOME and redacts FORGE_TOKEN', async () => {
-    const { code, stdout } = await sandbox.run(['config', 'print', '--json'], {
+    const { code, stdout } = await sandbox.run(['config', 'print', '--local', '--json'], {
       FORGE_TOKEN: 's3cret-token',
     });
     expect(code).toBe(0);
@@ -203,9 +203,9 @@ describe('forge config print', () => {
   });
 
   it('shows the build queue: in-process by default, FORGE_QUEUE_URL with its password hidden', async () => {
-    const plain = await sandbox.run(['config', 'print', '--json']);
+    const plain = await sandbox.run(['config', 'print', '--local', '--json']);
     expect((JSON.parse(plain.stdout) as { queue: unknown }).queue).toEqual({ kind: 'in-process', url: null });
-    const queued = await sandbox.run(['config', 'print'], {
+    const queued = await sandbox.run(['config', 'print', '--local'], {
       FORGE_QUEUE_URL: 'redis://:s3cret@10.0.0.2:6379',
     });
     expect(queued.code, queued.stderr).toBe(0);
@@ -215,7 +215,7 @@ describe('forge config print', () => {
 
   it('relays an invalid config as exit 1 with the daemon’s message', async () => {
     writeFileSync(join(sandbox.cwd, '.forgerc.json'), JSON.stringify({ port: 'not-a-port' }));
-    const { code, stderr } = await sandbox.run(['config', 'print']);
+    const { code, stderr } = await sandbox.run(['config', 'print', '--local']);
     expect(code).toBe(1);
     expect(stderr).toContain('.forgerc.json');
     expect(stderr).toContain('port');

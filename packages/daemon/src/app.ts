@@ -1,10 +1,12 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express, type Router } from 'express';
-import { FORGE_VERSION, MAX_JSON_BODY_BYTES, routes, WS_PATH } from '@forge/shared';
-import type { DaemonConfig } from './config/schema.ts';
+import { FORGE_VERSION, MAX_JSON_BODY_BYTES, routes, WS_PATH, type DaemonConfigView } from '@forge/shared';
+import { DEFAULT_BRAIN_SESSION_MINUTES, type DaemonConfig } from './config/schema.ts';
+import { toConfigView } from './config/load-config.ts';
 import { createHealthService, type HealthService } from './features/health/service.ts';
 import { registerHealthRoutes } from './features/health/routes.ts';
+import { registerConfigRoutes } from './features/config/routes.ts';
 import { createSettingsService, type SettingsService } from './features/settings/service.ts';
 import { registerSettingsRoutes } from './features/settings/routes.ts';
 import { apiNotFound, errorMiddleware, notFound } from './http/error-middleware.ts';
@@ -49,7 +51,7 @@ import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
 import { createFilesService, type FilesService } from './features/files/service.ts';
 import { registerFileRoutes } from './features/files/routes.ts';
 import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
-import { createFlags } from './features/forge/flags.ts';
+import { createFlags } from './store/flags.ts';
 import { registerForgeRoutes } from './features/forge/routes.ts';
 import { registerOperationRoutes } from './features/forge/operations-routes.ts';
 import { registerBrainRoutes } from './features/brain/routes.ts';
@@ -81,6 +83,11 @@ export interface AppDeps {
   sandbox?: boolean;
   /** Create the "Forge" starter project when the home has no project at all (default true). */
   starterProject?: boolean;
+  /**
+   * The configuration the daemon runs with, as GET /api/config answers it (main passes the one it
+   * loaded, with the port it listens on). Default: what `config` holds, defaults for the rest.
+   */
+  configView?: () => DaemonConfigView;
   /** Extra /api routes registered before the 404 (tests, and later features under development). */
   registerRoutes?: (router: Router, services: AppServices) => void;
 }
@@ -139,6 +146,19 @@ function registerNotImplemented(router: Router): void {
       throw new ForgeError('NOT_IMPLEMENTED', undefined, { route: `${route.method} ${route.path}` });
     });
   }
+}
+
+/** The view of an app made without a loaded config (tests): its own fields, defaults for the rest. */
+function defaultConfigView(config: AppDeps['config']): DaemonConfigView {
+  return toConfigView({
+    port: 0,
+    logLevel: 'info',
+    configFile: null,
+    brain: { provider: null, sessionMinutes: DEFAULT_BRAIN_SESSION_MINUTES },
+    queue: { kind: 'in-process', url: null },
+    ...config,
+    webRoot: config.webRoot ?? null,
+  });
 }
 
 const VITE_PROTOCOLS = new Set(['vite-hmr', 'vite-ping']);
@@ -247,6 +267,10 @@ export function createApp(deps: AppDeps): ForgeApp {
   app.use('/api', wellFormedTarget, jsonBody(MAX_JSON_BODY_BYTES));
   const api = express.Router();
   registerHealthRoutes(api, services);
+  registerConfigRoutes(api, {
+    configView: deps.configView ?? (() => defaultConfigView(deps.config)),
+    version,
+  });
   registerSettingsRoutes(api, services);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });

@@ -25,11 +25,16 @@ export interface HomeLayout {
    * node_modules files are hard links into it and a project that shares dependencies installs in a second.
    */
   storeDir: string;
+  /**
+   * The package managers' caches (npm, pnpm metadata, Yarn 1, Yarn Berry, bun, corepack), one
+   * folder each, Forge's own (pipeline/run/build-home.ts forgeCaches).
+   */
+  cachesDir: string;
   /** Files as they were before RepairBot changed them, one folder per repair (for undo). */
   repairsDir(name: string): string;
   /**
    * The home folder a project's commands get (HOME, ~/.config, ~/.cache): writable, the project's
-   * own, kept between its builds; the package-manager caches stay shared (pipeline/run/build-home.ts).
+   * own, kept between its builds; the package-manager caches are FORGE_HOME/caches (cachesDir).
    */
   buildHome(name: string): string;
 }
@@ -45,6 +50,7 @@ export function homeLayout(home: string): HomeLayout {
     tmpDir: path.join(home, 'tmp'),
     toolchainsDir: path.join(home, 'toolchains'),
     storeDir: path.join(home, 'store'),
+    cachesDir: path.join(home, 'caches'),
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
   };

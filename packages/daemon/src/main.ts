@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { FORGE_VERSION, SHUTDOWN_GRACE_MS } from '@forge/shared';
+import { formatConfigView, FORGE_VERSION, SHUTDOWN_GRACE_MS, WORKER_STOP_GRACE_MS } from '@forge/shared';
 import { ConfigError, loadConfig, redactQueueUrl, toConfigView } from './config/load-config.ts';
 import type { DaemonConfig } from './config/schema.ts';
 import path from 'node:path';
@@ -7,7 +7,6 @@ import { parseCommand, UsageError, USAGE, workerNameFromHost, type Command } fro
 import { QueueUrlSchema } from './config/schema.ts';
 import { createLogger } from './logging/logger.ts';
 import { startWorker, WorkerStartError } from './worker/worker.ts';
-import { formatConfigView } from './process/print-config.ts';
 import { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
 
 /**
@@ -33,7 +32,10 @@ const configFor = (
 
 /**
  * `worker`: take build jobs from the coordinator's queue until SIGINT/SIGTERM. The first signal
- * lets running builds finish (no new job is taken); a second one cancels them.
+ * lets running builds finish (no new job is taken); a second one cancels them. Closing the queue
+ * waits for Redis, which may never come back: once no build runs (or on the second signal) the
+ * worker has WORKER_STOP_GRACE_MS to stop, then exits 1 saying what did not answer, as a service
+ * manager expects of a stop.
  */
 async function runWorker(
   command: Extract<Command, { name: 'worker' }>,
@@ -78,8 +80,23 @@ async function runWorker(
     throw err;
   }
   let signals = 0;
+  let grace: NodeJS.Timeout | undefined;
+  const startGrace = () => {
+    grace ??= setTimeout(() => {
+      const silent = worker.queueConnected
+        ? `its coordinator ${command.url}`
+        : `its queue ${redactQueueUrl(queueUrl)}`;
+      process.stderr.write(
+        `Forge worker ${name} did not stop within ${WORKER_STOP_GRACE_MS / 1000} s: ${silent} does not answer. Exiting.\n`,
+      );
+      log.close();
+      process.exit(1);
+    }, WORKER_STOP_GRACE_MS);
+  };
   const onSignal = () => {
     signals++;
+    if (signals > 1) startGrace();
+    else void worker.buildsEnded().then(startGrace);
     if (signals === 1) {
       process.stderr.write(
         worker.running > 0

@@ -32,7 +32,13 @@ describe('POST /api/generate', () => {
       const { status, body } = await post(app, { kind, description });
       expect(status, kind).toBe(200);
       const result = GenerateResult.parse(body);
-      expect(result).toMatchObject({ language: 'typescript', source: 'template', name, fileName });
+      expect(result).toMatchObject({
+        language: 'typescript',
+        source: 'template',
+        kind: 'implemented',
+        name,
+        fileName,
+      });
       expect(result.code).toContain(name);
     }
     const js = GenerateResult.parse(
@@ -98,5 +104,27 @@ describe('POST /api/generate', () => {
     expect(app.logLines().some((l) => l.level === 40 && String(l.reason).includes('does not parse'))).toBe(
       true,
     );
+
+    // A cart total that adds quantity and price parses and type-checks, but computes the wrong
+    // thing: the built-in answer stands, and says why.
+    answer = [
+      'export function cartTotal(items: readonly { price: number; quantity: number }[], discountPercent = 0): number {',
+      '  return items.reduce((s, i) => s + i.price + i.quantity, 0) - discountPercent;',
+      '}',
+    ].join('\n');
+    const cart = GenerateResult.parse(
+      (
+        await post(app, {
+          kind: 'function',
+          description:
+            'calculate the total price of cart items with quantity and price, applying a discount percent',
+        })
+      ).body,
+    );
+    expect(cart).toMatchObject({ source: 'template', kind: 'implemented', name: 'cartTotal' });
+    expect(cart.reason).toMatch(
+      /the model's answer was not taken: the model's code is wrong: it fails the example/,
+    );
+    expect(cart.code).toContain('item.price * item.quantity');
   });
 });

@@ -209,8 +209,9 @@ export function onCleanup(fn: () => Promise<void> | void): void {
 }
 
 /**
- * Environment for a spawned daemon whose HOME is a scratch folder: installs use this user's package
- * caches (warm npm cache, pnpm store, Yarn cache), as a developer's own daemon would.
+ * Environment for a spawned process whose HOME is a scratch folder: npm run by the test itself
+ * (install.sh's `npm install`) uses this user's npm cache. A daemon's builds do not: their package
+ * managers' caches are FORGE_HOME/caches (pipeline/run/build-home.ts), filled from the registry.
  */
 export function userPackageCaches(): Record<string, string> {
   const home = os.homedir();

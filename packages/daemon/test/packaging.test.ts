@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FORGE_VERSION } from '@forge/shared';
+import { FORGE_VERSION, routes } from '@forge/shared';
+import { makeZip } from '@forge/testing';
 import { createFleet } from '../src/fleet/fleet.ts';
 import { familyServiceOf } from '../src/features/family/guard.ts';
 import { createPackagingService } from '../src/features/packaging/service.ts';
@@ -145,11 +146,11 @@ describe('packaging the platform', () => {
         );
       }
       const home = tempDir('forge-home-');
-      const extension = path.join(home, 'extensions', 'hello');
-      fs.mkdirSync(extension, { recursive: true });
-      fs.writeFileSync(path.join(extension, 'index.html'), '<h1>hello</h1>');
       const app = await startTestApp({ home });
       const token = await familyToken(app);
+      // An installed extension, upgraded once: the archive bundles its current version only.
+      await uploadExtension(app, helloZip('1.0.0'));
+      await uploadExtension(app, helloZip('1.1.0'));
 
       const status = await packageOnce(app, token);
       expect(status).toMatch(
@@ -182,10 +183,16 @@ describe('packaging the platform', () => {
         'packages/web/dist/index.html',
         'packages/tui/package.json',
         'packages/tui/dist/index.js',
-        'extensions/hello/index.html',
+        'extensions/bundle.json',
+        'extensions/hello/1.1.0/forge-extension.json',
+        'extensions/hello/1.1.0/index.html',
       ]) {
         expect(entries, entry).toContain(`${top}/${entry}`);
       }
+      expect(entries).not.toContain(`${top}/extensions/hello/1.0.0/index.html`);
+      expect(JSON.parse(zip.readAsText(`${top}/extensions/bundle.json`))).toEqual([
+        { name: 'hello', version: '1.1.0' },
+      ]);
       const daemonPkg = JSON.parse(zip.readAsText(`${top}/packages/daemon/package.json`)) as {
         dependencies: Record<string, string>;
         devDependencies?: unknown;
@@ -215,33 +222,17 @@ describe('packaging the platform', () => {
         FORGE_PORT: '0',
       });
       // The user's HOME stays: npm reads its settings there (e.g. where Node's headers are).
-      const child = spawn('sh', [path.join(installed, 'install.sh'), '--prefer-offline'], {
-        cwd: machine,
+      const first = await startForeground(
+        'sh',
+        [path.join(installed, 'install.sh'), '--prefer-offline'],
+        machine,
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const exited = new Promise<number | string>((resolve) =>
-        child.on('exit', (c, s) => resolve(c ?? s ?? 'unknown')),
       );
-      onCleanup(async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGKILL');
-          await exited;
-        }
-      });
-      let out = '';
-      let err = '';
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const match = /Forge is running at (\S+)\n/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        void exited.then((code) => reject(new Error(`installed Forge exited (${code}):\n${out}\n${err}`)));
-      });
+      const { url } = first;
+      const out = first.output();
       expect(out).toContain('Forge is installed');
-      expect(fs.existsSync(path.join(machine, 'home', 'extensions', 'hello', 'index.html'))).toBe(true);
+      // The bundled extension is registered at the first start, and served.
+      expect(await extensionsOf(url)).toEqual([{ name: 'hello', version: '1.1.0' }]);
       const health = await fetch(`${url}/api/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ ok: true, version: FORGE_VERSION });
@@ -253,8 +244,16 @@ describe('packaging the platform', () => {
       const tui = await run(path.join(installed, 'forge'), ['tui'], machine, env, 60_000);
       expect(tui.output).not.toContain('could not be loaded');
       expect(tui.output).toContain('forge tui needs a terminal');
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await first.stop()).toBe(0);
+
+      // A second start registers nothing again; an extension the user removed stays removed.
+      const second = await startForeground(path.join(installed, 'forge'), ['daemon', 'run'], machine, env);
+      expect(await extensionsOf(second.url)).toEqual([{ name: 'hello', version: '1.1.0' }]);
+      expect((await fetch(`${second.url}/api/extensions/hello`, { method: 'DELETE' })).status).toBe(200);
+      expect(await second.stop()).toBe(0);
+      const third = await startForeground(path.join(installed, 'forge'), ['daemon', 'run'], machine, env);
+      expect(await extensionsOf(third.url)).toEqual([]);
+      expect(await third.stop()).toBe(0);
 
       // Installed once: the same command again only starts it (--no-start: not even that).
       const again = await run('sh', ['install.sh', '--no-start'], installed, env, 60_000);
@@ -265,6 +264,72 @@ describe('packaging the platform', () => {
     12 * 60_000,
   );
 });
+
+const helloZip = (version: string): Buffer =>
+  makeZip({
+    'forge-extension.json': JSON.stringify({
+      name: 'hello',
+      displayName: 'Hello',
+      route: '/ext/hello',
+      version,
+      entry: 'index.html',
+    }),
+    'index.html': `<h1>hello ${version}</h1>`,
+  });
+
+async function uploadExtension(app: TestApp, zip: Buffer): Promise<void> {
+  const form = new FormData();
+  form.set(routes.uploadExtension.multipart.field, new Blob([zip]), 'hello.zip');
+  const res = await fetch(`${app.url}${routes.uploadExtension.path}`, { method: 'POST', body: form });
+  expect(res.status, await res.text()).toBe(200);
+}
+
+/** The extensions a daemon lists, by name and version, each with a page that answers. */
+async function extensionsOf(url: string): Promise<Array<{ name: string; version: string | undefined }>> {
+  const res = await fetch(`${url}/api/extensions`);
+  expect(res.status).toBe(200);
+  const list = (await res.json()) as Array<{ name: string; version?: string; url: string | null }>;
+  for (const e of list) expect((await fetch(e.url!)).status).toBe(200);
+  return list.map((e) => ({ name: e.name, version: e.version }));
+}
+
+/** A Forge started in the foreground, once it says where it runs; `stop` sends SIGTERM and gives its exit. */
+async function startForeground(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ url: string; output: () => string; stop: () => Promise<number | string> }> {
+  const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (c, s) => resolve(c ?? s ?? 'unknown')),
+  );
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const match = /Forge is running at (\S+)\n/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`installed Forge exited (${code}):\n${out}\n${err}`)));
+  });
+  return {
+    url,
+    output: () => out,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
 
 /** Run a command to the end (or kill it after `timeoutMs`), with its stdout and stderr together. */
 function run(

@@ -559,12 +559,28 @@ async function generate(tool: 'pnpm' | 'yarn', found: Record<string, string>): P
       fs.mkdirSync(path.join(scratch, path.dirname(rel)), { recursive: true });
       fs.writeFileSync(path.join(scratch, rel), content);
     }
+    // Yarn 1 corrupts a cache two installs write at once (several lockfiles are made in parallel):
+    // a cache of the test run's own, behind Yarn's lock, never the user's (~/.cache/yarn).
+    const yarnCache = path.join(os.tmpdir(), 'forge-test-yarn-cache');
     const args =
       tool === 'pnpm'
         ? [`pnpm@${PNPM_VERSION}`, 'install', '--lockfile-only', '--no-frozen-lockfile', '--ignore-scripts']
-        : [`yarn@${YARN_VERSION}`, 'install', '--ignore-scripts', '--non-interactive', '--no-progress'];
+        : [
+            `yarn@${YARN_VERSION}`,
+            'install',
+            '--ignore-scripts',
+            '--non-interactive',
+            '--no-progress',
+            '--mutex',
+            `file:${path.join(yarnCache, '.forge-install-mutex')}`,
+          ];
+    fs.mkdirSync(yarnCache, { recursive: true });
     try {
-      await run('npx', ['--yes', ...args], { cwd: scratch, maxBuffer: 16 * 1024 * 1024 });
+      await run('npx', ['--yes', ...args], {
+        cwd: scratch,
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, YARN_CACHE_FOLDER: yarnCache },
+      });
     } catch (err) {
       const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
       throw new Error(`npx ${args.join(' ')} failed:\n${stdout}\n${stderr}`);

@@ -74,6 +74,11 @@ export const FOOTER_TEXT = 'SLLS 85%';
 
 /** Graceful shutdown must finish within this; after it the daemon exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * After a stop signal (and once its running builds have ended, or on a second signal), `forge worker`
+ * exits within this even when its Redis or coordinator no longer answers: exit 1, with a line saying so.
+ */
+export const WORKER_STOP_GRACE_MS = 10_000;
 /** WebSocket close code sent on shutdown ("going away"). */
 export const WS_CLOSE_GOING_AWAY = 1001;
 /** The web UI's stored login token for the university area. */

@@ -5,6 +5,9 @@
  * Add a module here only if it imports no zod, directly or through another module.
  */
 export * from './constants.ts';
+export * from './config-view.ts';
 export * from './format.ts';
+export * from './format-blueprint.ts';
+export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './paths.ts';

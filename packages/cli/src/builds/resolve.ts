@@ -1,4 +1,4 @@
-import type { Build, Project } from '@forge/shared';
+import type { Build } from '@forge/shared';
 import type { CliClient } from '../http/client.ts';
 import { CliError } from '../output.ts';
 
@@ -7,15 +7,22 @@ const RUNNING_SEARCH_LIMIT = 50;
 
 const NO_BUILDS_HINT = 'Upload a project first: forge upload app.zip';
 
-/** The most recently updated project: what `forge build` and friends act on when none is named. */
-export function newestProject(projects: readonly Project[]): Project | undefined {
-  return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
-}
-
+/**
+ * The project a command acts on when none is named: the daemon's current project, the one last
+ * chosen (an accepted upload, the web's selector, `forge use`), never one a background rebuild touched.
+ */
 export async function defaultProjectName(client: CliClient): Promise<string> {
-  const project = newestProject(await client.request('projects'));
-  if (!project) throw new CliError('There are no projects yet.', { hint: NO_BUILDS_HINT });
-  return project.name;
+  const name = await client.request('currentProject').then(
+    (current) => current.name,
+    async (err: unknown) => {
+      // A daemon from before the current project was kept (no such route): its newest project.
+      if ((err as { code?: string } | null)?.code !== 'NOT_FOUND') throw err;
+      const projects = await client.request('projects');
+      return [...projects].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0]?.name ?? null;
+    },
+  );
+  if (!name) throw new CliError('There are no projects yet.', { hint: NO_BUILDS_HINT });
+  return name;
 }
 
 /** The newest build (the daemon lists builds newest first). */

@@ -17,6 +17,8 @@ import { sanitize } from '../terminal.ts';
 export interface BrainOptions {
   message: string[];
   json?: boolean;
+  /** --project: the project a question is about (default: the current one). */
+  project?: string;
 }
 
 /** The brain's words for the session changes (spec: brain chat). */
@@ -42,7 +44,7 @@ export async function runMessage(deps: Deps, opts: BrainOptions): Promise<number
   const brain = await session(deps, baseUrl);
   const wasAuthenticated = brain.authenticated;
   const reply = await client.request('brainHandshake', {
-    body: { message },
+    body: opts.project ? { message, project: opts.project } : { message },
     headers: brain.headers(),
     onHeaders: (headers) => brain.take(headers),
   });
@@ -60,6 +62,9 @@ export async function runMessage(deps: Deps, opts: BrainOptions): Promise<number
       ? AUTHENTICATED_NOTE
       : null;
   if (note && !reply.reply.includes(note)) deps.out.info(note);
+  // An "I don't know" says on stderr what would let the brain answer (the JSON has it as `needs`).
+  if (reply.certainty === 'unknown' && reply.needs)
+    deps.out.info(sanitize(`To answer, it needs ${reply.needs}.`));
   return EXIT.ok;
 }
 
@@ -170,6 +175,7 @@ export function register(program: Command, invoke: Invoke): void {
       'what to say (a greeting phrase, the code phrase, a question, "remember X is Y")',
     )
     .option('--json', 'print the reply as JSON')
+    .option('-p, --project <name>', 'the project a question is about (default: the current one)')
     .addHelpText(
       'after',
       `
@@ -178,8 +184,12 @@ set-code); it expires after a while without use (forge brain status shows the ti
 keeps the session between runs in FORGE_HOME/cli/brain-session.json (readable by you only).
 A message that is exactly the name of a subcommand (status) runs that subcommand.`,
     )
-    .action((message: string[], opts: { json?: boolean }, command: Command) =>
-      invoke(command, runMessage, { message, json: opts.json }),
+    .action((message: string[], opts: { json?: boolean; project?: string }, command: Command) =>
+      invoke(command, runMessage, {
+        message,
+        json: opts.json,
+        ...(opts.project ? { project: opts.project } : {}),
+      }),
     );
   brain
     .command('status')

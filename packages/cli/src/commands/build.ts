@@ -63,6 +63,7 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
       projectName: build.projectName,
       deadline,
       logs: opts.logs,
+      tests: opts.tests,
       json: opts.json,
     });
   } finally {
@@ -73,7 +74,7 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
 export function register(program: Command, invoke: Invoke): void {
   const command = program
     .command('build')
-    .description('build an uploaded project again (default: the most recently updated one)')
+    .description('build an uploaded project again (default: the current one, see forge use)')
     .argument('[project]', 'project name (see forge builds, or the web UI)')
     .option('-w, --wait', 'follow the build to its end; the exit code says how it ended (see below)')
     .option(

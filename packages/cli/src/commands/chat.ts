@@ -14,6 +14,8 @@ export interface ChatOptions {
   question: string[];
   /** --timeout: how long to wait for the final reply. */
   timeout?: number;
+  /** --project: the project build, fix, status and brain questions are about (default: the current one). */
+  project?: string;
 }
 
 /** How long `forge chat` waits for a final reply by default. */
@@ -64,12 +66,17 @@ export async function run(deps: Deps, opts: ChatOptions): Promise<number> {
     const brain = await openBrainSession(deps.paths.home, connection.baseUrl);
     // This connection's id: a signed-in brain answer then comes to this terminal alone.
     const clientId = feed.clientId;
-    await connection.client.request('chat', {
-      body: clientId ? { q, clientId } : { q },
+    const answer = await connection.client.request('chat', {
+      body: { q, ...(clientId ? { clientId } : {}), ...(opts.project ? { project: opts.project } : {}) },
       headers: brain.headers(),
       onHeaders: (headers) => brain.take(headers),
     });
     await brain.save();
+    // Not delivered over /ws (this connection was gone when the answer came): it is in the answer.
+    if (answer.replies) {
+      for (const reply of answer.replies) printer.accept({ chat: reply.message, role: reply.role });
+      return EXIT.ok;
+    }
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timeout'>(
@@ -109,6 +116,7 @@ export function register(program: Command, invoke: Invoke): void {
     .command('chat')
     .description('ask the Forge chat: build, fix, status, "brain: <question>"; prints the replies')
     .argument('<question...>', 'what to ask (quote it when it has spaces)')
+    .option('-p, --project <name>', 'the project it is about (default: the current one, see forge use)')
     .addOption(
       new Option(
         '--timeout <duration>',

@@ -81,6 +81,7 @@ async function fix(deps: Deps, opts: FixOptions, json: JsonResult): Promise<numb
       projectName: build.projectName,
       deadline,
       logs: opts.logs,
+      tests: opts.tests,
       json: opts.json,
     });
   } finally {
@@ -98,7 +99,7 @@ function printFix(deps: Deps, build: Build, result: FixResult): void {
   );
 }
 
-/** The build named, or the newest failed build of the project (given, or the most recently updated). */
+/** The build named, or the newest failed build of the project (given, or the current one). */
 async function failedBuild(client: CliClient, opts: FixOptions): Promise<Build> {
   if (opts.buildId) {
     const build = await client.request('build', { params: { id: opts.buildId } });
@@ -199,7 +200,7 @@ export function register(program: Command, invoke: Invoke): void {
     .command('fix')
     .description("apply RepairBot's proposed repairs to a failed build and build again (--undo restores)")
     .argument('[buildId]', 'the failed build (default: the newest build of the project, if it failed)')
-    .option('-p, --project <name>', 'the project (default: the most recently updated one)')
+    .option('-p, --project <name>', 'the project (default: the current one, see forge use)')
     .option('--undo [repairId]', 'restore the files of the newest applied repairs (or of one repair)')
     .option('-w, --wait', 'follow the new build to its end; the exit code says how it ended (see below)')
     .option('--json', 'print JSON on stdout (the repairs and the new build; with --wait: the build result)');

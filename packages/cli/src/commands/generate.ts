@@ -70,6 +70,9 @@ export async function run(deps: Deps, opts: GenerateOptions): Promise<number> {
   deps.out.info(
     `CodeGenBot: ${opts.kind} ${result.name}${fields ? ` (${fields})` : ''}, ${result.language}, written by ${by}.`,
   );
+  // Whether the code does what was asked, or is scaffolding to finish by hand, and why.
+  if (result.kind === 'skeleton') deps.out.info(`Skeleton, not an implementation: ${result.reason}.`);
+  else deps.out.info(`Implemented: ${result.reason}.`);
   if (written) {
     deps.out.data(written);
   } else {
@@ -93,7 +96,10 @@ export function register(program: Command, invoke: Invoke): void {
     .option('-o, --output <file>', 'write the code to this file (or into this folder, under its own name)')
     .option('--js', 'plain JavaScript instead of TypeScript')
     .option('--force', 'overwrite the -o file if it exists')
-    .option('--json', 'print the result as JSON (code, language, fileName, name, fields; path with -o)')
+    .option(
+      '--json',
+      'print the result as JSON (code, language, fileName, name, fields, kind, reason; path with -o)',
+    )
     .addHelpText(
       'after',
       `
@@ -102,8 +108,9 @@ The description names the thing, then its typed fields or parameters:
   forge generate function "formatPrice(amount: number, currency: string): string"
   forge generate api "an api for blog posts with title: string, published: boolean"
   forge generate schema "Order with id: string, items: string[], total: number" -o src/order.ts
-Without -o the code goes to stdout (details on stderr), so it can be piped. The grammar, with more
-examples: docs/code-generator.md.`,
+Without -o the code goes to stdout (details on stderr), so it can be piped. When no recipe of the
+catalogue does what the description asks, the code is a typed skeleton and stderr says so and why
+("Skeleton, not an implementation: …"). The grammar and the catalogue: docs/code-generator.md.`,
     )
     .action(
       (

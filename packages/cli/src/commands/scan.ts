@@ -12,7 +12,7 @@ export interface ScanOptions {
 }
 
 /**
- * ScanBot's scan of a project (default: the most recently updated one): undeclared imports, missing
+ * ScanBot's scan of a project (default: the current one, see forge use): undeclared imports, missing
  * scripts, invalid JSON configs, committed secrets (named, never shown), oversized files, type
  * errors, the last failure's diagnosis. Exit 1 when a finding is an error, so `forge scan && …`
  * stops on what would break the build; warnings and info leave it at 0.
@@ -34,7 +34,8 @@ export function register(program: Command, invoke: Invoke): void {
   program
     .command('scan')
     .description("ScanBot's scan of a project: undeclared imports, scripts, JSON, secrets, sizes, types")
-    .argument('[project]', 'project name (default: the most recently updated one)')
+    .argument('[project]', 'project name (default: the current one, see forge use)')
+    .option('-p, --project <name>', 'the project (the same as the argument)')
     .option('--json', 'print the scan report as JSON')
     .addHelpText(
       'after',
@@ -49,7 +50,7 @@ Exit codes:
   2    usage error
   3    daemon unreachable`,
     )
-    .action((project: string | undefined, opts: Omit<ScanOptions, 'project'>, command: Command) =>
-      invoke(command, run, { ...opts, project }),
+    .action((project: string | undefined, opts: ScanOptions, command: Command) =>
+      invoke(command, run, { ...opts, project: project ?? opts.project }),
     );
 }

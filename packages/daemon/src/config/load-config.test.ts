@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HOST, DEFAULT_PORT } from '@forge/shared';
-import { formatConfigView } from '../process/print-config.ts';
+import { formatConfigView } from '@forge/shared';
 import { ConfigError, loadConfig, toConfigView } from './load-config.ts';
 
 const dirs: string[] = [];

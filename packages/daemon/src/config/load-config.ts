@@ -168,7 +168,10 @@ export async function loadConfig(input: LoadConfigInput): Promise<DaemonConfig> 
   };
 }
 
-/** The config as `print-config` shows it: the token and the model's key are never printed. */
+/**
+ * The config as `print-config` and `GET /api/config` show it: the token, the model's key and any
+ * password in a URL are never printed.
+ */
 export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
   home: config.home,
   host: config.host,
@@ -179,7 +182,7 @@ export const toConfigView = (config: DaemonConfig): DaemonConfigView => ({
   configFile: config.configFile,
   brain: {
     provider: config.brain.provider && {
-      url: config.brain.provider.url,
+      url: redactUrlPassword(config.brain.provider.url),
       model: config.brain.provider.model,
       apiKey: config.brain.provider.apiKey === null ? null : '***',
     },

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { FORGE_VERSION, SHUTDOWN_GRACE_MS } from '@forge/shared';
 import { createApp } from '../app.ts';
 import type { DaemonConfig } from '../config/schema.ts';
+import { toConfigView } from '../config/load-config.ts';
 import { resolveWebPackageDir, type WebMode } from '../http/web.ts';
 import { sweepScratch } from '../fs/atomic-write.ts';
 import { homeLayout } from '../home-layout.ts';
@@ -123,10 +124,19 @@ export async function startDaemon({ config, dev, pretty }: StartOptions): Promis
       if (!root) throw new StartError('--dev needs the @forge/web workspace package (run pnpm install).');
       web = { mode: 'dev', root };
     }
-    const forge = createApp({ config, logger, store, version: FORGE_VERSION, ...(web ? { web } : {}) });
+    let port = config.port;
+    const forge = createApp({
+      config,
+      logger,
+      store,
+      version: FORGE_VERSION,
+      configView: () => ({ ...toConfigView(config), port }),
+      ...(web ? { web } : {}),
+    });
     const server = http.createServer({ keepAliveTimeout: 5_000 }, forge.handle);
     await forge.attach(server);
     const address = await listen(server, config.port, config.host);
+    port = address.port;
     const url = daemonUrl(config.host, address.port);
     await writeStateFile(config.home, {
       pid: process.pid,

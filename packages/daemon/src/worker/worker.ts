@@ -21,7 +21,7 @@ import { homeLayout, type HomeLayout } from '../home-layout.ts';
 import { concurrencyOf, createFleet } from '../fleet/fleet.ts';
 import { createBuildRepo, type BuildRepo } from '../features/builds/repo.ts';
 import { BuildRun } from '../features/builds/build-run.ts';
-import { createBuildLane } from '../features/builds/build-lane.ts';
+import { createSlots } from '../fleet/slots.ts';
 import { createPipeline } from '../features/builds/pipeline.ts';
 import { createRepairJournal } from '../features/repairs/journal.ts';
 import {
@@ -75,6 +75,10 @@ export interface RunningWorker {
   /** First call: take no new jobs and let running builds finish. `cancel`: cancel them too. */
   stop(opts?: { cancel?: boolean }): Promise<void>;
   readonly running: number;
+  /** Resolves once the builds running now have ended (at once when none runs). */
+  buildsEnded(): Promise<void>;
+  /** Whether the queue's Redis connection is up (a stop that hangs names what does not answer). */
+  readonly queueConnected: boolean;
 }
 
 /** A refusal to start, with the message the user sees. */
@@ -290,7 +294,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       sandbox: opts.sandbox ?? true,
       broadcast,
       // BullMQ hands out at most `concurrency` jobs; the lane never makes one wait.
-      lane: createBuildLane(() => Number.MAX_SAFE_INTEGER),
+      lane: createSlots(() => Number.MAX_SAFE_INTEGER),
       journal: createRepairJournal(store),
       workerName: name,
     });
@@ -451,6 +455,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     return {
       get running() {
         return jobs.size;
+      },
+      get queueConnected() {
+        return connection.status === 'ready';
+      },
+      buildsEnded: async () => {
+        await Promise.all([...jobs.values()].map((j) => j.run.done));
       },
       stop({ cancel = false } = {}) {
         if (cancel) for (const job of jobs.values()) job.run.cancel('shutdown');

@@ -1,14 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliResult, type Build, type BuildLogsResponse, type UploadResult } from '@forge/shared';
+import { CliResult, type Build } from '@forge/shared';
 import { forgeZip, S_IFLNK, type ForgedEntry, type ProjectFiles } from '@forge/testing';
-import { upload, watch } from '../build-helpers.ts';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { tempDir } from '../helpers.ts';
 import { viteApp } from '../real-world-projects.ts';
+import { RealDaemon, json, lastDecision, type CliRun } from './harness.ts';
 
 /**
  * Archives as repositories make them, and previews of real sites (docs/pipeline.md, "Extraction"
@@ -20,10 +17,6 @@ import { viteApp } from '../real-world-projects.ts';
 
 const BUILD_TIMEOUT_MS = 240_000;
 const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 30_000;
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const FORGE_BIN = path.join(REPO, 'packages/cli/bin/forge.js');
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 const link = (name: string, target: string): ForgedEntry => ({
   name,
   data: target,
@@ -119,78 +112,24 @@ test('the fixture app resolves its dependency from its own node_modules', () => 
 };
 
 type Name = 'linked' | 'outward' | 'fixtures';
-let daemon: DaemonProcess;
-let app: TestApp;
-let forgeHome: string;
+let daemon: RealDaemon;
 const builds = {} as Record<Name, Promise<Build>>;
-let cliRun: Promise<{ code: number | null; stdout: string; stderr: string }>;
+let cliRun: Promise<CliRun>;
 
 beforeAll(async () => {
-  forgeHome = tempDir('forge-archives-home-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: forgeHome,
-    cwd: tempDir('forge-archives-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
-  const live = await watch(app);
-  const start = (zip: string): Promise<Build> => {
-    const build = (async () => {
-      const res = await upload(app, zip);
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId) {
-        throw new Error(`upload of ${zip} answered ${res.status}: ${JSON.stringify(result)}`);
-      }
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    build.catch(() => undefined);
-    return build;
-  };
+  daemon = await RealDaemon.start('archives', { buildTimeoutMs: BUILD_TIMEOUT_MS });
   const linked = linkedViteApp();
-  builds.linked = start(archive('linked-vite', linked.files, linked.links));
-  builds.outward = start(archive('outward', OUTWARD_SITE, OUTWARD_LINKS));
-  builds.fixtures = start(archive('fixture-reader', WITH_FIXTURES));
+  builds.linked = daemon.buildZip(archive('linked-vite', linked.files, linked.links));
+  builds.outward = daemon.buildZip(archive('outward', OUTWARD_SITE, OUTWARD_LINKS));
+  builds.fixtures = daemon.buildZip(archive('fixture-reader', WITH_FIXTURES));
   // The multi-page site goes through the built CLI, as a user uploads it.
-  const zip = archive('notes-site', MULTI_PAGE);
-  cliRun = new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FORGE_BIN, 'upload', zip, '--wait', '--json', '--url', app.url], {
-      cwd: tempDir('forge-archives-cli-'),
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  cliRun.catch(() => undefined);
+  cliRun = daemon.forge(['upload', archive('notes-site', MULTI_PAGE), '--wait', '--json']);
 }, 60_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-async function succeeded(name: Name): Promise<Build> {
-  const build = await builds[name];
-  if (build.status !== 'succeeded') {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(
-      `${build.projectName} ${build.status} at ${build.stage}: ${JSON.stringify(build.error)}\n${tail}`,
-    );
-  }
-  return build;
-}
+const logLines = (build: Build) => daemon.logLines(build);
+const succeeded = (name: Name) => daemon.ended(builds[name]);
 
 async function get(
   base: string,
@@ -206,9 +145,8 @@ async function get(
 }
 
 const projectPath = (build: Build, rel: string): string =>
-  path.join(forgeHome, 'projects', build.projectName, rel);
-const decisionOf = (build: Build, field: string) =>
-  build.blueprint?.decisions.filter((d) => d.field === field).at(-1);
+  path.join(daemon.home, 'projects', build.projectName, rel);
+const decisionOf = (build: Build, field: string) => lastDecision(build.blueprint, field);
 
 describe('archives and previews through a real daemon', { timeout: TEST_TIMEOUT_MS }, () => {
   describe('a Vite app whose repository keeps CLAUDE.md -> AGENTS.md and a linked folder', () => {
@@ -226,7 +164,7 @@ describe('archives and previews through a real daemon', { timeout: TEST_TIMEOUT_
       expect(fs.lstatSync(projectPath(build, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
       expect(fs.readlinkSync(projectPath(build, 'src/shared'))).toBe('../shared');
       // The file API reads the one file both names show.
-      const res = await fetch(`${app.url}/api/files/content?project=${build.projectName}&path=CLAUDE.md`);
+      const res = await fetch(`${daemon.url}/api/files/content?project=${build.projectName}&path=CLAUDE.md`);
       expect(((await res.json()) as { content: string }).content).toContain('Rules for coding agents');
       const steps = build.steps.find((s) => s.name === 'extract');
       expect(steps?.detail).toContain('2 links');
@@ -285,7 +223,7 @@ describe('archives and previews through a real daemon', { timeout: TEST_TIMEOUT_
         buildId: string;
         previewUrl: string;
       };
-      const build = (await (await fetch(`${app.url}/api/builds/${result.buildId}`)).json()) as Build;
+      const build = await daemon.record(result.buildId);
       expect(build.blueprint).toMatchObject({ framework: 'static', kind: 'static', site: { spa: false } });
       expect(decisionOf(build, 'spa')).toMatchObject({ value: 'false', file: 'edit.html' });
       const url = build.previewUrl!;

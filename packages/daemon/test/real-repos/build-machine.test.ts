@@ -4,12 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blueprint, Build, BuildLogsResponse, UploadResult } from '@forge/shared';
+import type { Blueprint, Build } from '@forge/shared';
 import type { ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { makeZip } from '../build-helpers.ts';
 import { lockfileFor } from '../real-world-projects.ts';
+import { RealDaemon, json, page, type CliRun } from './harness.ts';
 
 /**
  * What real repositories expect of a build machine, and repairs that never do harm, through one
@@ -21,8 +20,6 @@ import { lockfileFor } from '../real-world-projects.ts';
  */
 
 const exec = promisify(execFile);
-const REPO = path.resolve(import.meta.dirname, '../../../..');
-const FORGE = path.join(REPO, 'packages/cli/bin/forge.js');
 const BUILD_TIMEOUT_MS = 240_000;
 const MIRROR = 'registry.npmmirror.com';
 /** Versions that exist on the registry (npm view). */
@@ -30,35 +27,14 @@ const IS_ODD = '3.0.1';
 const CYPRESS = '15.3.0';
 const BUN = '1.4.5';
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-
 type Name = 'homeGit' | 'mirrorNpm' | 'mirrorYarn' | 'cypress' | 'gitDepNpm' | 'gitDepBun' | 'fixNothing';
 
-let daemon: DaemonProcess;
-let app: TestApp;
-let forgeHome: string;
-let daemonHome: string;
+let daemon: RealDaemon;
 const builds = {} as Record<Name, Promise<Build>>;
-let homeGitCli: Promise<{ code: number | null; stdout: string; stderr: string }>;
+let homeGitCli: Promise<CliRun>;
 
-async function forge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [FORGE, ...args, '--url', app.url], {
-      cwd: REPO,
-      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
-      maxBuffer: 16 * 1024 * 1024,
-      timeout: BUILD_TIMEOUT_MS,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof e.code === 'number' ? e.code : null,
-      stdout: e.stdout ?? '',
-      stderr: e.stderr ?? '',
-    };
-  }
-}
+/** The built CLI as a CI job runs it. */
+const forge = (args: string[]): Promise<CliRun> => daemon.forge(args, { CI: 'true' });
 
 /** A package-lock.json made by npm for `files`, with its resolved URLs written as a mirror would. */
 async function npmLockOnMirror(files: ProjectFiles): Promise<string> {
@@ -96,37 +72,13 @@ const caseBuild =
   "import { page } from './Page.mjs';\nimport fs from 'node:fs';\nfs.mkdirSync('dist', { recursive: true });\nfs.writeFileSync('dist/index.html', page());\n";
 
 beforeAll(async () => {
-  forgeHome = tempDir('forge-machine-home-');
-  daemonHome = tempDir('forge-machine-user-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: forgeHome,
-    cwd: daemonHome,
-    env: userPackageCaches(),
+  daemon = await RealDaemon.start('machine', {
+    buildTimeoutMs: BUILD_TIMEOUT_MS,
+    // RepairBot proposes instead of repairing, so forge fix has a proposal to act on.
+    settings: { autoRepair: false },
   });
-  app = { url: await daemon.url } as TestApp;
-  const live = await watch(app);
-  // RepairBot proposes instead of repairing, so forge fix has a proposal to act on.
-  const settings = await fetch(`${app.url}/api/settings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ autoRepair: false }),
-  });
-  expect(settings.status).toBe(200);
-
-  const start = (zipName: string, files: ProjectFiles | Promise<ProjectFiles>): Promise<Build> => {
-    const build = (async () => {
-      const zip = makeZip(zipName, await files);
-      const res = await upload(app, zip).catch((err: unknown) => {
-        throw new Error(`upload of ${zipName} failed (${String(err)}): ${daemon.stderr().slice(-2000)}`);
-      });
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId)
-        throw new Error(`upload of ${zipName}: ${res.status} ${JSON.stringify(result)}`);
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    build.catch(() => undefined);
-    return build;
-  };
+  const start = (zipName: string, files: ProjectFiles | Promise<ProjectFiles>): Promise<Build> =>
+    daemon.build(zipName, files);
 
   // Through the built CLI: `forge upload --wait --json`, its exit code and its result.
   const homeGitZip = makeZip('docs-stamp.zip', {
@@ -146,7 +98,7 @@ fs.writeFileSync(path.join(os.homedir(), '.config', 'stamp', 'telemetry.json'), 
 fs.mkdirSync(path.join(os.homedir(), '.cache'), { recursive: true });
 fs.writeFileSync(path.join(os.homedir(), '.cache', 'stamp-cache'), 'warm');
 let daemonHome = 'refused';
-try { fs.writeFileSync(${JSON.stringify(path.join(daemonHome, 'written-by-a-build'))}, 'x'); daemonHome = 'WRITTEN'; } catch {}
+try { fs.writeFileSync(${JSON.stringify(path.join(daemon.userHome, 'written-by-a-build'))}, 'x'); daemonHome = 'WRITTEN'; } catch {}
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 const commit = git('rev-parse', 'HEAD');
 const updated = git('log', '-1', '--format=%cI');
@@ -155,10 +107,7 @@ fs.writeFileSync('dist/index.html', '<!doctype html><title>docs</title><p>versio
 `,
   });
   homeGitCli = forge(['upload', homeGitZip, '--wait', '--json']);
-  builds.homeGit = homeGitCli.then(async ({ stdout }) => {
-    const buildId = (JSON.parse(stdout) as { buildId?: string; build?: { id: string } }).buildId;
-    return (await fetch(`${app.url}/api/builds/${buildId}`)).json() as Promise<Build>;
-  });
+  builds.homeGit = daemon.buildOf(homeGitCli);
   builds.homeGit.catch(() => undefined);
 
   builds.gitDepNpm = start('git-dep-npm.zip', {
@@ -226,37 +175,13 @@ fs.writeFileSync('dist/index.html', '<!doctype html><title>docs</title><p>versio
   );
 }, 180_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-async function succeeded(name: Name): Promise<Build> {
-  const build = await builds[name];
-  if (build.status !== 'succeeded') {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(`${build.projectName} ${build.status}: ${JSON.stringify(build.error)}\n${tail}`);
-  }
-  return build;
-}
+const logLines = (build: Build) => daemon.logLines(build);
+const succeeded = (name: Name) => daemon.ended(builds[name]);
 
 const decision = (bp: Blueprint | null | undefined, field: string) =>
   bp?.decisions.find((d) => d.field === field);
-
-async function page(build: Build): Promise<string> {
-  expect(build.previewUrl).toBeTruthy();
-  const res = await fetch(build.previewUrl!);
-  expect(res.status).toBe(200);
-  return res.text();
-}
 
 describe('a build machine as real repositories expect it', () => {
   it('a build writes ~/.config and ~/.cache in a home of its own, reads its git history, and cannot write the daemon user’s home', async () => {
@@ -265,14 +190,14 @@ describe('a build machine as real repositories expect it', () => {
     const build = await succeeded('homeGit');
     expect(build.blueprint?.gitSnapshot).toBe(true);
     expect(decision(build.blueprint, 'git')).toMatchObject({ value: 'snapshot', file: null });
-    const home = path.join(forgeHome, 'homes', 'docs-stamp');
+    const home = path.join(daemon.home, 'homes', 'docs-stamp');
     expect(fs.readFileSync(path.join(home, '.config', 'stamp', 'telemetry.json'), 'utf8')).toBe(
       '{"enabled":false}',
     );
     expect(fs.readFileSync(path.join(home, '.cache', 'stamp-cache'), 'utf8')).toBe('warm');
-    expect(fs.existsSync(path.join(daemonHome, 'written-by-a-build'))).toBe(false);
+    expect(fs.existsSync(path.join(daemon.userHome, 'written-by-a-build'))).toBe(false);
 
-    const projectDir = path.join(forgeHome, 'projects', 'docs-stamp');
+    const projectDir = path.join(daemon.home, 'projects', 'docs-stamp');
     const { stdout: head } = await exec('git', ['rev-parse', 'HEAD'], { cwd: projectDir });
     const html = await page(build);
     expect(html).toContain(`version ${head.trim().slice(0, 12)}`);
@@ -286,7 +211,9 @@ describe('a build machine as real repositories expect it', () => {
       ),
     );
     // The repository is the build's: never in the download.
-    const zip = Buffer.from(await (await fetch(`${app.url}/api/projects/docs-stamp/download`)).arrayBuffer());
+    const zip = Buffer.from(
+      await (await fetch(`${daemon.url}/api/projects/docs-stamp/download`)).arrayBuffer(),
+    );
     expect(zip.includes(Buffer.from('.git/HEAD'))).toBe(false);
   });
 
@@ -312,7 +239,7 @@ describe('a build machine as real repositories expect it', () => {
         ),
       ),
     );
-    const lock = fs.readFileSync(path.join(forgeHome, 'projects', 'mirror-yarn', 'yarn.lock'), 'utf8');
+    const lock = fs.readFileSync(path.join(daemon.home, 'projects', 'mirror-yarn', 'yarn.lock'), 'utf8');
     expect(lock).not.toContain(MIRROR);
     expect(lock).toContain(`is-odd@${IS_ODD}`);
     expect(await page(build)).toContain('3 is odd: true');
@@ -352,14 +279,14 @@ describe('a build machine as real repositories expect it', () => {
     expect(failed.status).toBe('failed');
     expect(failed.diagnosis).toMatchObject({ code: 'IMPORT_CASE_MISMATCH', repair: 'FIX_IMPORT_CASE' });
     // Corrected by hand (the editor) before forge fix.
-    const file = path.join(forgeHome, 'projects', 'case-app', 'build.mjs');
+    const file = path.join(daemon.home, 'projects', 'case-app', 'build.mjs');
     fs.writeFileSync(file, caseBuild.replace('./Page.mjs', './page.mjs'));
     const fix = await forge(['fix', failed.id]);
     expect(fix.code).toBe(1);
     expect(fix.stderr).toContain(
       `RepairBot has nothing to change for build ${failed.id} (FIX_IMPORT_CASE): build.mjs has no import of "./Page.mjs". No build was started: it would fail the same way.`,
     );
-    const list = (await (await fetch(`${app.url}/api/builds?project=case-app`)).json()) as Build[];
+    const list = (await (await fetch(`${daemon.url}/api/builds?project=case-app`)).json()) as Build[];
     expect(list.map((b) => b.id)).toEqual([failed.id]);
   });
 });

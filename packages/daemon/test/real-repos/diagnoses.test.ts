@@ -1,20 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CliResult,
-  type Build,
-  type BuildLogsResponse,
-  type UndoRepairResult,
-  type UploadResult,
-} from '@forge/shared';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { CliResult, type Build, type UndoRepairResult } from '@forge/shared';
+import { makeZip } from '../build-helpers.ts';
+import { tempDir } from '../helpers.ts';
 import { caseNamed } from '../../src/assistants/diagnose/fixtures/cases.ts';
+import { RealDaemon, json, type CliRun } from './harness.ts';
 
 /**
  * Three failures met building public repositories, each diagnosed for what it is and, where a repair
@@ -28,11 +21,7 @@ import { caseNamed } from '../../src/assistants/diagnose/fixtures/cases.ts';
 
 const BUILD_TIMEOUT_MS = 180_000;
 const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 30_000;
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const FORGE_BIN = path.join(REPO, 'packages/cli/bin/forge.js');
 const run = promisify(execFile);
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A Node server that refuses to start without a 32-character session secret, as its README asks. */
 const SECRET_SERVER = {
@@ -83,12 +72,6 @@ function buildable(files: Record<string, string>): Record<string, string> {
 }
 
 type Name = 'secretGiven' | 'range' | 'lockfile' | 'react';
-let daemon: DaemonProcess;
-let app: TestApp;
-let forgeHome: string;
-const builds = {} as Record<Name, Promise<Build>>;
-let cliRun: Promise<{ code: number | null; stdout: string; stderr: string }>;
-
 /** The project's files with the lockfile npm writes for them (resolved from the registry). */
 async function withLockfile(files: Record<string, string>): Promise<Record<string, string>> {
   const dir = tempDir('forge-diagnoses-lock-');
@@ -100,83 +83,34 @@ async function withLockfile(files: Record<string, string>): Promise<Record<strin
   return { ...files, 'package-lock.json': fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8') };
 }
 
+let daemon: RealDaemon;
+const builds = {} as Record<Name, Promise<Build>>;
+let cliRun: Promise<CliRun>;
+
 beforeAll(async () => {
-  forgeHome = tempDir('forge-diagnoses-home-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: forgeHome,
-    cwd: tempDir('forge-diagnoses-cwd-'),
-    env: userPackageCaches(),
+  daemon = await RealDaemon.start('diagnoses', { buildTimeoutMs: BUILD_TIMEOUT_MS });
+  builds.secretGiven = daemon.build('notes-server-configured.zip', {
+    ...SECRET_SERVER,
+    'package.json': SECRET_SERVER['package.json'].replace('notes-server', 'notes-server-configured'),
+    '.forgerc.json': json({ env: { SESSION_SECRET: PREVIEW_SECRET } }),
   });
-  app = { url: await daemon.url } as TestApp;
-  const live = await watch(app);
-  const start = (zip: string | Promise<string>): Promise<Build> => {
-    const build = (async () => {
-      const res = await upload(app, await zip);
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId) {
-        throw new Error(`upload answered ${res.status}: ${JSON.stringify(result)}`);
-      }
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    build.catch(() => undefined);
-    return build;
-  };
-  builds.secretGiven = start(
-    makeZip('notes-server-configured.zip', {
-      ...SECRET_SERVER,
-      'package.json': SECRET_SERVER['package.json'].replace('notes-server', 'notes-server-configured'),
-      '.forgerc.json': json({ env: { SESSION_SECRET: PREVIEW_SECRET } }),
-    }),
+  builds.range = daemon.build('not-on-registry.zip', buildable(caseNamed('npm-no-matching-version').files));
+  builds.lockfile = daemon.build(
+    'pinned-unpublished.zip',
+    buildable(caseNamed('npm-lockfile-missing-version').files),
   );
-  builds.range = start(makeZip('not-on-registry.zip', buildable(caseNamed('npm-no-matching-version').files)));
-  builds.lockfile = start(
-    makeZip('pinned-unpublished.zip', buildable(caseNamed('npm-lockfile-missing-version').files)),
-  );
-  builds.react = start(withLockfile(REACT_APART).then((files) => makeZip('react-apart.zip', files)));
+  builds.react = daemon.build('react-apart.zip', withLockfile(REACT_APART));
   // The server without its secret goes through the built CLI, as a user uploads it.
-  const zip = makeZip('notes-server.zip', SECRET_SERVER);
-  cliRun = new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FORGE_BIN, 'upload', zip, '--wait', '--json', '--url', app.url], {
-      cwd: tempDir('forge-diagnoses-cli-'),
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  cliRun.catch(() => undefined);
+  cliRun = daemon.forge(['upload', makeZip('notes-server.zip', SECRET_SERVER), '--wait', '--json']);
 }, 180_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-async function ended(name: Name, status: Build['status']): Promise<Build> {
-  const build = await builds[name];
-  if (build.status !== status) {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(
-      `${build.projectName} ${build.status}, not ${status}: ${JSON.stringify(build.error)}\n${tail}`,
-    );
-  }
-  return build;
-}
+const logLines = (build: Build) => daemon.logLines(build);
+const ended = (name: Name, status: Build['status']) => daemon.ended(builds[name], status);
 
 const projectFile = (build: Build, rel: string): string =>
-  fs.readFileSync(path.join(forgeHome, 'projects', build.projectName, rel), 'utf8');
+  fs.readFileSync(path.join(daemon.home, 'projects', build.projectName, rel), 'utf8');
 
 describe('diagnoses of real failures through a real daemon', { timeout: TEST_TIMEOUT_MS }, () => {
   describe('a server that needs SESSION_SECRET (documented in .env.example)', () => {
@@ -275,7 +209,7 @@ describe('diagnoses of real failures through a real daemon', { timeout: TEST_TIM
 
     it('is undone: package.json and the lockfile are the uploaded ones again', async () => {
       const build = await ended('react', 'succeeded');
-      const res = await fetch(`${app.url}/api/projects/${build.projectName}/repairs/undo`, {
+      const res = await fetch(`${daemon.url}/api/projects/${build.projectName}/repairs/undo`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',

@@ -1,18 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  formatCommand,
-  type Blueprint,
-  type Build,
-  type BuildLogsResponse,
-  type UploadResult,
-} from '@forge/shared';
-import { cleanEnv, type ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { formatCommand, type Build } from '@forge/shared';
+import type { ProjectFiles } from '@forge/testing';
+import { makeZip } from '../build-helpers.ts';
+import { RealDaemon, blueprintOf, json, lastDecision, type CliRun } from './harness.ts';
 
 /**
  * Repositories of several apps as their monorepo tools keep them, built end to end by a real daemon
@@ -30,11 +21,6 @@ const NX = '21.6.9';
 const VITE = '7.3.8';
 const TURBO = '2.11.11';
 const LERNA = '9.0.7';
-
-const FORGE_BIN = fileURLToPath(new URL('../../../cli/bin/forge.js', import.meta.url));
-const FORGE_DIST = fileURLToPath(new URL('../../../cli/dist/forge.js', import.meta.url));
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A page whose body a script fills in, with a heading the test can read in the HTML itself. */
 const page = (title: string, entry: string): string => `<!doctype html>
@@ -291,95 +277,25 @@ writeFileSync('dist/index.html', '<!doctype html><title>Handbook</title><h1>Hand
 
 type ProjectName = 'nx' | 'turbo' | 'lerna' | 'rootApp';
 
-let daemon: DaemonProcess;
-let app: TestApp;
+let daemon: RealDaemon;
 const builds = {} as Record<ProjectName, Promise<Build>>;
-let cli: Promise<{ code: number | null; stdout: string; stderr: string }>;
-
-function forge(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [FORGE_BIN, ...args], {
-    cwd: tempDir('forge-monorepos-cli-'),
-    env: cleanEnv({ HOME: tempDir('forge-monorepos-cli-home-'), NO_COLOR: '1' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+let cli: Promise<CliRun>;
 
 beforeAll(async () => {
-  if (!fs.existsSync(FORGE_DIST)) throw new Error(`${FORGE_DIST} is missing: run pnpm build first.`);
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: tempDir('forge-monorepos-home-'),
-    cwd: tempDir('forge-monorepos-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
-  const live = await watch(app);
-  const start = (zipName: string, files: ProjectFiles): Promise<Build> => {
-    const build = (async () => {
-      const res = await upload(app, makeZip(zipName, files));
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId) {
-        throw new Error(`upload of ${zipName} answered ${res.status}: ${JSON.stringify(result)}`);
-      }
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    build.catch(() => undefined);
-    return build;
-  };
-  builds.nx = start('acme-nx.zip', nxWorkspace());
-  builds.turbo = start('acme-turbo.zip', turboWorkspace());
-  builds.lerna = start('acme-lerna.zip', lernaWorkspace());
-  builds.rootApp = start('site.zip', rootApp());
-  cli = forge([
-    '--url',
-    app.url,
-    'upload',
-    makeZip('handbook.zip', rootByScript()),
-    '--wait',
-    '--json',
-    '--app',
-    '.',
-  ]);
+  daemon = await RealDaemon.start('monorepos', { buildTimeoutMs: BUILD_TIMEOUT_MS });
+  builds.nx = daemon.build('acme-nx.zip', nxWorkspace());
+  builds.turbo = daemon.build('acme-turbo.zip', turboWorkspace());
+  builds.lerna = daemon.build('acme-lerna.zip', lernaWorkspace());
+  builds.rootApp = daemon.build('site.zip', rootApp());
+  cli = daemon.forge(['upload', makeZip('handbook.zip', rootByScript()), '--wait', '--json', '--app', '.']);
 }, 60_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-async function succeeded(build: Build): Promise<Build> {
-  if (build.status !== 'succeeded') {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(
-      `${build.projectName} ${build.status} at ${build.stage}: ${JSON.stringify(build.error)}\n${tail}`,
-    );
-  }
-  return build;
-}
-
-async function planOf(name: ProjectName): Promise<Blueprint> {
-  const build = await builds[name];
-  if (!build.blueprint) throw new Error(`${build.projectName} has no plan: ${JSON.stringify(build.error)}`);
-  return build.blueprint;
-}
-
-/** The last decision about a field. */
-const decided = (bp: Blueprint, field: string) => bp.decisions.filter((d) => d.field === field).at(-1);
+const logLines = (build: Build) => daemon.logLines(build);
+const succeeded = (build: Build) => daemon.ended(build);
+const planOf = (name: ProjectName) => blueprintOf(builds[name]);
+const decided = lastDecision;
 
 /** The preview's page and the text of its scripts. */
 async function preview(build: Build): Promise<{ html: string; scripts: string }> {
@@ -505,7 +421,7 @@ describe('monorepo tools through a real daemon', { timeout: TEST_TIMEOUT_MS }, (
       expect(code, stderr).toBe(0);
       const result = JSON.parse(stdout) as { buildId: string; status: string; previewUrl: string };
       expect(result.status).toBe('succeeded');
-      const build = (await (await fetch(`${app.url}/api/builds/${result.buildId}`)).json()) as Build;
+      const build = await daemon.record(result.buildId);
       expect(build.blueprint).toMatchObject({ appDir: '.', framework: 'custom', outputDir: 'dist' });
       expect(decided(build.blueprint!, 'app')?.rule).toMatch(/^asked for by the app option/);
       const res = await fetch(result.previewUrl);

@@ -1,15 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blueprint, Build, BuildLogsResponse, CliBuildResult, UploadResult } from '@forge/shared';
+import type { Blueprint, Build, CliBuildResult } from '@forge/shared';
 import type { ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { tempDir } from '../helpers.ts';
+import { makeZip } from '../build-helpers.ts';
 import { nodePackage } from '../../src/pipeline/toolchains/node.ts';
+import { RealDaemon, json } from './harness.ts';
 
 /**
  * The Node a project asks for, provided by a real daemon from the real npm registry: projects that
@@ -22,13 +21,9 @@ import { nodePackage } from '../../src/pipeline/toolchains/node.ts';
 
 const BUILD_TIMEOUT_MS = 300_000;
 const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 30_000;
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const FORGE_BIN = path.join(REPO, 'packages/cli/bin/forge.js');
 const PLATFORM = nodePackage();
 /** pnpm 11 needs Node >= 22.13: a release that exists (npm view pnpm@11 version). */
 const PNPM_11 = '11.28.10';
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A page that says which Node (and which package manager) built it: written by the build itself. */
 const BUILD_PAGE = `import fs from 'node:fs';
@@ -119,63 +114,25 @@ const future: ProjectFiles = {
 
 type Name = 'site22' | 'pnpm11' | 'legacy18';
 
-let daemon: DaemonProcess;
-let app: TestApp;
-let forgeHome: string;
-let live: Awaited<ReturnType<typeof watch>>;
+let daemon: RealDaemon;
 const builds = {} as Record<Name, Promise<Build>>;
 /** `forge upload … --wait --json` of the server app and of the project from the future. */
 const cli = {} as Record<'server22' | 'future', Promise<{ code: number | null; result: CliBuildResult }>>;
 
-/** The built CLI, to its end: exit code and its --json result. */
-function forge(args: string[]): Promise<{ code: number | null; result: CliBuildResult }> {
-  const child = spawn(process.execPath, [FORGE_BIN, ...args, '--json', '--url', app.url], {
-    cwd: tempDir('forge-node-cli-'),
-    env: { ...process.env, NO_COLOR: '1', CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      try {
-        resolve({ code, result: JSON.parse(stdout) as CliBuildResult });
-      } catch {
-        reject(
-          new Error(`forge ${args.join(' ')} exited ${code} without a JSON result:\n${stdout}\n${stderr}`),
-        );
-      }
-    });
-  });
+/** The built CLI as a CI job runs it, to its end: exit code and its --json result. */
+async function forge(args: string[]): Promise<{ code: number | null; result: CliBuildResult }> {
+  const { code, stdout, stderr } = await daemon.forge([...args, '--json'], { CI: 'true' });
+  try {
+    return { code, result: JSON.parse(stdout) as CliBuildResult };
+  } catch {
+    throw new Error(`forge ${args.join(' ')} exited ${code} without a JSON result:\n${stdout}\n${stderr}`);
+  }
 }
 
-function start(zipName: string, files: ProjectFiles): Promise<Build> {
-  const build = (async () => {
-    const res = await upload(app, makeZip(zipName, files));
-    const result = (await res.json()) as UploadResult;
-    if (res.status !== 200 || !result.buildId)
-      throw new Error(`upload of ${zipName}: ${res.status} ${JSON.stringify(result)}`);
-    return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-  })();
-  build.catch(() => undefined);
-  return build;
-}
+const start = (zipName: string, files: ProjectFiles): Promise<Build> => daemon.build(zipName, files);
 
 beforeAll(async () => {
-  expect(fs.existsSync(path.join(REPO, 'packages/cli/dist/forge.js')), 'the CLI is built (pnpm build)').toBe(
-    true,
-  );
-  forgeHome = tempDir('forge-node-home-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: forgeHome,
-    cwd: tempDir('forge-node-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
-  live = await watch(app);
+  daemon = await RealDaemon.start('node', { buildTimeoutMs: BUILD_TIMEOUT_MS });
   // Three builds that need Node 22 at once (engines.node, .nvmrc, pnpm 11's own need), one that
   // needs 18, one that cannot be had.
   builds.site22 = start('site-22.zip', site22());
@@ -186,31 +143,11 @@ beforeAll(async () => {
   for (const p of Object.values(cli)) p.catch(() => undefined);
 }, 120_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(buildId: string): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => e.message);
-}
-
-async function record(buildId: string): Promise<Build> {
-  return (await (await fetch(`${app.url}/api/builds/${buildId}`)).json()) as Build;
-}
-
-async function succeeded(build: Build | Promise<Build>): Promise<Build> {
-  const done = await build;
-  if (done.status !== 'succeeded') {
-    const tail = (await logLines(done.id)).slice(-30).join('\n');
-    throw new Error(`${done.projectName} ${done.status}: ${JSON.stringify(done.error)}\n${tail}`);
-  }
-  return done;
-}
+const logLines = (buildId: string) => daemon.messages(buildId);
+const record = (buildId: string) => daemon.record(buildId);
+const succeeded = (build: Build | Promise<Build>) => daemon.ended(build);
 
 async function page(url: string | null): Promise<string> {
   expect(url).toBeTruthy();
@@ -222,7 +159,7 @@ async function page(url: string | null): Promise<string> {
 /** The Node folders in FORGE_HOME/toolchains. */
 const nodeFolders = (): string[] =>
   fs
-    .readdirSync(path.join(forgeHome, 'toolchains'))
+    .readdirSync(path.join(daemon.home, 'toolchains'))
     .filter((name) => name.startsWith(`${PLATFORM}@`))
     .sort();
 

@@ -1,18 +1,7 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CliBuildResult,
-  formatCommand,
-  type Blueprint,
-  type Build,
-  type BuildLogsResponse,
-  type UploadResult,
-} from '@forge/shared';
-import { cleanEnv, type ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { formatCommand, type Build } from '@forge/shared';
+import { makeZip } from '../build-helpers.ts';
+import { RealDaemon, blueprintOf, get, lastDecision, type CliRun } from './harness.ts';
 import {
   astroNodeApp,
   chatServerApp,
@@ -40,111 +29,35 @@ const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 30_000;
 /** Shown only by a server that rendered this request: a static file in its place cannot know it. */
 const TOKEN = `forge-${process.pid}-${Date.now().toString(36)}`;
 
-const REPO = path.resolve(import.meta.dirname, '../../../..');
-const FORGE_BIN = path.join(REPO, 'packages/cli/bin/forge.js');
-
 type ProjectName =
   'astro' | 'nuxt' | 'nuxtSite' | 'solid' | 'tanstack' | 'reactRouter' | 'reactRouterSpa' | 'qwik' | 'chat';
 
-let daemon: DaemonProcess;
-let app: TestApp;
+let daemon: RealDaemon;
 const builds = {} as Record<ProjectName, Promise<Build>>;
 /** `forge upload solid-app.zip --wait --json`: its exit code and its one JSON document. */
-let cli: Promise<{ code: number | null; stdout: string; stderr: string }>;
+let cli: Promise<CliRun>;
 
 beforeAll(async () => {
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: tempDir('forge-server-frameworks-home-'),
-    cwd: tempDir('forge-server-frameworks-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
-  const live = await watch(app);
-
-  const start = (zipName: string, files: ProjectFiles): Promise<Build> => {
-    const build = (async () => {
-      const res = await upload(app, makeZip(zipName, files));
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId) {
-        throw new Error(`upload of ${zipName} answered ${res.status}: ${JSON.stringify(result)}`);
-      }
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    // Awaited by the project's own tests; a failure must not surface as an unhandled rejection first.
-    build.catch(() => undefined);
-    return build;
-  };
-
+  daemon = await RealDaemon.start('server-frameworks', { buildTimeoutMs: BUILD_TIMEOUT_MS });
   // The biggest installs first, so they overlap the rest.
-  builds.nuxt = start('nuxt-app.zip', nuxtServerApp());
-  builds.nuxtSite = start('nuxt-site.zip', nuxtGeneratedSite());
-  builds.qwik = start('qwik-express.zip', qwikExpressApp());
-  builds.tanstack = start('tanstack-start.zip', tanstackStartApp());
-  builds.astro = start('astro-node.zip', astroNodeApp());
-  builds.reactRouter = start('react-router-ssr.zip', reactRouterSsrApp());
-  builds.reactRouterSpa = start('react-router-spa.zip', reactRouterSpaApp());
-  builds.chat = start('chat.zip', chatServerApp());
-
+  builds.nuxt = daemon.build('nuxt-app.zip', nuxtServerApp());
+  builds.nuxtSite = daemon.build('nuxt-site.zip', nuxtGeneratedSite());
+  builds.qwik = daemon.build('qwik-express.zip', qwikExpressApp());
+  builds.tanstack = daemon.build('tanstack-start.zip', tanstackStartApp());
+  builds.astro = daemon.build('astro-node.zip', astroNodeApp());
+  builds.reactRouter = daemon.build('react-router-ssr.zip', reactRouterSsrApp());
+  builds.reactRouterSpa = daemon.build('react-router-spa.zip', reactRouterSpaApp());
+  builds.chat = daemon.build('chat.zip', chatServerApp());
   // The SolidStart app is uploaded as a user would, with the built CLI; its JSON names the build.
-  const zip = makeZip('solid-app.zip', solidStartApp());
-  cli = new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FORGE_BIN, 'upload', zip, '--wait', '--json', '--url', app.url], {
-      env: cleanEnv({ NO_COLOR: '1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  builds.solid = cli.then(async (result) => {
-    const parsed = CliBuildResult.safeParse(JSON.parse(result.stdout || 'null'));
-    if (!parsed.success)
-      throw new Error(`forge upload exited ${result.code}: ${result.stdout}\n${result.stderr}`);
-    return (await (await fetch(`${app.url}/api/builds/${parsed.data.buildId}`)).json()) as Build;
-  });
+  cli = daemon.forge(['upload', makeZip('solid-app.zip', solidStartApp()), '--wait', '--json']);
+  builds.solid = daemon.buildOf(cli);
   builds.solid.catch(() => undefined);
 }, 120_000);
 
-afterAll(async () => {
-  // SIGTERM first, so the daemon stops the servers it runs; cleanup() SIGKILLs whatever is left.
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon.stop(), 120_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-/** The build, once it is known to have succeeded; otherwise fail with its error and last log lines. */
-async function succeeded(name: ProjectName): Promise<Build> {
-  const build = await builds[name];
-  if (build.status !== 'succeeded') {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(
-      `${build.projectName} ${build.status} at ${build.stage}: ${JSON.stringify(build.error)}\n${tail}`,
-    );
-  }
-  return build;
-}
-
-/** The plan BlueprintBot made for the project (whatever became of the build afterwards). */
-async function planOf(name: ProjectName): Promise<Blueprint> {
-  const build = await builds[name];
-  if (!build.blueprint) throw new Error(`${build.projectName} has no plan: ${JSON.stringify(build.error)}`);
-  return build.blueprint;
-}
-
-async function get(url: string | URL): Promise<{ status: number; type: string; body: string }> {
-  const res = await fetch(url);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
-}
+const succeeded = (name: ProjectName) => daemon.ended(builds[name]);
+const planOf = (name: ProjectName) => blueprintOf(builds[name]);
 
 /** The preview's page at `pathname`, with ?name=TOKEN so a server-rendered page can show it back. */
 async function previewPage(build: Build, pathname = '/'): Promise<{ url: URL; html: string }> {
@@ -172,7 +85,7 @@ async function expectScripts(url: URL, html: string): Promise<void> {
 }
 
 /** Decisions as `field=value [file] rule`, for assertions that read like the plan `forge plan` prints. */
-const decisionOf = (bp: Blueprint, field: string) => bp.decisions.filter((d) => d.field === field).at(-1);
+const decisionOf = lastDecision;
 
 /** A server app: started with PORT and HOST=127.0.0.1, answering on the port Forge gave it. */
 function expectServerPreview(build: Build): void {

@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blueprint, Build, BuildLogsResponse, UploadResult } from '@forge/shared';
+import { CliBuildResult, type Build } from '@forge/shared';
 import type { ProjectFiles } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from '../helpers.ts';
-import { makeZip, upload, watch } from '../build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
+import { makeZip } from '../build-helpers.ts';
+import { RealDaemon, blueprintOf, get, json, lastDecision, page } from './harness.ts';
 
 /**
  * Static sites as their generators and authors write them (docs/pipeline.md, detection table), built
@@ -18,9 +15,6 @@ import { spawnDaemon, type DaemonProcess } from '../process-helpers.ts';
 
 const BUILD_TIMEOUT_MS = 540_000;
 const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 30_000;
-const FORGE_BIN = fileURLToPath(new URL('../../../cli/bin/forge.js', import.meta.url));
-
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 type Name =
   | 'vitepress'
@@ -287,88 +281,41 @@ const noIndexSite = (): ProjectFiles => ({
   }),
 });
 
-let daemon: DaemonProcess;
-let app: TestApp;
+let daemon: RealDaemon;
 const builds = {} as Record<Name, Promise<Build>>;
-const cli = {} as Record<'vitepress' | 'noIndex', Promise<{ code: number | null; json: CliResult }>>;
+/** `forge upload x.zip --wait --json` of two projects: the exit code and the JSON answer. */
+const cli = {} as Record<'vitepress' | 'noIndex', Promise<{ code: number | null; json: CliBuildResult }>>;
 const started = Date.now();
 
-interface CliResult {
-  buildId?: string;
-  status?: string;
-  error?: { code: string; message: string };
-  previewUrl?: string | null;
-}
-
-/** `forge upload x.zip --wait --json` against the test's daemon: its exit code and JSON answer. */
-function forgeUpload(zip: string): Promise<{ code: number | null; json: CliResult }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [FORGE_BIN, 'upload', zip, '--wait', '--json', '--url', app.url, '--timeout', '9m'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      try {
-        resolve({ code, json: JSON.parse(out) as CliResult });
-      } catch {
-        reject(new Error(`forge upload printed no JSON (exit ${code}):\n${out}\n${err}`));
-      }
-    });
-  });
-}
-
 beforeAll(async () => {
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home: tempDir('forge-static-sites-home-'),
-    cwd: tempDir('forge-static-sites-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
   // Builds side by side: every project at once.
-  await fetch(`${app.url}/api/settings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ maxConcurrentBots: 10 }),
-  }).catch(() => undefined);
-  const live = await watch(app);
-  const start = (zipName: string, files: ProjectFiles): Promise<Build> => {
-    const build = (async () => {
-      const res = await upload(app, makeZip(zipName, files));
-      const result = (await res.json()) as UploadResult;
-      if (res.status !== 200 || !result.buildId) {
-        throw new Error(`upload of ${zipName} answered ${res.status}: ${JSON.stringify(result)}`);
-      }
-      return live.finished(result.buildId, BUILD_TIMEOUT_MS);
-    })();
-    build.catch(() => undefined);
-    return build;
-  };
+  daemon = await RealDaemon.start('static-sites', {
+    buildTimeoutMs: BUILD_TIMEOUT_MS,
+    settings: { maxConcurrentBots: 10 },
+  });
   const viaCli = (key: 'vitepress' | 'noIndex', zipName: string, files: ProjectFiles): void => {
-    const run = forgeUpload(makeZip(zipName, files));
-    run.catch(() => undefined);
-    cli[key] = run;
-    builds[key] = run.then(async ({ json }) => {
-      if (!json.buildId) throw new Error(`forge upload answered no build: ${JSON.stringify(json)}`);
-      return (await (await fetch(`${app.url}/api/builds/${json.buildId}`)).json()) as Build;
+    const run = daemon.forge(['upload', makeZip(zipName, files), '--wait', '--json', '--timeout', '9m']);
+    cli[key] = run.then(({ code, stdout, stderr }) => {
+      const parsed = CliBuildResult.safeParse(JSON.parse(stdout || 'null'));
+      if (!parsed.success) {
+        throw new Error(`forge upload exited ${code} without its JSON answer:\n${stdout}\n${stderr}`);
+      }
+      return { code, json: parsed.data };
     });
+    cli[key].catch(() => undefined);
+    builds[key] = daemon.buildOf(run);
     builds[key].catch(() => undefined);
   };
   // The heaviest installs first, so the light ones fill the gaps.
-  builds.expo = start('expo-web-app.zip', expoApp());
-  builds.gatsby = start('gatsby-site.zip', gatsbySite());
-  builds.docusaurus = start('docusaurus-site.zip', docusaurusSite());
-  builds.storybook = start('forge-buttons.zip', storybookLibrary());
-  builds.vuepress = start('vuepress-site.zip', vuepressSite());
+  builds.expo = daemon.build('expo-web-app.zip', expoApp());
+  builds.gatsby = daemon.build('gatsby-site.zip', gatsbySite());
+  builds.docusaurus = daemon.build('docusaurus-site.zip', docusaurusSite());
+  builds.storybook = daemon.build('forge-buttons.zip', storybookLibrary());
+  builds.vuepress = daemon.build('vuepress-site.zip', vuepressSite());
   viaCli('vitepress', 'vitepress-site.zip', vitepressSite());
-  builds.computed = start('computed-output.zip', computedOutput());
-  builds.eleventy = start('eleventy-site.zip', eleventySite());
-  builds.hexo = start('hexo-site.zip', hexoSite());
+  builds.computed = daemon.build('computed-output.zip', computedOutput());
+  builds.eleventy = daemon.build('eleventy-site.zip', eleventySite());
+  builds.hexo = daemon.build('hexo-site.zip', hexoSite());
   viaCli('noIndex', 'no-index.zip', noIndexSite());
 }, 120_000);
 
@@ -377,50 +324,13 @@ afterAll(async () => {
   process.stdout.write(
     `static sites: ${settled.length} builds finished ${Math.round((Date.now() - started) / 1000)} s after the daemon started\n`,
   );
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
+  await daemon.stop();
 }, 180_000);
 
-async function logLines(build: Build): Promise<string[]> {
-  const res = await fetch(`${app.url}/api/builds/${build.id}/logs?limit=10000`);
-  return ((await res.json()) as BuildLogsResponse).entries.map((e) => `${e.botName}: ${e.message}`);
-}
-
-async function succeeded(name: Name): Promise<Build> {
-  const build = await builds[name];
-  if (build.status !== 'succeeded') {
-    const tail = (await logLines(build)).slice(-40).join('\n');
-    throw new Error(
-      `${build.projectName} ${build.status} at ${build.stage}: ${JSON.stringify(build.error)}\n${tail}`,
-    );
-  }
-  return build;
-}
-
-async function planOf(name: Name): Promise<Blueprint> {
-  const build = await builds[name];
-  if (!build.blueprint) throw new Error(`${build.projectName} has no plan: ${JSON.stringify(build.error)}`);
-  return build.blueprint;
-}
-
-const last = (bp: Blueprint, field: string) => bp.decisions.filter((d) => d.field === field).at(-1);
-
-async function get(url: string | URL): Promise<{ status: number; type: string; body: string }> {
-  const res = await fetch(url);
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
-}
-
-/** The page at `pathname` of the build's preview: 200, HTML, its text. */
-async function page(build: Build, pathname = '/'): Promise<string> {
-  expect(build.previewUrl).toBeTruthy();
-  const res = await get(new URL(pathname, build.previewUrl!));
-  expect(res.status, pathname).toBe(200);
-  expect(res.type).toMatch(/text\/html/);
-  return res.body;
-}
+const succeeded = (name: Name) => daemon.ended(builds[name]);
+const planOf = (name: Name) => blueprintOf(builds[name]);
+const logLines = (build: Build) => daemon.logLines(build);
+const last = lastDecision;
 
 /** The page's own scripts, fetched from the preview, joined. */
 async function scriptsOf(build: Build, html: string): Promise<string> {

@@ -188,6 +188,14 @@ export const GenerateResult = z.object({
   /** The name and fields read from the description, for the screen. */
   name: z.string(),
   fields: z.array(z.object({ name: z.string(), type: z.string(), optional: z.boolean() })),
+  /**
+   * `implemented`: the code does what the description says (a recipe of the catalogue, or a model's
+   * code that passed the recipe's checks). `skeleton`: typed scaffolding only, never a computation
+   * other than the one asked for; `reason` says why.
+   */
+  kind: z.enum(['implemented', 'skeleton']),
+  /** What the code implements (its recipe), or why it is only a skeleton. */
+  reason: z.string(),
 });
 export type GenerateResult = z.infer<typeof GenerateResult>;
 

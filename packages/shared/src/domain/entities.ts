@@ -119,6 +119,9 @@ export const AssistantChatMessage = z.object({
 });
 export type AssistantChatMessage = z.infer<typeof AssistantChatMessage>;
 
+/** Whether an answer holds what was asked (`known`) or says plainly that it does not (`unknown`). */
+export const BrainCertainty = z.enum(['known', 'unknown']);
+export type BrainCertainty = z.infer<typeof BrainCertainty>;
 /** Brain chat message (spec §3). */
 export const BrainChatMessage = z.object({
   id: z.string(),
@@ -127,6 +130,9 @@ export const BrainChatMessage = z.object({
   timestamp: z.string(),
   authenticated: z.boolean().optional(),
   sessionExpired: z.boolean().optional(),
+  /** The answer's certainty (an "I don't know" is marked as such), with what would let it answer. */
+  certainty: BrainCertainty.optional(),
+  needs: z.string().optional(),
 });
 export type BrainChatMessage = z.infer<typeof BrainChatMessage>;
 
@@ -138,18 +144,32 @@ export const BrainStatus = z.object({
   memoryCellCount: z.number().int().nonnegative(),
 });
 export type BrainStatus = z.infer<typeof BrainStatus>;
-export const BrainHandshakeBody = z.object({ message: z.string().trim().min(1) });
+export const BrainHandshakeBody = z.object({
+  message: z.string().trim().min(1),
+  /** The project a signed-in question is about (default: the current project). */
+  project: z.string().min(1).optional(),
+});
 /** Brain reply (spec §3). */
 export const BrainReply = z.object({
   reply: z.string(),
   authenticated: z.boolean(),
   sessionExpired: z.boolean(),
+  /** Set on answers to a question (not on the handshake's own notes). */
+  certainty: BrainCertainty.optional(),
+  /** With `unknown`: what would let the brain answer ("a build of shop first", "a language model"). */
+  needs: z.string().optional(),
 });
 export type BrainReply = z.infer<typeof BrainReply>;
 
 export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
 /** Forge chat item (spec §3). */
-export const ForgeChatItem = z.object({ role: ForgeChatRole, message: z.string(), timestamp: z.string() });
+export const ForgeChatItem = z.object({
+  role: ForgeChatRole,
+  message: z.string(),
+  timestamp: z.string(),
+  /** A brain answer's certainty: `unknown` is an "I don't know". */
+  certainty: BrainCertainty.optional(),
+});
 export type ForgeChatItem = z.infer<typeof ForgeChatItem>;
 export const ChatBody = z.object({
   q: z.string().trim().min(1),
@@ -158,13 +178,26 @@ export const ChatBody = z.object({
    * answer then go to it alone, not to every open client.
    */
   clientId: z.string().max(64).optional(),
+  /** The project `build`, `fix`, `status` and brain questions are about (default: the current one). */
+  project: z.string().min(1).optional(),
 });
-export const ChatAccepted = z.object({ ok: z.literal(true) });
+export const ChatAccepted = z.object({
+  ok: z.literal(true),
+  /**
+   * The answer, when the request names no connected /ws client (`clientId`) to send it to: a reply
+   * that has no session to go to is given here, never broadcast.
+   */
+  replies: z.array(ForgeChatItem).optional(),
+});
 
 /** Upload result (spec §3), plus the id of the build it started. */
 export const UploadResult = z.object({
   projectName: z.string(),
   builderBots: z.array(z.string()),
+  /**
+   * `success: true` means the ZIP was accepted and its build planned (or queued), not that the build
+   * succeeded: the build's verdict comes with its end (`build-finished` on /ws, GET /api/builds/:id).
+   */
   buildResult: z.object({ success: z.boolean(), hasPackageJson: z.boolean() }),
   buildId: z.string().optional(),
   /**
@@ -253,5 +286,13 @@ export const DaemonConfigView = z.object({
   queue: z.object({ kind: z.enum(['in-process', 'bullmq']), url: z.string().nullable() }),
 });
 export type DaemonConfigView = z.infer<typeof DaemonConfigView>;
+
+/** `GET /api/config`: the configuration the running daemon uses (port: the one it listens on). */
+export const DaemonConfigResponse = DaemonConfigView.extend({
+  /** The daemon's process id. */
+  pid: z.number().int(),
+  version: z.string(),
+});
+export type DaemonConfigResponse = z.infer<typeof DaemonConfigResponse>;
 
 export { Settings };

@@ -7,6 +7,7 @@ import {
   ChatAccepted,
   ChatBody,
   AppParams,
+  DaemonConfigResponse,
   DeleteExtensionResponse,
   IntegratedApp,
   RollbackAppResponse,
@@ -89,6 +90,8 @@ import {
   BuildLogsQuery,
   BuildLogsResponse,
   BuildsQuery,
+  CurrentProject,
+  CurrentProjectBody,
   Project,
   ProjectParams,
   StartBuildBody,
@@ -117,6 +120,7 @@ export interface RouteContract {
 
 const defineRoutes = <T extends Record<string, RouteContract>>(table: T): T => table;
 
+/** `?project=`: the project the answer is about; without it, the current (last chosen) project. */
 const ProjectQuery = z.object({ project: z.string().optional() });
 
 /**
@@ -129,6 +133,13 @@ export const routes = defineRoutes({
     path: '/api/health',
     response: HealthResponse,
     summary: 'Liveness and version of the daemon.',
+  },
+  config: {
+    method: 'GET',
+    path: '/api/config',
+    response: DaemonConfigResponse,
+    summary:
+      'The configuration the running daemon uses (config file + environment + command line); tokens, API keys and URL passwords shown as ***.',
   },
   getSettings: { method: 'GET', path: '/api/settings', response: Settings, summary: 'The current settings.' },
   updateSetting: {
@@ -275,36 +286,42 @@ export const routes = defineRoutes({
   forgeIntegrateLast: {
     method: 'POST',
     path: '/api/forge/integrate-last',
+    query: ProjectQuery,
     response: TextAnswer,
     summary: 'Forge assistant: integrate the last build.',
   },
   forgeFixModules: {
     method: 'POST',
     path: '/api/forge/fix-modules',
+    query: ProjectQuery,
     response: TextAnswer,
     summary: 'Forge assistant: repair missing modules.',
   },
   forgeBlueprint: {
     method: 'GET',
     path: '/api/forge/blueprint',
+    query: ProjectQuery,
     response: TextAnswer,
-    summary: 'Forge assistant: the blueprint of the current project.',
+    summary: 'Forge assistant: the blueprint of the project asked (default: the current one).',
   },
   forgeWorkflow: {
     method: 'GET',
     path: '/api/forge/workflow',
+    query: ProjectQuery,
     response: TextAnswer,
     summary: 'Forge assistant: the build workflow.',
   },
   forgeIssues: {
     method: 'GET',
     path: '/api/forge/issues',
+    query: ProjectQuery,
     response: TextAnswer,
     summary: 'Forge assistant: scan for issues.',
   },
   forgeStatus: {
     method: 'GET',
     path: '/api/forge/status',
+    query: ProjectQuery,
     response: TextAnswer,
     summary: 'Forge assistant: status and health.',
   },
@@ -359,7 +376,8 @@ export const routes = defineRoutes({
     path: '/api/chat',
     body: ChatBody,
     response: ChatAccepted,
-    summary: 'Send a Forge chat command; replies arrive over /ws.',
+    summary:
+      'Send a Forge chat command; replies arrive over /ws to the asking client (clientId), else in the answer.',
   },
   login: {
     method: 'POST',
@@ -475,6 +493,20 @@ export const routes = defineRoutes({
     path: '/api/projects',
     response: z.array(Project),
     summary: 'Uploaded projects with their last build.',
+  },
+  currentProject: {
+    method: 'GET',
+    path: '/api/projects/current',
+    response: CurrentProject,
+    summary:
+      'The current project: the one last chosen (upload, selector, forge use), what requests without a project act on.',
+  },
+  useProject: {
+    method: 'POST',
+    path: '/api/projects/current',
+    body: CurrentProjectBody,
+    response: CurrentProject,
+    summary: 'Choose the current project (kept across restarts).',
   },
   projectBlueprint: {
     method: 'GET',

@@ -35,7 +35,8 @@ export type RouteHandler = (request: RouteRequest) => Response | Promise<Respons
 
 /**
  * A global fetch answering by `handler`; what it leaves unanswered gets the daemon's 404 body, and
- * GET /api/projects answers an empty list unless the handler says otherwise (ProjectProvider asks).
+ * GET /api/projects answers an empty list and GET /api/projects/current no project, unless the handler
+ * says otherwise (ProjectProvider asks).
  */
 export function stubDaemon(handler: RouteHandler) {
   const requests: RouteRequest[] = [];
@@ -57,6 +58,7 @@ export function stubDaemon(handler: RouteHandler) {
     const answer = await handler(request);
     if (answer) return answer;
     if (method === 'GET' && url.pathname === '/api/projects') return json([]);
+    if (method === 'GET' && url.pathname === '/api/projects/current') return json({ name: null });
     return json({ error: 'No such API route.', code: 'NOT_FOUND' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -105,14 +105,19 @@ function t3Env(ctx: Context): Found | null {
       path = null;
     }
   }
+  return validatorReport('t3-env', missing, invalid, start);
+}
+
+/** A validator's report, when it named any variable (each once). */
+function validatorReport(by: string, missing: string[], invalid: string[], index: number): Found | null {
   if (missing.length + invalid.length === 0) return null;
   return {
     missing: [...new Set(missing)],
     invalid: [...new Set(invalid)],
-    index: start,
+    index,
     quote: null,
     needsConfirmation: false,
-    by: 't3-env',
+    by,
   };
 }
 
@@ -134,15 +139,7 @@ function envalid(ctx: Context): Found | null {
     if (entry) list.push(entry[1]!);
     else if (line.trim() !== '') break;
   }
-  if (missing.length + invalid.length === 0) return null;
-  return {
-    missing: [...new Set(missing)],
-    invalid: [...new Set(invalid)],
-    index: start,
-    quote: null,
-    needsConfirmation: false,
-    by: 'envalid',
-  };
+  return validatorReport('envalid', missing, invalid, start);
 }
 
 /** Python: "KeyError: 'X'" where the traceback above reads os.environ. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,17 @@ import { blueprint, runForReal, useLocalRegistry, useTempDirs, writeTree } from 
 
 const tempDir = useTempDirs();
 const localRegistry = useLocalRegistry();
+
+/**
+ * `first` then a folder holding only `node`: a PATH on which none of `tools` is found unless
+ * `first` has it, as on a machine where they were never installed globally.
+ */
+async function pathWithout(tools: string[], first: string): Promise<string> {
+  const bin = await tempDir('forge-bare-path-');
+  await symlink(process.execPath, path.join(bin, 'node'));
+  for (const tool of tools) expect(existsSync(path.join(bin, tool))).toBe(false);
+  return [first, bin].join(path.delimiter);
+}
 
 const target = (projectDir: string, over: Partial<Blueprint> = {}): RepairTarget => ({
   projectDir,
@@ -123,7 +134,7 @@ describe('ADD_MISSING_PACKAGES', () => {
     );
   });
 
-  it("edits the app's own package.json in a workspace and resolves with pnpm", async () => {
+  it("edits the app's own package.json in a workspace and resolves with pnpm, the provisioned one", async () => {
     const project = await tempDir();
     await writeTree(project, {
       'package.json': '{\n  "name": "mono",\n  "private": true\n}\n',
@@ -132,6 +143,15 @@ describe('ADD_MISSING_PACKAGES', () => {
       'apps/web/package.json': '{\n  "name": "web",\n  "dependencies": {\n    "react": "^18.0.0"\n  }\n}\n',
     });
     const registry = await localRegistry({ 'canvas-confetti': ['1.9.3'] });
+    // As a build runs it: pnpm provisioned into toolchains/, first on PATH; no pnpm of the machine's.
+    const pnpm = await provisionToolchain(
+      { tool: 'pnpm', package: 'pnpm', request: '9' },
+      {
+        toolchainsDir: path.join(await tempDir(), 'toolchains'),
+        run: (c) => runCommand({ ...c, onLine: c.onLine ?? (() => {}), sandbox: false }),
+        timeoutMs: 120_000,
+      },
+    );
     const plan = await planOf(
       missing(['canvas-confetti'], 'apps/web/src/App.tsx'),
       target(project, {
@@ -139,13 +159,13 @@ describe('ADD_MISSING_PACKAGES', () => {
         install: ['pnpm', 'install', '--frozen-lockfile', '--reporter=append-only'],
         appDir: 'apps/web',
         installDir: '.',
-        env: { npm_config_registry: registry.url },
+        env: { npm_config_registry: registry.url, PATH: await pathWithout(['pnpm', 'yarn'], pnpm.binDir) },
       }),
     );
     expect(plan.summary).toBe('RepairBot added canvas-confetti@^1.9.3 to apps/web/package.json');
     expect(plan.files).toEqual(['apps/web/package.json', 'pnpm-lock.yaml']);
     expect(plan.writes.map((w) => w.file)).toEqual(['apps/web/package.json']);
-  });
+  }, 180_000);
 
   it('proposes nothing for a name the registry does not know, or one that is declared already', async () => {
     const project = await tempDir();

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { routes } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { projectAsked } from '../projects/routes.ts';
 import { brainFor } from './brain.ts';
 
 /**
@@ -12,7 +13,15 @@ export function registerBrainRoutes(router: Router, services: AppServices, deps:
   const brain = brainFor(services, deps);
 
   defineRoute(router, routes.brainStatus, ({ req }) => brain.status(req));
-  defineRoute(router, routes.brainHandshake, ({ req, res, body }) => brain.handshake(req, res, body.message));
+  defineRoute(router, routes.brainHandshake, ({ req, res, body }) =>
+    brain.handshake(
+      req,
+      res,
+      body.message,
+      // An unknown name is refused (404) before the brain answers.
+      body.project === undefined ? undefined : (projectAsked(services, body.project) ?? undefined),
+    ),
+  );
   defineRoute(router, routes.brainGreeting, ({ body }) => brain.setGreeting(body.greeting));
   defineRoute(router, routes.brainCode, ({ body }) => brain.setCode(body.code));
   return { close: () => brain.close() };

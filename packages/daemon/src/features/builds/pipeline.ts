@@ -53,7 +53,7 @@ import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
-import type { BuildLane } from './build-lane.ts';
+import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
 
@@ -67,7 +67,7 @@ export interface PipelineDeps {
   /** Run commands inside bubblewrap when the machine has it. */
   sandbox: boolean;
   broadcast: (message: ServerMessage) => void;
-  lane: BuildLane;
+  lane: Slots;
   /** RepairBot's journal: repairs made during builds, with the files they changed saved for undo. */
   journal: RepairJournal;
   /** What builds this engine runs record as where they ran: "local", or a `forge worker`'s name. */
@@ -283,6 +283,7 @@ export function createPipeline(deps: PipelineDeps) {
     settings: deps.settings,
     logger,
     home: (name) => layout.buildHome(name),
+    caches: layout.cachesDir,
   };
   const stages = {
     extract: extractStage({ layout, logger }),
@@ -296,6 +297,7 @@ export function createPipeline(deps: PipelineDeps) {
       repo,
       sandbox: deps.sandbox,
       home: (name) => layout.buildHome(name),
+      caches: layout.cachesDir,
     }),
     diagnose: diagnoseStage({ layout, repo }),
     repair: repairStage({ layout, journal: deps.journal }),

@@ -8,6 +8,7 @@ import {
   ProjectKind,
   Project,
 } from '@forge/shared';
+import { createFlags } from '../../store/flags.ts';
 import type { Store } from '../../store/store.ts';
 
 /** The JSON part of a build row: the fields of Build the pipeline reads and writes whole. */
@@ -158,9 +159,13 @@ function toBuild(row: BuildRow): Build {
   });
 }
 
+const CURRENT_PROJECT_FLAG = 'current-project';
+
 /** Builds, their logs and projects in SQLite. Every write is its own transaction (synchronous=FULL). */
 export function createBuildRepo(store: Store) {
   const db = store.db;
+  // The user's chosen project lives in the daemon's flags: no table of its own for one value.
+  const flags = createFlags(store);
   const stmt = {
     nextSeq: db.prepare<[], { s: number | null }>('SELECT MAX(seq) AS s FROM builds'),
     insert: db.prepare(
@@ -209,6 +214,7 @@ export function createBuildRepo(store: Store) {
     newestProject: db.prepare<[], { name: string }>(
       'SELECT name FROM projects ORDER BY updated_at DESC, name LIMIT 1',
     ),
+    deleteProject: db.prepare<[string]>('DELETE FROM projects WHERE name = ?'),
     setOutput: db.prepare<[string | null, string | null, string]>(
       'UPDATE projects SET output_hash = ?, output_build_id = ? WHERE name = ?',
     ),
@@ -315,6 +321,17 @@ export function createBuildRepo(store: Store) {
     /** The most recently uploaded or built project's name. */
     newestProject(): string | null {
       return stmt.newestProject.get()?.name ?? null;
+    },
+    /** The project the user last chose (upload, selector, `forge use`), or null before any choice. */
+    chosenProject(): string | null {
+      return flags.text(CURRENT_PROJECT_FLAG);
+    },
+    chooseProject(name: string): void {
+      flags.set(CURRENT_PROJECT_FLAG, name);
+    },
+    /** Forget a project that never got files (an upload refused before its first extraction). */
+    deleteProject(name: string): void {
+      stmt.deleteProject.run(name);
     },
     setProjectOutput(name: string, hash: string | null, buildId: string | null): void {
       stmt.setOutput.run(hash, buildId, name);

@@ -21,7 +21,7 @@ import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { killProcessGroup } from '../../pipeline/run/index.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { inspectArchive } from '../uploads/inspect-archive.ts';
-import { createBuildLane } from './build-lane.ts';
+import { createSlots } from '../../fleet/slots.ts';
 import { BuildRun } from './build-run.ts';
 import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
@@ -66,7 +66,7 @@ export function createBuildService(deps: BuildServiceDeps) {
   /** The build of the same project a new one replaces, until it has been superseded. */
   const replaces = new WeakMap<BuildRun, BuildRun>();
   const runDeps = { repo, broadcast: deps.broadcast, logger };
-  const lane = createBuildLane(() => concurrencyOf(deps.settings()));
+  const lane = createSlots(() => concurrencyOf(deps.settings()));
   const pipeline = createPipeline({ ...deps, lane, workerName: LOCAL_WORKER });
   const remote: RemoteQueue | null = deps.queueUrl
     ? createRemoteQueue({
@@ -141,6 +141,18 @@ export function createBuildService(deps: BuildServiceDeps) {
     run.end('failed', { error: { code: forge?.code ?? 'INTERNAL', message } });
   }
 
+  /**
+   * A refused upload leaves no project behind: when the project has no files (this upload was its
+   * first) and no newer build of it is in flight, its record goes, so nothing lists or offers it.
+   * Its failed build stays in the history.
+   */
+  function forgetRefused(run: BuildRun): void {
+    const name = run.projectName;
+    const newer = current.get(name);
+    if (newer && newer !== run && !newer.finished) return;
+    if (!fs.existsSync(layout.projectDir(name))) repo.deleteProject(name);
+  }
+
   /** Run a build in the background, answering the caller once its plan (or its wait) is known. */
   const start = (run: BuildRun, source: Parameters<typeof pipeline.run>[1]): Promise<PlanOutcome> =>
     new Promise((resolve) => void queue.run(run, source, resolve));
@@ -164,6 +176,7 @@ export function createBuildService(deps: BuildServiceDeps) {
     failUpload(run: BuildRun, err: unknown): void {
       replaces.delete(run);
       endBeforeStart(run, err);
+      forgetRefused(run);
     },
 
     /**
@@ -184,6 +197,7 @@ export function createBuildService(deps: BuildServiceDeps) {
       } catch (err) {
         fs.rm(zipPath, { force: true }, () => {});
         endBeforeStart(run, err);
+        forgetRefused(run);
         throw err;
       }
       const outcome = await start(run, { kind: 'upload', zipPath });
@@ -194,6 +208,8 @@ export function createBuildService(deps: BuildServiceDeps) {
         buildId: run.id,
         status,
       });
+      // An accepted upload is the user's choice of project; a refused one never is.
+      if (outcome.kind !== 'refused') repo.chooseProject(name);
       switch (outcome.kind) {
         case 'planned':
           return answer(outcome.blueprint.hasPackageJson, 'running');
@@ -203,6 +219,7 @@ export function createBuildService(deps: BuildServiceDeps) {
             'queued',
           );
         case 'refused': {
+          forgetRefused(run);
           const { code, message, details } = outcome.failure;
           if (outcome.failure.status === 'cancelled') throw new ForgeError('BUILD_SUPERSEDED', message);
           throw new ForgeError(code, message, details);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { formatDuration, type Build, type ForgeChatItem } from '@forge/shared';
+import { formatDuration, type Build, type ForgeChatItem, type ServerMessage } from '@forge/shared';
 import type { AppServices } from '../../app.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -17,30 +17,85 @@ export const STREAM_INTERVAL_MS = 100;
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+type Extra = { replyId?: string; final?: boolean; certainty?: 'known' | 'unknown' };
+type ChatMessage = Extract<ServerMessage, { type: 'chat' }>;
+
 /**
- * ChatBot: POST /api/chat lines answered over /ws `chat` messages. The user's own line is broadcast
- * first (every client shows it; the sender's matches it to the line it already shows), then the
- * answer: build, fix and status by ChatBot, `brain:` questions by BrainBot (streamed from a model).
+ * Where one request's lines go: every client (the shared Forge console), the asking connection
+ * alone, or the HTTP answer when the request names no connected client.
+ */
+interface Conversation {
+  say(chat: string, role: Role, extra?: Extra): void;
+  /** The lines kept for the HTTP answer; null when they went over /ws. */
+  readonly replies: ForgeChatItem[] | null;
+}
+
+/**
+ * ChatBot: POST /api/chat lines answered as `chat` messages: build, fix and status by ChatBot,
+ * `brain:` questions by BrainBot (streamed from a model). The user's own line goes first (the
+ * sender's client matches it to the line it already shows), then the answer.
+ *
+ * Who sees them: a brain question and its answer are the asker's alone (they may hold memory cells
+ * and project facts of a signed-in session), so they go to the asking connection (`clientId`) and
+ * never to the others. A request that names no connected client gets its answer in the HTTP
+ * response and nothing is broadcast. build, fix, status and help from a connected client are for
+ * every client, as the console is shared.
  */
 export function createChat(services: AppServices, brain: Brain, logger: Logger) {
   const { fleet, builds, repo, broadcast } = services;
   let closed = false;
 
-  type Extra = { replyId?: string; final?: boolean };
-  /** To every client, or (`to`: a connection's clientId) to that one alone while it is connected. */
-  const say = (chat: string, role: Role, extra: Extra = {}, to: string | null = null) => {
-    if (closed) return;
-    const message = { type: 'chat' as const, chat, role, timestamp: new Date().toISOString(), ...extra };
-    if (to === null) broadcast(message);
-    else services.sendTo(to, message);
+  const message = (chat: string, role: Role, extra: Extra = {}): ChatMessage => ({
+    type: 'chat',
+    chat,
+    role,
+    timestamp: new Date().toISOString(),
+    ...extra,
+  });
+
+  const everyone: Conversation = {
+    say: (chat, role, extra) => {
+      if (!closed) broadcast(message(chat, role, extra));
+    },
+    replies: null,
   };
 
+  /** The asking connection alone, or null when it is not connected. */
+  function toClient(clientId: string, first: ChatMessage): Conversation | null {
+    if (!services.sendTo(clientId, first)) return null;
+    return {
+      say: (chat, role, extra) => {
+        if (!closed) services.sendTo(clientId, message(chat, role, extra));
+      },
+      replies: null,
+    };
+  }
+
+  /** Lines kept for the HTTP answer: a streamed reply keeps only its final text. */
+  function overHttp(): Conversation {
+    const replies: ForgeChatItem[] = [];
+    return {
+      say: (chat, role, extra = {}) => {
+        if (extra.final === false) return;
+        replies.push({
+          role,
+          message: chat,
+          timestamp: new Date().toISOString(),
+          ...(extra.certainty ? { certainty: extra.certainty } : {}),
+        });
+      },
+      replies,
+    };
+  }
+
   /** When a build the chat started finishes, say how it went (and why it failed). */
-  function follow(buildId: string): void {
+  function follow(buildId: string, to: Conversation): void {
+    // The HTTP answer has gone by then: its asker follows the build itself (GET /api/builds/:id).
+    if (to.replies !== null) return;
     const run = builds.running(buildId);
     if (!run) return;
     void run.done.then(
-      (build: Build) => say(outcomeText(build), 'forge'),
+      (build: Build) => to.say(outcomeText(build), 'forge'),
       (err: unknown) => logger.debug({ err, buildId }, 'chat could not follow a build'),
     );
   }
@@ -62,12 +117,12 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     return names.length ? ` Projects: ${names.join(', ')}.` : '';
   }
 
-  function build(project: string | null): string {
+  function build(project: string | null, to: Conversation): string {
     const name = project ?? currentProject(repo);
     if (name === null) return noProject;
     try {
       const started = builds.startBuild(name, { noCache: false });
-      follow(started.id);
+      follow(started.id, to);
       return `Building ${name}: build ${started.id}.`;
     } catch (err) {
       if (err instanceof ForgeError) {
@@ -77,12 +132,12 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     }
   }
 
-  async function fix(project: string | null): Promise<{ text: string; ok: boolean }> {
+  async function fix(project: string | null, to: Conversation): Promise<{ text: string; ok: boolean }> {
     const name = project ?? currentProject(repo);
     if (name === null) return { text: noProject, ok: false };
     try {
       const result = await services.repairs.fixLatest(name);
-      follow(result.buildId);
+      follow(result.buildId, to);
       return { text: result.message, ok: true };
     } catch (err) {
       if (err instanceof ForgeError) return { text: err.message, ok: false };
@@ -91,16 +146,16 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
   }
 
   /** Forge's status; when the operations' text is not available, a short one of our own. */
-  async function status(): Promise<string> {
+  async function status(asked: string | null): Promise<string> {
     try {
-      return await forgeStatusText(services);
+      return await forgeStatusText(services, asked);
     } catch (err) {
       logger.debug({ err: messageOf(err) }, 'forge status text unavailable; chat answers its own');
       const health = services.health.health();
       const load = builds.load;
       const bots = fleet.list();
       const failing = bots.filter((b) => b.status === 'error').map((b) => b.name);
-      const project = currentProject(repo);
+      const project = asked ?? currentProject(repo);
       const last = project ? repo.list({ project, limit: 1 })[0] : undefined;
       return [
         `Forge ${health.version}, up ${formatDuration(health.uptimeMs)}.`,
@@ -114,7 +169,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
   }
 
   /** The brain's answer, streamed as it comes when a model writes it. */
-  async function askBrain(question: string, ctx: AskContext, to: string | null): Promise<void> {
+  async function askBrain(question: string, ctx: AskContext, to: Conversation): Promise<void> {
     const replyId = `r-${crypto.randomBytes(6).toString('hex')}`;
     let streamed = false;
     let latest = '';
@@ -123,7 +178,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     const flush = () => {
       timer = null;
       lastSent = Date.now();
-      say(latest, 'brain', { replyId, final: false }, to);
+      to.say(latest, 'brain', { replyId, final: false });
     };
     const onDelta = (textSoFar: string) => {
       streamed = true;
@@ -136,7 +191,8 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     try {
       const answer = await brain.ask(question, { ...ctx, onDelta });
       if (timer) clearTimeout(timer);
-      say(answer.text, 'brain', streamed ? { replyId, final: true } : {}, to);
+      const { certainty } = answer;
+      to.say(answer.text, 'brain', streamed ? { replyId, final: true, certainty } : { certainty });
     } finally {
       if (timer) clearTimeout(timer);
     }
@@ -150,10 +206,14 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     help: 'listed the commands',
   };
 
-  /** Answer one line (the user's line has been sent already). */
-  async function answer(q: string, ctx: AskContext, to: string | null): Promise<void> {
+  /**
+   * Answer one line (the user's line has been sent already). `asked`: the project the request names
+   * (checked by the route); a project named in the line itself wins.
+   */
+  async function answer(q: string, ctx: AskContext, to: Conversation, asked: string | null): Promise<void> {
     const command = parseChat(q);
-    const project = 'project' in command ? (command.project ?? currentProject(repo)) : null;
+    const project =
+      'project' in command ? (command.project ?? asked ?? currentProject(repo)) : (asked ?? null);
     try {
       await fleet.run(
         'ChatBot',
@@ -161,21 +221,21 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
         async () => {
           switch (command.kind) {
             case 'build':
-              say(build(command.project), 'forge');
+              to.say(build(command.project ?? asked, to), 'forge');
               return true;
             case 'fix': {
-              const result = await fix(command.project);
-              say(result.text, 'forge');
+              const result = await fix(command.project ?? asked, to);
+              to.say(result.text, 'forge');
               return result.ok;
             }
             case 'status':
-              say(await status(), 'forge');
+              to.say(await status(asked), 'forge');
               return true;
             case 'brain':
-              await askBrain(command.question, ctx, to);
+              await askBrain(command.question, asked ? { ...ctx, project: asked } : ctx, to);
               return true;
             case 'help':
-              say(CHAT_HELP, 'forge');
+              to.say(CHAT_HELP, 'forge');
               return true;
           }
         },
@@ -186,20 +246,39 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
       );
     } catch (err) {
       logger.error({ err }, 'chat command failed');
-      say(`Command failed: ${messageOf(err)}`, 'forge', {}, to);
+      to.say(`Command failed: ${messageOf(err)}`, 'forge');
     }
   }
 
   return {
     /**
-     * Send the user's line, then answer it in the background. A signed-in session's brain question
-     * and its answer go only to the connection that asked (`clientId`), when it says which: other
-     * clients — a guest's tab among them — never see them. Everything else is for every client.
+     * Send the user's line, then answer it: in the background over /ws when the request names a
+     * connected client (`clientId`), else at once in the returned replies (see createChat).
+     * `project`: the project the request names, checked by the route.
      */
-    receive(q: string, ctx: AskContext, clientId?: string): void {
-      const to = clientId && ctx.authenticated && parseChat(q).kind === 'brain' ? clientId : null;
-      say(q, 'user', {}, to);
-      setImmediate(() => void answer(q, ctx, to));
+    async receive(
+      q: string,
+      ctx: AskContext,
+      opts: { clientId?: string | undefined; project?: string | null } = {},
+    ): Promise<ForgeChatItem[] | undefined> {
+      const asked = opts.project ?? null;
+      const first = message(q, 'user');
+      let to: Conversation | null = null;
+      if (opts.clientId) {
+        if (parseChat(q).kind === 'brain') to = toClient(opts.clientId, first);
+        else {
+          to = everyone;
+          if (!closed) broadcast(first);
+        }
+      }
+      if (to === null) {
+        const http = overHttp();
+        await answer(q, ctx, http, asked);
+        return http.replies ?? [];
+      }
+      const conversation = to;
+      setImmediate(() => void answer(q, ctx, conversation, asked));
+      return undefined;
     },
     close(): void {
       closed = true;

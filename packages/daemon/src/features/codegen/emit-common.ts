@@ -1,11 +1,14 @@
 import type { Field, TypeNode } from './grammar.ts';
 import { commentText } from './names.ts';
+import { objectType, renderTemplate } from './ts-template.ts';
 
 /** What an emitter hands back: the identifier it named the code after, its file name and the code. */
 export interface Emitted {
   name: string;
   fileName: string;
   code: string;
+  /** Whether the emitter knew the task (false: the code is its skeleton). */
+  recognised?: boolean;
 }
 
 export type Language = 'typescript' | 'javascript';
@@ -126,11 +129,14 @@ export function refDeclarations(
     const fields = known.get(name) ?? [];
     const note = `${name}: the description names this type without its fields; add them here.`;
     if (language === 'typescript') {
-      const members = [
-        ...fields.map((f) => `  ${f.name}${f.optional ? '?' : ''}: ${tsType(f.type)};`),
-        '  [key: string]: unknown;',
-      ];
-      return `${docBlock([note])}\nexport interface ${name} {\n${members.join('\n')}\n}`;
+      // Printed by the compiler: the members are its property signatures, not spliced text.
+      const declaration = renderTemplate(
+        'export interface $Name {\n  $MEMBERS: never;\n  [key: string]: unknown;\n}\n',
+        { $Name: name, $MEMBERS: objectType(fields).members },
+        'typescript',
+        false,
+      );
+      return `${docBlock([note])}\n${declaration.trim()}`;
     }
     if (fields.length === 0) return docBlock([note, '', `@typedef {Record<string, unknown>} ${name}`]);
     return docBlock([

@@ -59,6 +59,8 @@ const allows = (stated: TypeNode | undefined, want: string): boolean =>
   stated === undefined || tsType(stated) === want;
 
 const STRING: TypeNode = { kind: 'string' };
+/** Words that say the values come as a list. */
+const COLLECTION_WORDS = /^(list|lists|array|arrays|numbers|values|items|all|every|each)$/;
 const NUMBER: TypeNode = { kind: 'number', integer: false };
 
 /** Parameters to use: the description's, or `defaults` when it named none. */
@@ -303,6 +305,16 @@ const INTENTS: Array<{ when: (ctx: Ctx) => boolean; plan: Intent }> = [
           ? withProp(plan, items.array, { name: items.prop, type: NUMBER, optional: false })
           : plan;
       }
+      // "the sum of numbers in an array" names a list, not two numbers.
+      if (c.params.length === 0 && has(c.words, COLLECTION_WORDS)) {
+        return {
+          params: [{ name: 'values', type: { kind: 'array', of: NUMBER }, optional: false }],
+          returns: 'number',
+          body: ['return values.reduce((sum, value) => sum + value, 0);'],
+          used: new Set(['values']),
+          returnsDoc: 'The sum of the values (0 for none).',
+        };
+      }
       const params = paramsOr(c, [
         { name: 'a', type: NUMBER, optional: false },
         { name: 'b', type: NUMBER, optional: false },
@@ -361,6 +373,15 @@ const INTENTS: Array<{ when: (ctx: Ctx) => boolean; plan: Intent }> = [
         return items.prop
           ? withProp(plan, items.array, { name: items.prop, type: NUMBER, optional: false })
           : plan;
+      }
+      if (c.params.length === 0 && has(c.words, COLLECTION_WORDS)) {
+        return {
+          params: [{ name: 'values', type: { kind: 'array', of: NUMBER }, optional: false }],
+          returns: 'number',
+          body: [`return Math.${fn}(...values);`],
+          used: new Set(['values']),
+          returnsDoc: `The ${fn === 'max' ? 'largest' : 'smallest'} value (${fn === 'max' ? '-Infinity' : 'Infinity'} for none).`,
+        };
       }
       const numbers = c.params.filter((f) => isNumber(f) && required(f));
       if (numbers.length < 2) return null;
@@ -740,7 +761,7 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-export function emitFunction(spec: Spec, language: Language): Emitted {
+export function emitFunction(spec: Spec, language: Language, options: { skeleton?: boolean } = {}): Emitted {
   const ts = language === 'typescript';
   const nameWords = wordsOf(spec.rawName);
   while (nameWords.length > 1 && /^(function|fn|func|helper)$/.test(nameWords.at(-1)!)) nameWords.pop();
@@ -758,25 +779,26 @@ export function emitFunction(spec: Spec, language: Language): Emitted {
     plan = intent.plan(ctx);
     if (plan) break;
   }
-  plan ??= fallbackPlan(ctx);
+  const found = plan ?? fallbackPlan(ctx);
 
+  // A task the generator does not know gets a skeleton: typed, and a body that says so when called
+  // instead of a value computed some other way than the description asks.
+  const skeleton = found.fallback !== undefined || options.skeleton === true;
+  const planned: Plan = skeleton ? { ...found, used: new Set(), body: [] } : found;
   // Parameters the body does not read keep their place, marked unused for the compiler and a reader.
-  const unused = plan.params.filter((p) => !plan.used.has(p.name));
-  const params = plan.params.map((p) => (plan.used.has(p.name) ? p : { ...p, name: `_${p.name}` }));
+  const unused = planned.params.filter((p) => !planned.used.has(p.name));
+  const params = planned.params.map((p) => (planned.used.has(p.name) ? p : { ...p, name: `_${p.name}` }));
   const todo: string[] = [];
-  if (plan.fallback) {
-    const asked = commentText(spec.description) || `${spacedName(name)}`;
-    todo.push(
-      ...wrap(
-        `TODO: ${name} should do what its description asks ("${asked}"). The generator did not recognise that task, so for now it ${plan.fallback}.`,
-        96,
-      ),
+  const asked = commentText(spec.description) || `${spacedName(name)}`;
+  if (skeleton) {
+    todo.push(...wrap(`Skeleton: write the body of ${name} ("${asked}").`, 96));
+    planned.body.push(
+      `throw new Error(${quoteLiteral(`${name} is a skeleton: its body is not written yet.`)});`,
     );
-  }
-  if (unused.length > 0) {
+  } else if (unused.length > 0) {
     todo.push(...wrap(`TODO: use ${unused.map((p) => p.name).join(', ')} (not read by this body yet).`, 96));
   }
-  const body = [...todo.map((l) => `// ${l}`), ...plan.body];
+  const body = [...todo.map((l) => `// ${l}`), ...planned.body];
 
   const signatureParams = params.map((p, i) => {
     if (!ts) return p.name;
@@ -787,25 +809,26 @@ export function emitFunction(spec: Spec, language: Language): Emitted {
   });
 
   const doc: string[] = [docSentence(spec.summary) || `${labelOf(name)}.`];
-  if (params.length > 0 || plan.returns !== 'void') doc.push('');
+  if (params.length > 0 || planned.returns !== 'void') doc.push('');
   for (const p of params) {
     const label = `The ${spacedName(p.name.replace(/^_/, '')) || 'value'}.`;
     if (ts) doc.push(`@param ${p.name} - ${label}`);
     else doc.push(`@param {${tsType(p.type)}} ${p.optional ? `[${p.name}]` : p.name} - ${label}`);
   }
-  if (plan.returns !== 'void')
-    doc.push(ts ? `@returns ${plan.returnsDoc}` : `@returns {${plan.returns}} ${plan.returnsDoc}`);
+  if (planned.returns !== 'void')
+    doc.push(ts ? `@returns ${planned.returnsDoc}` : `@returns {${planned.returns}} ${planned.returnsDoc}`);
 
   const refs = refsOf([...params.map((p) => p.type), ...(spec.returns ? [spec.returns] : [])]);
   const fn = [
     docBlock(doc),
-    `export function ${name}(${signatureParams.join(', ')})${ts ? `: ${plan.returns}` : ''} {`,
+    `export function ${name}(${signatureParams.join(', ')})${ts ? `: ${planned.returns}` : ''} {`,
     ...body.map((l) => (l === '' ? '' : `  ${l}`)),
     '}',
   ].join('\n');
   return {
     name,
     fileName: `${name}.${ts ? 'ts' : 'js'}`,
-    code: joinParts([...refDeclarations(refs, language, plan.refFields), fn]),
+    code: joinParts([...refDeclarations(refs, language, planned.refFields), fn]),
+    recognised: !skeleton,
   };
 }

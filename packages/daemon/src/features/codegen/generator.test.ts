@@ -9,7 +9,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_KINDS, GenerateResult, type CodeKind } from '@forge/shared';
 import { generateFromTemplate, type Language } from './generator.ts';
-import { checkGenerated, type GeneratedFile } from './test-support.ts';
+import { checkGenerated, type GeneratedFile } from './type-check.ts';
 
 /** Descriptions per kind: the docs' examples, odd ones, and ones with nothing the grammar knows. */
 const DESCRIPTIONS: Record<CodeKind, string[]> = {
@@ -170,14 +170,19 @@ describe('the built-in generator', () => {
     expect(schema).toContain('  name: z.string().min(1).max(80),');
     expect(schema).toContain('export type Product = z.infer<typeof ProductSchema>;');
 
-    // A function the grammar cannot read has a body all the same, never one that throws.
+    // A function whose task the generator does not know is a skeleton: typed, marked, and a body
+    // that throws rather than a value computed some other way than the description asks.
     for (const description of DESCRIPTIONS.function) {
-      const { code } = generateFromTemplate('function', description).result;
-      expect(code).not.toMatch(/throw new Error/);
+      const { result } = generateFromTemplate('function', description);
+      if (result.kind === 'implemented') expect(result.code).not.toMatch(/throw new Error/);
+      else expect(result.code).toMatch(/^\/\/ Skeleton: [^]*throw new Error\('\w+ is a skeleton/);
     }
-    const unknown = generateFromTemplate('function', DESCRIPTIONS.function[7]!).result.code;
-    expect(unknown).toContain('// TODO: describeOrder should do what its description asks');
-    expect(unknown).toContain("return `${JSON.stringify(order)} ${note ?? ''} ${count}`;");
+    const unknown = generateFromTemplate('function', DESCRIPTIONS.function[7]!).result;
+    expect(unknown.kind).toBe('skeleton');
+    expect(unknown.code).toContain('// Skeleton: write the body of describeOrder');
+    expect(unknown.code).toContain(
+      'export function describeOrder(_order: Order, _note: string | undefined, _count: number): string {',
+    );
   });
 });
 
@@ -337,9 +342,9 @@ describe('generated code at work', () => {
     expect((await fn('function unique(values: number[])'))([3, 1, 3, 2, 1])).toEqual([3, 1, 2]);
     expect((await fn('average of scores: number[]'))([2, 4, 9])).toBe(5);
     expect((await fn('count words in text: string'))(' one two  three ')).toBe(3);
-    // Unknown intent: the plain value its return type allows.
+    // Unknown intent: a skeleton, which throws rather than guess.
     const merge = await fn(DESCRIPTIONS.function[8]!);
-    expect(merge([{ a: 1 }], [{ b: 2 }])).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(() => merge([{ a: 1 }], [{ b: 2 }])).toThrow(/merge is a skeleton/);
   });
 
   it('the API validates, creates, reads, updates and deletes', async () => {

@@ -1,29 +1,22 @@
 import type { CodeKind, GenerateResult } from '@forge/shared';
 import { readDescription, typeLabel, type Spec } from './grammar.ts';
-import type { Emitted, Language } from './emit-common.ts';
-import { emitApi } from './emit-api.ts';
-import { emitComponent } from './emit-component.ts';
-import { emitFunction } from './emit-function.ts';
-import { emitSchema } from './emit-schema.ts';
+import type { Language } from './emit-common.ts';
+import { answer } from './recipes/index.ts';
 
 export type { Language } from './emit-common.ts';
 
-const EMITTERS: Record<CodeKind, (spec: Spec, language: Language) => Emitted> = {
-  component: emitComponent,
-  api: emitApi,
-  function: emitFunction,
-  schema: emitSchema,
-};
-
-/** What the built-in generator read and wrote: the answer, and the spec a model is told about. */
+/** What the built-in generator read and wrote: the answer, the spec a model is told about, the recipe used. */
 export interface TemplateOutput {
   spec: Spec;
   result: GenerateResult;
+  /** The catalogue's recipe, when the answer is implemented (the checks a model's code must pass). */
+  recipe?: string;
 }
 
 /**
- * CodeGenBot's built-in generator: read the description (grammar.ts), write the kind's code.
- * Deterministic, offline, never throws for any description the route accepts.
+ * CodeGenBot's built-in generator: read the description (grammar.ts), answer from the catalogue of
+ * recipes (recipes/) or with a skeleton that says it is one. Deterministic, offline, never throws
+ * for any description the route accepts.
  */
 export function generateFromTemplate(
   kind: CodeKind,
@@ -31,16 +24,19 @@ export function generateFromTemplate(
   language: Language = 'typescript',
 ): TemplateOutput {
   const spec = readDescription(kind, description);
-  const emitted = EMITTERS[kind](spec, language);
+  const answered = answer(spec, language);
   return {
     spec,
+    ...(answered.recipe ? { recipe: answered.recipe } : {}),
     result: {
-      code: emitted.code,
+      code: answered.emitted.code,
       language,
-      fileName: emitted.fileName,
+      fileName: answered.emitted.fileName,
       source: 'template',
-      name: emitted.name,
+      name: answered.emitted.name,
       fields: spec.fields.map((f) => ({ name: f.name, type: typeLabel(f.type), optional: f.optional })),
+      kind: answered.kind,
+      reason: answered.reason,
     },
   };
 }

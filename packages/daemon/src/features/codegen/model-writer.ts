@@ -6,7 +6,9 @@ import { syntaxErrors } from './parse-check.ts';
 /**
  * CodeGenBot with a model: the model writes the code from the description, told the kind, the
  * language, the name and the fields the grammar read, with the built-in generator's draft to
- * improve. Its answer is taken only when it parses; otherwise the caller answers with the draft.
+ * improve. Its answer is taken only when it parses, exports what was asked for, type-checks
+ * against the draft's interface and computes the recipe's examples (model-check.ts); otherwise the
+ * caller answers with the draft and says why.
  */
 
 const KIND_BRIEFS: Record<CodeKind, (name: string, ts: boolean) => string> = {
@@ -39,12 +41,17 @@ export function codePrompt(
         `You are CodeGenBot, the code generator of Forge. Write one ${ts ? 'TypeScript' : 'JavaScript'} file, ${draft.fileName}: ${KIND_BRIEFS[spec.kind](draft.name, ts)}.`,
         `Kind: ${spec.kind}. Language: ${draft.language}. Name: ${draft.name}.`,
         `Fields read from the description:\n${fields}`,
+        `Keep the draft's exported name and interface (its props, parameters and return type): the answer is type-checked against them.`,
         'Do what the description asks, completely. Reply with only the code: no explanation, no Markdown fences.',
       ].join('\n'),
     },
     {
       role: 'user',
-      content: `${spec.description}\n\nA draft written by the built-in generator, to improve on:\n\n${draft.code}`,
+      content: `${spec.description}\n\n${
+        draft.kind === 'skeleton'
+          ? `The built-in generator could only write a skeleton (${draft.reason}); write the real body, keeping its interface:`
+          : `A draft written by the built-in generator (${draft.reason}), to improve on without changing its interface:`
+      }\n\n${draft.code}`,
     },
   ];
 }
@@ -55,7 +62,7 @@ export function stripFences(reply: string): string {
   return (fenced ? fenced[1]! : reply).trim();
 }
 
-export type ModelOutcome = { ok: true; code: string } | { ok: false; reason: string };
+export type ModelOutcome = { ok: true; code: string; checked: string } | { ok: false; reason: string };
 
 /** Ask the model; `ok: false` says why its answer was not taken (the caller falls back to the draft). */
 export async function writeWithModel(
@@ -90,5 +97,8 @@ export async function writeWithModel(
       reason: `the model's code does not parse (line ${first.line}:${first.column}: ${first.message})`,
     };
   }
-  return { ok: true, code: `${code}\n` };
+  const { verifyModelCode } = await import('./model-check.ts');
+  const verdict = await verifyModelCode(code, spec, draft);
+  if (!verdict.ok) return verdict;
+  return { ok: true, code: `${code}\n`, checked: verdict.checked };
 }

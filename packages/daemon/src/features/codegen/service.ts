@@ -2,8 +2,7 @@ import type { GenerateResult } from '@forge/shared';
 import type { ModelClient } from '../../assistants/model/types.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { generateFromTemplate, type Language } from './generator.ts';
-import { writeWithModel } from './model-writer.ts';
+import type { Language } from './generator.ts';
 
 export interface CodegenDeps {
   fleet: Fleet;
@@ -30,6 +29,9 @@ export interface CodegenService {
 export function createCodegenService({ fleet, logger, model }: CodegenDeps): CodegenService {
   return {
     async generate({ kind, description, language = 'typescript' }, signal) {
+      // The generator and the checks load the TypeScript compiler: on the first generation, not at start.
+      const { generateFromTemplate } = await import('./generator.ts');
+      const { writeWithModel } = await import('./model-writer.ts');
       const draft = generateFromTemplate(kind, description, language);
       const label = `generate ${kind} ${draft.result.name}`;
       return fleet.run(
@@ -49,17 +51,27 @@ export function createCodegenService({ fleet, logger, model }: CodegenDeps): Cod
               { kind, name: draft.result.name, model: client.model, ms, reason: outcome.reason },
               'CodeGenBot answered with the built-in template: the model’s code was not taken',
             );
-            return draft.result;
+            return {
+              ...draft.result,
+              reason: `${draft.result.reason}; the model's answer was not taken: ${outcome.reason}`,
+            };
           }
           logger.info(
             { kind, name: draft.result.name, source: 'model', model: client.model, ms },
             'CodeGenBot generated code',
           );
-          return { ...draft.result, code: outcome.code, source: 'model' as const };
+          return {
+            ...draft.result,
+            code: outcome.code,
+            source: 'model' as const,
+            kind: 'implemented' as const,
+            reason: `written by the model: it ${outcome.checked}`,
+          };
         },
         {
           slot: false,
-          summary: (r) => `wrote ${r.fileName} (${r.source === 'model' ? 'model' : 'built-in template'})`,
+          summary: (r) =>
+            `wrote ${r.fileName} (${r.source === 'model' ? 'model' : 'built-in template'}${r.kind === 'skeleton' ? ', skeleton' : ''})`,
         },
       );
     },

@@ -9,6 +9,13 @@ import { receiveZip } from '../uploads/receive-zip.ts';
 import { MAX_EXTENSION_ZIP_BYTES, MAX_EXTENSION_ZIP_LABEL } from './limits.ts';
 import { createExtensionService, type ExtensionService } from './service.ts';
 import { familyOf } from '../family/guard.ts';
+import { findForgeRoot } from '../packaging/source.ts';
+
+/** The `extensions/` folder beside packages/ in an installed archive of Forge (bundled.ts). */
+function bundledExtensionsDir(): string | null {
+  const root = findForgeRoot();
+  return root === null ? null : path.join(root, 'extensions');
+}
 
 /** The extensions of an app, for the features that show them (the lead's GET /api/dynamic-routes). */
 export interface ExtensionsView {
@@ -39,6 +46,7 @@ export function registerExtensionRoutes(
     store: services.store,
     fleet: services.fleet,
     logger: services.logger,
+    bundledDir: bundledExtensionsDir(),
   });
   services_.set(services, service);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Extension, ExtensionManifest } from '@forge/shared';
 import type { Fleet } from '../../fleet/fleet.ts';
@@ -11,6 +11,7 @@ import type { Store } from '../../store/store.ts';
 import { EXTENSION_EXTRACT_LIMITS, RESERVED_ROUTE_SEGMENTS } from './limits.ts';
 import { readManifest } from './manifest.ts';
 import { createExtensionRegistry, type ExtensionRecord } from './registry.ts';
+import { readBundle, readBundledSeen, writeBundledSeen, type BundledExtension } from './bundled.ts';
 import { startExtensionServer, type ExtensionServer } from './server.ts';
 
 /**
@@ -31,6 +32,11 @@ export interface ExtensionServiceDeps {
   store: Store;
   fleet: Fleet;
   logger: Logger;
+  /**
+   * The `extensions/` folder an installed archive of Forge carries (bundled.ts): its extensions are
+   * registered at start, each once. null or absent: none.
+   */
+  bundledDir?: string | null;
 }
 
 export interface InstallResult {
@@ -85,12 +91,6 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
       logger.warn({ extension: record.name, err: (err as Error).message }, 'extension server did not start');
     }
   };
-
-  /** Every installed extension is served from the start; the list answers without waiting for it. */
-  const ready = (async () => {
-    for (const record of registry.list()) records.set(record.name, record);
-    await Promise.all([...records.values()].map(serve));
-  })().catch((err: unknown) => logger.error({ err }, 'extensions could not be loaded'));
 
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -156,20 +156,12 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     if (closed) await server.close();
   };
 
-  const install = async (zipPath: string): Promise<InstallResult> => {
-    await ready;
+  /** Install or upgrade from the files `fill` puts into a fresh scratch folder. */
+  const installFrom = async (fill: (incoming: string) => Promise<void>): Promise<InstallResult> => {
     const incoming = scratch(tmpDir, 'incoming');
     let aside: string | null = null;
     try {
-      // The same defences as a project upload: traversal and bombs are refused with their codes. An
-      // extension is Forge's own code served by the daemon: it takes no links at all.
-      await extractArchive(zipPath, {
-        targetDir: incoming,
-        workDir: tmpDir,
-        limits: EXTENSION_EXTRACT_LIMITS,
-        links: 'refuse',
-        logger,
-      });
+      await fill(incoming);
       const manifest = await readManifest(incoming);
       checkRoute(manifest, 'is already taken by');
       const previous = records.get(manifest.name) ?? null;
@@ -206,6 +198,61 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     } finally {
       await rm(incoming, { recursive: true, force: true });
       if (aside) await rm(aside, { recursive: true, force: true });
+    }
+  };
+
+  const install = async (zipPath: string): Promise<InstallResult> => {
+    await ready;
+    // The same defences as a project upload: traversal and bombs are refused with their codes. An
+    // extension is Forge's own code served by the daemon: it takes no links at all.
+    return installFrom((incoming) =>
+      extractArchive(zipPath, {
+        targetDir: incoming,
+        workDir: tmpDir,
+        limits: EXTENSION_EXTRACT_LIMITS,
+        links: 'refuse',
+        logger,
+      }).then(() => undefined),
+    );
+  };
+
+  /**
+   * The extensions an installed archive carries, registered once each: one never offered before is
+   * installed (unless the user already has one of that name); one offered before is left alone,
+   * so an extension the user removed stays removed; a newer bundled version upgrades only the
+   * bundled version the user still has unchanged. What was offered is kept in `.bundled.json`.
+   */
+  const registerBundled = async (): Promise<void> => {
+    const dir = deps.bundledDir;
+    if (!dir) return;
+    const bundle = await readBundle(dir);
+    if (bundle.length === 0) return;
+    const seen = await readBundledSeen(extensionsDir);
+    for (const ext of bundle) {
+      const offered = seen[ext.name];
+      const current = records.get(ext.name);
+      const fresh = offered === undefined && current === undefined;
+      const upgrade = offered !== undefined && offered !== ext.version && current?.version === offered;
+      if (fresh || upgrade) await installBundled(ext, dir);
+      seen[ext.name] = ext.version;
+    }
+    await writeBundledSeen(extensionsDir, seen, tmpDir);
+  };
+
+  const installBundled = async (ext: BundledExtension, dir: string): Promise<void> => {
+    try {
+      await fleet.run(
+        'ExtensionBot',
+        { label: `install bundled ${ext.name} ${ext.version}` },
+        () =>
+          installFrom((incoming) => cp(path.join(dir, ext.name, ext.version), incoming, { recursive: true })),
+        { slot: false, summary: (r) => `installed bundled ${r.extension.name} ${r.extension.version}` },
+      );
+    } catch (err) {
+      logger.warn(
+        { extension: ext.name, err: (err as Error).message },
+        'a bundled extension was not installed',
+      );
     }
   };
 
@@ -251,6 +298,16 @@ export function createExtensionService(deps: ExtensionServiceDeps) {
     await rename(path.join(extensionsDir, name), gone).catch(() => {});
     await rm(gone, { recursive: true, force: true });
   };
+
+  /**
+   * Every installed extension is served from the start, then the bundled ones are registered; the
+   * list answers without waiting for it.
+   */
+  const ready = (async () => {
+    for (const record of registry.list()) records.set(record.name, record);
+    await Promise.all([...records.values()].map(serve));
+    await registerBundled();
+  })().catch((err: unknown) => logger.error({ err }, 'extensions could not be loaded'));
 
   return {
     /** Installed extensions, by name (in memory: the web app polls every 5 s). */

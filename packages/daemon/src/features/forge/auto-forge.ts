@@ -4,7 +4,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { BuildService } from '../builds/service.ts';
 import type { ChangeOrigin } from '../files/service.ts';
-import type { Flags } from './flags.ts';
+import type { Flags } from '../../store/flags.ts';
 
 /** Rebuild once a project's files have been quiet this long. */
 export const AUTO_FORGE_SETTLE_MS = 1_500;

@@ -3,6 +3,7 @@ import { routes } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { createHealthBot } from '../health/health-bot.ts';
+import { projectAsked } from '../projects/routes.ts';
 import {
   bindOperations,
   forgeBlueprintText,
@@ -23,12 +24,20 @@ export function registerOperationRoutes(router: Router, services: AppServices, d
   healthBot.start();
 
   // ForgeBot takes the Forge assistant's command and hands it to the bot that knows the answer.
-  const viaForgeBot = (command: string, answer: (s: AppServices) => Promise<string>) => async () => ({
-    text: await services.fleet.run('ForgeBot', { label: `assistant: ${command}` }, () => answer(services), {
-      slot: false,
-      summary: () => `answered "${command}"`,
-    }),
-  });
+  // The project asked is checked first: an unknown name is a 404, not a failed job of ForgeBot.
+  const viaForgeBot =
+    (command: string, answer: (s: AppServices, project: string | null) => Promise<string>) =>
+    async ({ query }: { query: { project?: string | undefined } }) => {
+      const project = projectAsked(services, query.project);
+      return {
+        text: await services.fleet.run(
+          'ForgeBot',
+          { label: `assistant: ${command}` },
+          () => answer(services, project),
+          { slot: false, summary: () => `answered "${command}"` },
+        ),
+      };
+    };
   defineRoute(router, routes.forgeBlueprint, viaForgeBot('blueprint', forgeBlueprintText));
   defineRoute(router, routes.forgeWorkflow, viaForgeBot('workflow', forgeWorkflowText));
   defineRoute(router, routes.forgeIssues, viaForgeBot('list issues', forgeIssuesText));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  blueprintLines,
   formatCommand,
   formatDuration,
   isFinished,
@@ -17,7 +18,7 @@ import type { AppServices } from '../../app.ts';
 import { formatScanReport, scanProject, type ScanRunner } from '../../assistants/scan/index.ts';
 import { isValidProjectName } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { BlueprintError, detectBlueprint, formatBlueprint } from '../../pipeline/detect/index.ts';
+import { BlueprintError, detectBlueprint } from '../../pipeline/detect/index.ts';
 import { runCommand } from '../../pipeline/run/index.ts';
 import { installKey, readInstallKey } from '../builds/install-cache.ts';
 import { sourceHash } from '../builds/pipeline.ts';
@@ -25,8 +26,8 @@ import { formatSize, type HealthBot } from '../health/health-bot.ts';
 import { currentProject } from '../projects/routes.ts';
 
 /**
- * The Forge assistant's operations (spec §7 texts) about the current project — the one most recently
- * uploaded or built: its blueprint (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot)
+ * The Forge assistant's operations (spec §7 texts) about the project asked, else the current one (the
+ * one the user last chose, features/projects/routes.ts): its blueprint (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot)
  * and the state of Forge (HealthBot). Each answer is a job of its bot, so the bot's card says what it
  * last did. Without a project the texts say so plainly: that is not a failure.
  */
@@ -57,8 +58,9 @@ interface CurrentProject {
   dir: string;
 }
 
-function currentOf(services: AppServices): CurrentProject | null {
-  const name = currentProject(services.repo);
+/** The project asked (a name the route checked), else the current one; null when there is none. */
+function currentOf(services: AppServices, asked?: string | null): CurrentProject | null {
+  const name = asked ?? currentProject(services.repo);
   if (!name) return null;
   const dir = services.layout.projectDir(name);
   return fs.existsSync(dir) ? { name, dir } : null;
@@ -86,8 +88,8 @@ const ago = (iso: string | null, now = Date.now()): string =>
 // ─── Blueprint ──────────────────────────────────────────────────────────────────────────────────
 
 /** The plan as text: what will run and why, re-detected from the project's files so it is current. */
-export async function forgeBlueprintText(services: AppServices): Promise<string> {
-  const project = currentOf(services);
+export async function forgeBlueprintText(services: AppServices, asked?: string | null): Promise<string> {
+  const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   const answer = await services.fleet.run(
     'BlueprintBot',
@@ -115,7 +117,7 @@ export async function forgeBlueprintText(services: AppServices): Promise<string>
 }
 
 function blueprintText(name: string, bp: Blueprint): string {
-  const lines = [`Blueprint of ${name} (BlueprintBot read its files just now)`, '', formatBlueprint(bp)];
+  const lines = [`Blueprint of ${name} (BlueprintBot read its files just now)`, '', ...blueprintLines(bp)];
   const notes: string[] = [];
   if (bp.appDir !== '.')
     notes.push(
@@ -294,8 +296,8 @@ function lastRun(build: Build | null, step: StepName): string {
 }
 
 /** WorkflowBot: the steps this project's build runs, in order, with bots, commands, caches and times. */
-export async function forgeWorkflowText(services: AppServices): Promise<string> {
-  const project = currentOf(services);
+export async function forgeWorkflowText(services: AppServices, asked?: string | null): Promise<string> {
+  const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   const answer = await services.fleet.run(
     'WorkflowBot',
@@ -409,8 +411,8 @@ export async function scanProjectNamed(services: AppServices, name: string): Pro
 }
 
 /** The scan of the current project as text: counts by severity, then each issue with its file:line. */
-export async function forgeIssuesText(services: AppServices): Promise<string> {
-  const project = currentOf(services);
+export async function forgeIssuesText(services: AppServices, asked?: string | null): Promise<string> {
+  const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   return formatScanReport(await scanProjectNamed(services, project.name));
 }
@@ -429,8 +431,8 @@ async function diskLine(home: string): Promise<string> {
   }
 }
 
-function lastBuildLines(services: AppServices): string[] {
-  const name = currentProject(services.repo);
+function lastBuildLines(services: AppServices, asked?: string | null): string[] {
+  const name = asked ?? currentProject(services.repo);
   if (!name) return ['Current project: none yet (upload a project ZIP to start).'];
   const build = lastBuildOf(services, name);
   if (!build) return [`Current project: ${name}, not built yet.`];
@@ -453,7 +455,7 @@ function lastBuildLines(services: AppServices): string[] {
 const FRESH_REPORT_MS = 5 * 60_000;
 
 /** Daemon, fleet, builds, disk, the current project's last build and HealthBot's last check. */
-export async function forgeStatusText(services: AppServices): Promise<string> {
+export async function forgeStatusText(services: AppServices, asked?: string | null): Promise<string> {
   const healthBot = healthBotOf(services);
   const answer = await services.fleet.run(
     'HealthBot',
@@ -473,7 +475,7 @@ export async function forgeStatusText(services: AppServices): Promise<string> {
           `jobs: ${services.fleet.activeJobs} running, ${services.fleet.queuedJobs} waiting for a slot.`,
         `Builds: ${running} running, ${queued} queued.`,
         await diskLine(services.layout.home),
-        ...lastBuildLines(services),
+        ...lastBuildLines(services, asked),
         health
           ? `HealthBot: ${health.summary} (checked ${ago(health.at)}).`
           : 'HealthBot: not running in this daemon.',

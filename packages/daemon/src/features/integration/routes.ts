@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { routes, type DynamicRoute } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
+import { projectAsked } from '../projects/routes.ts';
 import { familyOf } from '../family/guard.ts';
 import { createIntegrationService, type IntegrationService } from './service.ts';
 
@@ -38,8 +39,8 @@ export function registerIntegrationRoutes(
     return { ok: true, text: `Integrated ${app.name} at ${app.path}`, path: app.path, url: app.url };
   });
 
-  defineRoute(router, routes.forgeIntegrateLast, async () => {
-    const app = await integration.integrateLast();
+  defineRoute(router, routes.forgeIntegrateLast, async ({ query }) => {
+    const app = await integration.integrateLast(projectAsked(services, query.project));
     return {
       text: `Integrated ${app.name} at ${app.path}: build ${app.buildId}, ${app.files} ${app.files === 1 ? 'file' : 'files'}, served at ${app.url}`,
     };

@@ -39,7 +39,8 @@ export interface IntegrationService {
   /** Publishes `projectName`'s last successful build; `buildPath` must be where that output is. */
   integrate(projectName: string, buildPath: string): Promise<Published>;
   /** The same for the current project (the most recently uploaded or built). */
-  integrateLast(): Promise<Published>;
+  /** Integrate the last successful build of `project` (a name checked by the route; default: the current one). */
+  integrateLast(project?: string | null): Promise<Published>;
   /** Writes `{projectName}.zip` of the build output into FORGE_HOME/saved/; resolves with its path. */
   save(projectName: string, buildPath: string): Promise<string>;
   /** Every published app as a route of the platform (`url` null while its server is not up). */
@@ -228,8 +229,8 @@ export function createIntegrationService(services: AppServices): IntegrationServ
       return asJob(projectName, () => publish(outputOf(projectName, buildPath)));
     },
 
-    integrateLast() {
-      const name = currentProject(repo);
+    integrateLast(project) {
+      const name = project ?? currentProject(repo);
       const output = name ? repo.project(name)?.output : null;
       const dir = name && output ? artifactDir(services, name) : null;
       if (!name || !dir) {

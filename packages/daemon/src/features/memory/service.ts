@@ -11,7 +11,8 @@ export interface MemoryServiceDeps {
 
 /**
  * MemoryBot: every change of a memory cell is one of its jobs (its card says what it last did);
- * reads go straight to the store.
+ * reads go straight to the store. A job's label and summary are public (every client sees the
+ * fleet's cards): they never name a cell, whose key is as private as its value.
  */
 export function createMemoryService({ store, fleet, now }: MemoryServiceDeps) {
   const repo = createMemoryRepo(store);
@@ -26,17 +27,17 @@ export function createMemoryService({ store, fleet, now }: MemoryServiceDeps) {
     count: (): number => repo.count(),
     set(key: string, value: string): Promise<MemoryCell> {
       return job(
-        `remember ${key}`,
+        'remember a cell',
         () => repo.set(key, value, now()),
-        (cell) => `Remembered "${cell.key}" (${repo.count()} in memory)`,
+        () => `Remembered a cell (${repo.count()} in memory)`,
       );
     },
     /** Whether there was such a cell. */
     delete(key: string): Promise<boolean> {
       return job(
-        `forget ${key}`,
+        'forget a cell',
         () => repo.delete(key),
-        (gone) => (gone ? `Forgot "${key}"` : `Had nothing remembered as "${key}"`),
+        (gone) => (gone ? `Forgot a cell (${repo.count()} in memory)` : 'Had no such cell to forget'),
       );
     },
   };

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import semver from 'semver';
 import { zipDirToFile } from '../artifacts/zip-dir.ts';
+import { writeBundle, type BundledExtension } from '../extensions/bundled.ts';
+import { MANIFEST_FILE } from '../extensions/limits.ts';
 import { INSTALL_SH, productionManifest, readme, rootManifest } from './manifests.ts';
 import { buildsFingerprint, EXTRA_FILES, missingBuilds, PACKAGED } from './source.ts';
 
@@ -56,6 +59,11 @@ export interface BuildArchiveOptions {
   home: string;
   version: string;
   now?: Date;
+  /**
+   * The installed extensions (name and current version), from the extension registry. Without it,
+   * the newest version folder of each extension in FORGE_HOME/extensions that has a manifest.
+   */
+  extensions?: readonly BundledExtension[];
 }
 
 /**
@@ -98,15 +106,7 @@ export async function buildPlatformArchive(opts: BuildArchiveOptions): Promise<P
     await writeJson(path.join(top, 'package.json'), rootManifest(opts.version));
     await writeFile(path.join(top, 'install.sh'), INSTALL_SH, { mode: 0o755 });
     await writeFile(path.join(top, 'README.md'), readme(stem, opts.version, now.toISOString()));
-    const extensions = path.join(opts.home, 'extensions');
-    await mkdir(path.join(top, 'extensions'), { recursive: true });
-    if (existsSync(extensions)) {
-      // Only installed extensions: the extension service's own staging and backup folders start with a dot.
-      await cp(extensions, path.join(top, 'extensions'), {
-        recursive: true,
-        filter: (src) => !path.basename(src).startsWith('.') || src === extensions,
-      });
-    }
+    await bundleExtensions(path.join(opts.home, 'extensions'), path.join(top, 'extensions'), opts.extensions);
     const result = await zipDirToFile(staging, partial);
     if (result.aborted) throw new PackagingError('Writing the archive was interrupted.');
     const file = path.join(outDir, `${stem}.zip`);
@@ -117,6 +117,40 @@ export async function buildPlatformArchive(opts: BuildArchiveOptions): Promise<P
     await rm(partial, { force: true });
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * The current version of each installed extension into the archive's extensions/<name>/<version>/,
+ * listed in extensions/bundle.json, which the installed daemon registers at its start
+ * (extensions/bundled.ts). Previous versions kept for a rollback and the extension service's own
+ * hidden files stay behind.
+ */
+async function bundleExtensions(
+  from: string,
+  to: string,
+  installed: readonly BundledExtension[] | undefined,
+): Promise<void> {
+  await mkdir(to, { recursive: true });
+  const bundle: BundledExtension[] = [];
+  for (const ext of installed ?? (await newestOnDisk(from))) {
+    const source = path.join(from, ext.name, ext.version);
+    if (!existsSync(path.join(source, MANIFEST_FILE))) continue;
+    await cp(source, path.join(to, ext.name, ext.version), { recursive: true });
+    bundle.push({ name: ext.name, version: ext.version });
+  }
+  await writeBundle(to, bundle);
+}
+
+async function newestOnDisk(dir: string): Promise<BundledExtension[]> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+  const found: BundledExtension[] = [];
+  for (const name of names.sort()) {
+    const versions = (await readdir(path.join(dir, name)).catch(() => [] as string[]))
+      .filter((v) => semver.valid(v) !== null && existsSync(path.join(dir, name, v, MANIFEST_FILE)))
+      .sort(semver.rcompare);
+    if (versions[0] !== undefined) found.push({ name, version: versions[0] });
+  }
+  return found;
 }
 
 async function writeJson(file: string, value: unknown): Promise<void> {

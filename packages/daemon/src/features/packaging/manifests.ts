@@ -63,8 +63,8 @@ export function rootManifest(version: string): Record<string, unknown> {
 /**
  * install.sh, the one command of an unpacked archive: checks Node, installs the production
  * dependencies from the npm registry (once: a second run finds them and goes on), writes the `forge`
- * launcher, copies the bundled extensions into the FORGE_HOME the installed daemon will use (never
- * over an existing one), then starts the daemon in the foreground. `--no-start` stops after
+ * launcher, then starts the daemon in the foreground. The bundled extensions stay in the archive's
+ * extensions/ folder: the daemon registers them at its first start (extensions/bundled.ts). `--no-start` stops after
  * installing; other arguments go to npm (e.g. `--prefer-offline`). FORGE_PORT, FORGE_HOST and
  * FORGE_HOME choose where the daemon listens and keeps its data.
  */
@@ -103,6 +103,13 @@ else
     echo "error: npm is required (it comes with Node.js) and is not on the PATH." >&2
     exit 1
   fi
+  # better-sqlite3 is compiled when its prebuilt binary cannot be fetched, and node-gyp then
+  # downloads Node's headers unless told where they are: a Node installed with them keeps them
+  # beside it, so only the npm registry is needed.
+  NODE_PREFIX=$(node -p 'require("path").resolve(process.execPath, "../..")')
+  if [ -z "\${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/common.gypi" ]; then
+    export npm_config_nodedir="$NODE_PREFIX"
+  fi
   echo "Installing Forge's dependencies from the npm registry..."
   npm install --omit=dev --no-audit --no-fund "$@"
   echo "$VERSION" > node_modules/.forge-installed
@@ -115,22 +122,6 @@ DIR=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 exec node "$DIR/packages/cli/bin/forge.js" "$@"
 LAUNCHER
 chmod +x forge
-
-if [ -d extensions ] && [ -n "$(ls -A extensions 2>/dev/null)" ]; then
-  HOME_DIR=$(node packages/daemon/dist/main.js print-config | sed -n 's/^home  *//p')
-  if [ -n "$HOME_DIR" ]; then
-    mkdir -p "$HOME_DIR/extensions"
-    for ext in extensions/*; do
-      name=$(basename "$ext")
-      if [ -e "$HOME_DIR/extensions/$name" ]; then
-        echo "Extension $name is already in $HOME_DIR/extensions: left as it is."
-      else
-        cp -R "$ext" "$HOME_DIR/extensions/$name"
-        echo "Extension $name installed into $HOME_DIR/extensions."
-      fi
-    done
-  fi
-fi
 
 echo "Forge is installed in $ROOT."
 if [ "$START" = 0 ]; then
@@ -164,8 +155,9 @@ projects, builds and extensions live), FORGE_PORT (0 picks a free port), FORGE_H
 - packages/daemon: the daemon (dist/main.js), packages/cli: the forge command, packages/web: the
   browser workspace the daemon serves, packages/tui: the terminal dashboard (\`forge tui\`). An npm
   workspace: \`npm install --omit=dev\` links them.
-- extensions/: the extensions installed where this was packaged; install.sh copies them into the
-  FORGE_HOME of this machine (an extension already there is left alone).
+- extensions/: the extensions installed where this was packaged. Forge registers each one at its
+  first start (\`./forge ext ls\` shows them); one you uninstall stays uninstalled, and one of the
+  same name you installed yourself is left alone.
 - install.sh: checks Node, runs \`npm install --omit=dev\` once (extra arguments go to npm), writes
   ./forge, then starts the daemon (not with --no-start).
 `;

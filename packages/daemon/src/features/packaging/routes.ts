@@ -5,6 +5,7 @@ import { FORGE_VERSION, PackagePlatformResponse, routes } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { familyOf } from '../family/routes.ts';
+import { extensionsOf } from '../extensions/routes.ts';
 import { requireFamily } from './family-guard.ts';
 import { createPackagingService, type PackagingService } from './service.ts';
 
@@ -27,6 +28,10 @@ export function registerPackagingRoutes(router: Router, services: AppServices, d
     logger: services.logger,
     home: services.layout.home,
     version: deps.version ?? FORGE_VERSION,
+    extensions: () =>
+      (extensionsOf(services)?.list() ?? []).flatMap((e) =>
+        e.version === undefined ? [] : [{ name: e.name, version: e.version }],
+      ),
     onPackaged: (archive, actor) =>
       familyOf(services)?.audit('package', actor, `${archive.name} (${archive.bytes} bytes)`),
   });

@@ -21,6 +21,8 @@ export interface PackagingDeps {
   version: string;
   /** The Forge to package; default: the one running this daemon (findForgeRoot). */
   root?: string | null;
+  /** The installed extensions to bundle (name, current version); default: the newest on disk. */
+  extensions?: () => ReadonlyArray<{ name: string; version: string }>;
   /** Told when an archive is made (the audit log). */
   onPackaged?: (archive: PlatformArchive, actor: string) => void;
 }
@@ -65,7 +67,12 @@ export function createPackagingService(deps: PackagingDeps): PackagingService {
               'Cannot find the Forge installation this daemon runs from (no @forge/daemon package.json above it).',
             );
           }
-          return buildPlatformArchive({ root, home: deps.home, version: deps.version });
+          return buildPlatformArchive({
+            root,
+            home: deps.home,
+            version: deps.version,
+            ...(deps.extensions ? { extensions: deps.extensions() } : {}),
+          });
         },
         { summary: (a) => PACKAGE_STATUS.complete(a) },
       );

@@ -36,14 +36,33 @@ export function artifactDir(deps: ProjectDeps, name: string): string | null {
   return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind);
 }
 
-function requireProject(deps: ProjectDeps, name: string): void {
+/** Refuse a name that is not an uploaded project with its files (404 PROJECT_NOT_FOUND). */
+export function requireProject(deps: Pick<ProjectDeps, 'repo' | 'layout'>, name: string): void {
   if (!isValidProjectName(name) || !deps.repo.project(name) || !fs.existsSync(deps.layout.projectDir(name))) {
     throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${name}".`);
   }
 }
 
-/** The project the dashboard means when it names none: the most recently uploaded or built. */
-export const currentProject = (repo: BuildRepo): string | null => repo.newestProject();
+/**
+ * The project a request means when it names none: the one the user last chose (an accepted upload,
+ * the web's selector, `forge use`). Rebuilds in the background (Auto-Forge, repairs) never change it.
+ * Before any choice (a store from an older Forge), the most recently updated project.
+ */
+export function currentProject(repo: BuildRepo): string | null {
+  const chosen = repo.chosenProject();
+  if (chosen !== null && repo.project(chosen)) return chosen;
+  return repo.newestProject();
+}
+
+/** The project a request asked for (it must exist), else the current one; null when there is none. */
+export function projectAsked(
+  deps: Pick<ProjectDeps, 'repo' | 'layout'>,
+  asked: string | undefined,
+): string | null {
+  if (asked === undefined || asked === '') return currentProject(deps.repo);
+  requireProject(deps, asked);
+  return asked;
+}
 
 const skipInstalls = (rel: string) =>
   rel === 'node_modules' || rel.startsWith('node_modules/') || rel === '.git' || rel.startsWith('.git/');
@@ -73,6 +92,13 @@ export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
       hasArtifact: artifactDirOf(deps.layout, name, outputKind) !== null,
     })),
   );
+
+  defineRoute(router, routes.currentProject, () => ({ name: currentProject(repo) }));
+  defineRoute(router, routes.useProject, ({ body }) => {
+    requireProject(deps, body.name);
+    repo.chooseProject(body.name);
+    return { name: body.name };
+  });
 
   defineRoute(router, routes.projectBlueprint, async ({ params }) => {
     requireProject(deps, params.name);

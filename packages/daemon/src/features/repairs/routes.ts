@@ -3,7 +3,7 @@ import { routes } from '@forge/shared';
 import type { AppServices } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { currentProject } from '../projects/routes.ts';
+import { projectAsked } from '../projects/routes.ts';
 
 /**
  * RepairBot's routes: apply a failed build's proposed repair (FixIt, `forge fix`), the project's
@@ -17,14 +17,15 @@ export function registerRepairRoutes(router: Router, services: AppServices): voi
   defineRoute(router, routes.projectRepairs, ({ params }) => repairs.list(params.name));
   defineRoute(router, routes.undoRepair, ({ params, body }) => repairs.undo(params.name, body.id));
 
-  // "fix modules": RepairBot's missing-module repair on the current project, then a rebuild.
-  defineRoute(router, routes.forgeFixModules, async () =>
-    fleet.run(
+  // "fix modules": RepairBot's missing-module repair on the project asked (default: the current one), then a rebuild.
+  defineRoute(router, routes.forgeFixModules, async ({ query }) => {
+    // An unknown name is the caller's mistake, answered before RepairBot takes a job.
+    const project = projectAsked(services, query.project);
+    if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
+    return fleet.run(
       'RepairBot',
       { label: 'fix modules' },
       async () => {
-        const project = currentProject(repo);
-        if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
         const latest = repo.list({ project, limit: 1 })[0];
         const missing = latest?.diagnosis?.code === 'MISSING_PACKAGE';
         if (!latest || !missing) {
@@ -37,6 +38,6 @@ export function registerRepairRoutes(router: Router, services: AppServices): voi
         return { text: result.message };
       },
       { slot: false, summary: (r) => r.text },
-    ),
-  );
+    );
+  });
 }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { homeEnv, sharedCaches } from './build-home.ts';
+import { forgeCaches, homeEnv } from './build-home.ts';
 import { runCommand, type OutputLine } from './run-command.ts';
 import { sandboxAvailable } from './sandbox.ts';
 import { makeTempDir, nodeScript } from './test-support.ts';
@@ -11,8 +11,13 @@ import { makeTempDir, nodeScript } from './test-support.ts';
 const available = await sandboxAvailable();
 
 describe('homeEnv', () => {
-  it('gives the command its own HOME and XDG folders and keeps the package-manager caches where the daemon has them', () => {
-    const env = homeEnv('/forge/homes/shop', { HOME: '/home/ana', XDG_CACHE_HOME: '/cache' });
+  it("gives the command its own HOME and XDG folders and pins every package manager's cache in FORGE_HOME/caches", () => {
+    const env = homeEnv('/forge/homes/shop', '/forge/caches', {
+      HOME: '/home/ana',
+      XDG_CACHE_HOME: '/cache',
+      npm_config_cache: '/home/ana/.npm',
+      YARN_CACHE_FOLDER: '/home/ana/.cache/yarn',
+    });
     expect(env).toMatchObject({
       HOME: '/forge/homes/shop',
       XDG_CONFIG_HOME: '/forge/homes/shop/.config',
@@ -20,17 +25,18 @@ describe('homeEnv', () => {
       XDG_DATA_HOME: '/forge/homes/shop/.local/share',
       XDG_STATE_HOME: '/forge/homes/shop/.local/state',
       npm_config_userconfig: '/home/ana/.npmrc',
-      npm_config_cache: '/home/ana/.npm',
-      npm_config_cache_dir: '/cache/pnpm',
-      YARN_CACHE_FOLDER: '/cache/yarn',
-      YARN_GLOBAL_FOLDER: '/home/ana/.yarn/berry',
-      BUN_INSTALL_CACHE_DIR: '/home/ana/.bun/install/cache',
+      // Forge's own, never the daemon user's (another program or Forge may write those meanwhile).
+      npm_config_cache: '/forge/caches/npm',
+      npm_config_cache_dir: '/forge/caches/pnpm',
+      YARN_CACHE_FOLDER: '/forge/caches/yarn',
+      YARN_GLOBAL_FOLDER: '/forge/caches/yarn-berry',
+      BUN_INSTALL_CACHE_DIR: '/forge/caches/bun',
+      COREPACK_HOME: '/forge/caches/corepack',
     });
-    // The daemon's own settings win.
-    expect(sharedCaches({ HOME: '/h', npm_config_cache: '/npm', YARN_CACHE_FOLDER: '/y' })).toMatchObject({
-      npm_config_cache: '/npm',
-      YARN_CACHE_FOLDER: '/y',
-    });
+    // Without FORGE_HOME's caches, the tools keep theirs in the command's own home.
+    expect(homeEnv('/forge/homes/shop', undefined, { HOME: '/home/ana' })).not.toHaveProperty(
+      'npm_config_cache',
+    );
   });
 });
 
@@ -49,11 +55,15 @@ describe.skipIf(!available)('a build with a writable home of its own, in the san
     await Promise.all(cleanups.splice(0).map((fn) => fn()));
   });
 
-  it("writes ~/.config and ~/.cache, reuses the shared npm cache, and cannot write the daemon user's home", async () => {
+  it("writes ~/.config and ~/.cache and FORGE_HOME's npm cache, and cannot write the daemon user's home", async () => {
     const realHome: string = process.env.HOME ?? homedir();
     const probe = `forge-home-probe-${process.pid}`;
-    const npmCache = sharedCaches().npm_config_cache!;
+    const caches = join(home, '..', '..', 'caches');
+    const npmCache = forgeCaches(caches).npm_config_cache!;
     cleanups.push(() => rm(join(npmCache, probe), { force: true }));
+    // A fresh machine's home may have no ~/.config yet: writing into a missing folder fails with
+    // ENOENT whether or not the sandbox protects it, which would prove nothing.
+    await mkdir(join(realHome, '.config'), { recursive: true });
     const argv = await nodeScript(
       dir,
       'build.cjs',
@@ -74,6 +84,7 @@ console.log('HOME=' + home);`,
       argv,
       cwd: dir,
       home,
+      caches,
       timeoutMs: 30_000,
       sandbox: true,
       onLine: (line) => lines.push(line),

@@ -4,7 +4,7 @@ export type { CancelReason, RunCommandOptions, RunOutcome, RunResult } from './r
 export type { OutputLine, OutputStream, OutputTotals } from './output-limiter.ts';
 export { scrubEnv, isInheritable, FORCED_BUILD_ENV } from './scrub-env.ts';
 export { sandboxAvailable, type SandboxOptions } from './sandbox.ts';
-export { homeEnv, sharedCaches } from './build-home.ts';
+export { forgeCaches, homeEnv } from './build-home.ts';
 export { killProcessGroup } from './process-group.ts';
 export { LineBatcher, type LineBatcherOptions } from './line-batcher.ts';
 export * from './limits.ts';

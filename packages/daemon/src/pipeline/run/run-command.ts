@@ -20,7 +20,7 @@ import {
 } from './resource-limits.ts';
 import { sandboxArgv, sandboxAvailable, type SandboxOptions } from './sandbox.ts';
 import { scrubEnv } from './scrub-env.ts';
-import { homeEnv } from './build-home.ts';
+import { forgeCaches, homeEnv } from './build-home.ts';
 import { watchDiskWrites } from './disk-watch.ts';
 import { formatBytes } from '@forge/shared';
 
@@ -50,6 +50,8 @@ export interface RunCommandOptions {
    * the command sees the daemon's HOME, read-only in the sandbox.
    */
   home?: string;
+  /** With `home`: FORGE_HOME/caches, where the package managers' caches are pinned (build-home.ts). */
+  caches?: string;
   /** Run inside bubblewrap when available (see `sandboxAvailable`); `RunResult.sandboxed` says if it did. */
   sandbox?: boolean | SandboxOptions;
   /**
@@ -132,10 +134,14 @@ export async function runCommand(options: RunCommandOptions): Promise<RunResult>
 
   const env = scrubEnv(
     process.env,
-    options.home ? { ...homeEnv(options.home), ...options.env } : options.env,
+    options.home ? { ...homeEnv(options.home, options.caches), ...options.env } : options.env,
   );
   if (signal?.aborted) return notStarted(false, 'cancelled');
   if (options.home) await mkdir(options.home, { recursive: true });
+  // Bound writable in the sandbox, so they must exist first.
+  if (options.home && options.caches) {
+    await Promise.all(Object.values(forgeCaches(options.caches)).map((d) => mkdir(d, { recursive: true })));
+  }
 
   let command = [...argv];
   let sandboxed = false;

@@ -24,7 +24,7 @@ describe('Yarn 1 installs take the shared cache lock', () => {
       toolchain: yarn1,
       env: { YARN_CACHE_FOLDER: path.join(cache, 'v6') },
     });
-    expect(withYarnMutex(bp)).toEqual([
+    expect(withYarnMutex(bp, '/unused')).toEqual([
       ...install,
       '--mutex',
       `file:${path.join(cache, 'v6', '.forge-install-mutex')}`,
@@ -35,8 +35,19 @@ describe('Yarn 1 installs take the shared cache lock', () => {
       install: ['yarn', 'install', '--immutable'],
       toolchain: { ...yarn1, package: '@yarnpkg/cli-dist', request: '4' },
     });
-    expect(withYarnMutex(berry)).toEqual(['yarn', 'install', '--immutable']);
+    expect(withYarnMutex(berry, cache)).toEqual(['yarn', 'install', '--immutable']);
     const npm = makeBlueprint({ packageManager: 'npm', install: ['npm', 'ci'] });
-    expect(withYarnMutex(npm)).toEqual(['npm', 'ci']);
+    expect(withYarnMutex(npm, cache)).toEqual(['npm', 'ci']);
+  });
+
+  it("locks Forge's own Yarn cache, inside FORGE_HOME, when the project names none", () => {
+    const install = ['yarn', 'install', '--frozen-lockfile'];
+    const bp = makeBlueprint({ packageManager: 'yarn', install, toolchain: yarn1 });
+    const caches = path.join(cache, 'forge-home', 'caches');
+    expect(withYarnMutex(bp, caches)).toEqual([
+      ...install,
+      '--mutex',
+      `file:${path.join(caches, 'yarn', '.forge-install-mutex')}`,
+    ]);
   });
 });

@@ -14,19 +14,21 @@ import { isStoreInstall, usesStore } from '../toolchains/index.ts';
 import { registryFor } from '../toolchains/registry.ts';
 import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
-import { sharedCaches } from '../run/index.ts';
+import { forgeCaches } from '../run/index.ts';
 import { commandFailure, diskFullFailure, type Stage } from './types.ts';
 
 /**
- * Yarn 1 corrupts its shared cache when two installs write it at once ("corrupt tarball"): every
- * Yarn 1 install of every build takes the cache's own lock (Yarn's `--mutex file:`), across
- * processes, so builds of Yarn 1 projects side by side install one after the other.
+ * Yarn 1 corrupts its cache when two installs write it at once ("corrupt tarball", a missing
+ * .yarn-metadata.json): every Yarn 1 install of every build takes the cache's own lock (Yarn's
+ * `--mutex file:`), across processes, so builds of Yarn 1 projects side by side install one after
+ * the other. The cache is the one the install uses: the project's YARN_CACHE_FOLDER, else Forge's
+ * (FORGE_HOME/caches/yarn).
  */
-export function withYarnMutex(bp: Blueprint): string[] {
+export function withYarnMutex(bp: Blueprint, cachesDir: string): string[] {
   const argv = bp.install!;
   const classic = bp.packageManager === 'yarn' && bp.toolchain?.package === 'yarn';
   if (!classic || argv[0] !== 'yarn' || argv.some((a) => a.startsWith('--mutex'))) return argv;
-  const cache = bp.env.YARN_CACHE_FOLDER ?? sharedCaches().YARN_CACHE_FOLDER!;
+  const cache = bp.env.YARN_CACHE_FOLDER ?? forgeCaches(cachesDir).YARN_CACHE_FOLDER!;
   fs.mkdirSync(cache, { recursive: true });
   return [...argv, '--mutex', `file:${path.join(cache, '.forge-install-mutex')}`];
 }
@@ -45,7 +47,7 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
     bot: 'DependencyBot',
     label: (projectName) => `install ${projectName}`,
     async run(ctx, bp) {
-      const argv = withYarnMutex(bp);
+      const argv = withYarnMutex(bp, layout.cachesDir);
       const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
       const nodeModules = path.join(projectDir, 'node_modules');
       const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');

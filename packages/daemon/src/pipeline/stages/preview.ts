@@ -64,6 +64,8 @@ export function previewStage(deps: {
   sandbox: boolean;
   /** The writable home a project's server app gets, as its build commands do. */
   home?: (projectName: string) => string;
+  /** FORGE_HOME/caches, as for its build commands. */
+  caches?: string;
 }): Stage<PreviewInput, string> {
   const { previews, repo } = deps;
   return {
@@ -88,6 +90,7 @@ export function previewStage(deps: {
             projectDir: projectRootOf(root, bp.appDir),
             env: bp.env,
             ...(deps.home ? { home: deps.home(ctx.projectName) } : {}),
+            ...(deps.caches ? { caches: deps.caches } : {}),
             signal: ctx.signal,
             // An app of a workspace runs through links into the whole project (root node_modules).
             sandbox:

@@ -25,6 +25,8 @@ export interface StageEnv {
   logger: Logger;
   /** The writable home a project's commands get (HOME, XDG_*), or none: the daemon's, read-only. */
   home?: (projectName: string) => string;
+  /** FORGE_HOME/caches: the package managers' caches every command with a home uses. */
+  caches?: string;
 }
 
 const cancelled = (run: BuildRun): StageResult<never> => ({
@@ -103,9 +105,11 @@ export async function runStage<I, O>(
       },
       {
         signal: run.signal,
-        // A cancelled job is not the bot's failure: it stays out of its error count and "Fix".
-        failed: (r) =>
-          r.ok ? r.stepStatus === 'failed' || r.stepStatus === 'timed-out' : r.failure.status !== 'cancelled',
+        // A cancelled job is not the bot's failure: it stays out of its error count and "Fix". Nor is
+        // a step that did its job and found the project wanting (tests that fail, an output check
+        // that finds a missing asset: `ok` with a failed step): that is the project's result, which
+        // the build's record and verdict carry, and the bot stays healthy.
+        failed: (r) => !r.ok && r.failure.status !== 'cancelled',
       },
     );
   } catch (err) {
@@ -140,6 +144,7 @@ function stageContext(
         ...(command.env ? { env: command.env } : {}),
         timeoutMs: command.timeoutMs,
         ...(env.home ? { home: env.home(run.projectName) } : {}),
+        ...(env.caches ? { caches: env.caches } : {}),
         // The build's cancel always stops it; a stage may also stop its own command.
         signal: command.signal ? AbortSignal.any([run.signal, command.signal]) : run.signal,
         sandbox:

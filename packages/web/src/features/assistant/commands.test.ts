@@ -59,6 +59,9 @@ describe('runAssistantCommand', () => {
     }[command]!;
     await runAssistantCommand(client, input);
     expect(client.request).toHaveBeenCalledWith(route);
+    // The project selected in the header goes along: the answer is about it.
+    await runAssistantCommand(client, input, 'shop');
+    expect(client.request).toHaveBeenLastCalledWith(route, { query: { project: 'shop' } });
   });
 
   it('answers anything else locally with the list of commands', async () => {

@@ -74,12 +74,16 @@ export const HELP_TEXT = [
 export async function runAssistantCommand(
   client: Pick<ForgeClient, 'request'>,
   input: string,
+  /** The project selected in the header: the answer is about it (default: the daemon's current one). */
+  project?: string | null,
 ): Promise<{ command: AssistantCommand; reply: string; ok: boolean }> {
   const command = routeCommand(input);
   if (command === 'help') return { command, reply: HELP_TEXT, ok: true };
   const { route, failure } = COMMAND_CALLS[command];
   try {
-    const answer = await client.request(route);
+    const answer = project
+      ? await client.request(route, { query: { project } })
+      : await client.request(route);
     return { command, reply: answer.text, ok: true };
   } catch (error) {
     if (error instanceof ForgeHttpError) return { command, reply: failure(error.serverMessage), ok: false };

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ForgeHttpError, UI_TEXT, type ForgeChatItem, type ServerMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
+import { useProject } from '@/lib/project-context.tsx';
 import { useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 
@@ -81,7 +82,12 @@ export function mergeChatMessage(
       // Once it ended (or the page was left meanwhile) only a longer text is news: a piece arriving
       // late never shortens a reply.
       if (!line.streaming && message.chat.length <= line.message.length) return lines;
-      const next: ChatLine = { ...line, message: message.chat, streaming: message.final !== true };
+      const next: ChatLine = {
+        ...line,
+        message: message.chat,
+        streaming: message.final !== true,
+        ...(message.certainty ? { certainty: message.certainty } : {}),
+      };
       return lines.map((l, i) => (i === index ? next : l));
     }
   }
@@ -97,6 +103,7 @@ export function mergeChatMessage(
     if (own >= 0) return lines.map((l, i) => (i === own ? { ...l, delivery: 'sent', echoed: true } : l));
   }
   const line: ChatLine = { id: newId(), role: message.role, message: message.chat, timestamp };
+  if (message.certainty) line.certainty = message.certainty;
   if (message.replyId !== undefined) {
     line.replyId = message.replyId;
     line.streaming = message.final !== true;
@@ -136,11 +143,15 @@ export function useForgeChat() {
     setLines((current) => mergeChatMessage(current, message, Date.now()));
   });
   const { clientId } = useSocket();
+  const { project } = useProject();
 
   const send = useMutation({
+    // The chat is about the project selected in the header (build, fix, status, brain questions).
     mutationFn: ({ q }: { id: string; q: string }) => {
       const id = clientId();
-      return forgeClient.request('chat', { body: id ? { q, clientId: id } : { q } });
+      return forgeClient.request('chat', {
+        body: { q, ...(id ? { clientId: id } : {}), ...(project ? { project } : {}) },
+      });
     },
     onMutate: ({ id, q }) => {
       setLines((current) =>
@@ -150,10 +161,15 @@ export function useForgeChat() {
         ]),
       );
     },
-    onSuccess: (_answer, { id }) => {
-      setLines((current) =>
-        current.map((l) => (l.id === id && l.delivery === 'sending' ? { ...l, delivery: 'sent' } : l)),
-      );
+    onSuccess: (answer, { id }) => {
+      setLines((current) => {
+        const sent = current.map((l) =>
+          l.id === id && l.delivery === 'sending' ? { ...l, delivery: 'sent' as const } : l,
+        );
+        // Without a live connection to send them to, the daemon answers in the response itself.
+        const replies = (answer.replies ?? []).map((r) => ({ ...r, id: nextId() }));
+        return replies.length ? keepLast([...sent, ...replies]) : sent;
+      });
     },
     onError: (error, { id }) => {
       update(id, { failed: reasonOf(error) });

@@ -2,6 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } f
 import { Anvil, Loader2, Send, X } from 'lucide-react';
 import type { AssistantChatMessage } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
+import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -22,6 +23,7 @@ const message = (type: AssistantChatMessage['type'], content: string): Assistant
  */
 export function ForgeAssistant({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const connected = useConnectionStatus() === 'connected';
+  const { project } = useProject();
   const [messages, setMessages] = useState<AssistantChatMessage[]>(() => [message('bot', HELP_TEXT)]);
   const [input, setInput] = useState('');
   const [running, setRunning] = useState(false);
@@ -46,7 +48,7 @@ export function ForgeAssistant({ open, onOpenChange }: { open: boolean; onOpenCh
     setInput('');
     setMessages((m) => [...m, message('user', text)]);
     setRunning(true);
-    const { reply } = await runAssistantCommand(forgeClient, text);
+    const { reply } = await runAssistantCommand(forgeClient, text, project);
     setMessages((m) => [...m, message('bot', reply)]);
     setRunning(false);
     // The input was disabled while the command ran; give the keyboard back for the next one.

@@ -2,11 +2,13 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useQueryClient } from '@tanstack/react-query';
 import { Brain, Send } from 'lucide-react';
 import { UI_TEXT, formatSessionTime, type BrainChatMessage } from '@forge/shared';
+import { useProject } from '@/lib/project-context.tsx';
 import { forgeClient } from '@/lib/api.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { brainStatusQueryKey, useBrainStatus } from '../queries.ts';
 
 /** Spec §4 system notes of the brain session. */
@@ -17,6 +19,10 @@ export const BRAIN_NOTES = {
 
 /** The phrases themselves are the user's secret; the hint only says what comes first. */
 export const BRAIN_HINT = 'Start with your greeting phrase, then send your code phrase.';
+
+/** What the "I don't know" mark says next to an answer: what would let the brain answer. */
+export const unknownReason = (needs: string | undefined): string =>
+  needs ? `To answer, it needs ${needs}.` : "Forge's records do not hold the answer.";
 
 let nextId = 0;
 const note = (
@@ -53,6 +59,8 @@ export function BrainChat({ className }: { className?: string }) {
   const queryClient = useQueryClient();
   const status = useBrainStatus();
   const [messages, setMessages] = useState<BrainChatMessage[]>([]);
+  // Questions are about the project selected in the header.
+  const { project } = useProject();
   const [input, setInput] = useState('');
   const [waiting, setWaiting] = useState(false);
   const [fromReply, setFromReply] = useState<{ authenticated: boolean; at: number } | null>(null);
@@ -97,11 +105,15 @@ export function BrainChat({ className }: { className?: string }) {
     waitingRef.current = true;
     setStream(null);
     try {
-      const reply = await forgeClient.request('brainHandshake', { body: { message: text } });
+      const reply = await forgeClient.request('brainHandshake', {
+        body: project ? { message: text, project } : { message: text },
+      });
       const notes: BrainChatMessage[] = [
         note('brain', reply.reply, {
           authenticated: reply.authenticated,
           sessionExpired: reply.sessionExpired,
+          ...(reply.certainty ? { certainty: reply.certainty } : {}),
+          ...(reply.needs ? { needs: reply.needs } : {}),
         }),
       ];
       if (reply.sessionExpired) notes.push(note('system', BRAIN_NOTES.expired, { sessionExpired: true }));
@@ -180,6 +192,11 @@ export function BrainChat({ className }: { className?: string }) {
               )}
             >
               {m.message}
+              {m.type === 'brain' && m.certainty === 'unknown' ? (
+                <div className="mt-1.5 whitespace-normal">
+                  <HonestyMark mark="unknown" reason={unknownReason(m.needs)} />
+                </div>
+              ) : null}
             </li>
           ))
         )}

@@ -27,6 +27,8 @@ const USER_CARD: GenerateResult = {
     { name: 'name', type: 'string', optional: false },
     { name: 'age', type: 'number', optional: true },
   ],
+  kind: 'implemented',
+  reason: 'a component that shows each of its props',
 };
 
 /** POST /api/generate answered with `answer`; the requests are kept. */

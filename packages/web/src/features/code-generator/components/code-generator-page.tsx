@@ -13,6 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle, CardDescription } from '@/com
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { EmptyState, Mono, PageFrame } from '@/components/layout/page.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
@@ -29,13 +30,14 @@ export const KIND_LABELS: Record<CodeKind, string> = {
 const KIND_DESCRIPTIONS: Record<CodeKind, string> = {
   component: 'A React component with typed props, showing each field',
   api: 'An Express router: list, read, create, update and delete, with validation',
-  function: 'A typed function with JSDoc, its body written when the task is a known one',
+  function:
+    'A typed function with JSDoc: a real implementation when the task is in the catalogue, else a skeleton',
   schema: 'A zod schema and the type it infers',
 };
 
 const SOURCE_TITLES: Record<GenerateResult['source'], string> = {
   template: "Written by CodeGenBot's built-in generator",
-  model: 'Written by the configured model (its code parsed)',
+  model: 'Written by the configured model (its code type-checked against the interface asked for)',
 };
 
 interface Generated {
@@ -205,6 +207,7 @@ export function CodeGeneratorPage() {
         <CardContent className="flex flex-col gap-3 pt-0">
           {generated ? (
             <>
+              <HonestyMark mark={generated.result.kind} reason={generated.result.reason} />
               {generated.result.fields.length > 0 ? (
                 <ul aria-label="Fields read" className="flex flex-wrap gap-1.5">
                   {generated.result.fields.map((f) => (

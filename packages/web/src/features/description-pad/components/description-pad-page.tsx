@@ -6,6 +6,7 @@ import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
 import { UI_TEXT } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
+import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -14,12 +15,14 @@ import { useToast } from '@/components/ui/use-toast.tsx';
 import { PageFrame } from '@/components/layout/page.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
+import { unknownReason } from '@/features/brain/components/brain-chat.tsx';
 import { mergeChatMessage, type ChatLine } from '@/features/console/forge-chat.ts';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 
 /** What came back for the last description sent. */
 type PadResponse =
-  | { to: 'brain'; reply: string; note: string | null }
+  | { to: 'brain'; reply: string; note: string | null; unknown: boolean; needs?: string }
   | { to: 'forge'; replies: ChatLine[] }
   | { to: 'brain' | 'forge'; failed: string; reason: string };
 
@@ -41,7 +44,10 @@ function ReplyCard({ response }: { response: PadResponse }) {
           <CardTitle>Brain</CardTitle>
           {response.note ? <CardDescription>{response.note}</CardDescription> : null}
         </CardHeader>
-        <CardContent className="text-sm whitespace-pre-wrap">{response.reply}</CardContent>
+        <CardContent className="space-y-2 text-sm">
+          <p className="whitespace-pre-wrap">{response.reply}</p>
+          {response.unknown ? <HonestyMark mark="unknown" reason={unknownReason(response.needs)} /> : null}
+        </CardContent>
       </Card>
     );
   }
@@ -82,15 +88,19 @@ export function DescriptionPadPage() {
   const { toast } = useToast();
   const connected = useConnectionStatus() === 'connected';
   const { clientId } = useSocket();
+  const { project } = useProject();
   const [text, setText] = useState('');
   const [response, setResponse] = useState<PadResponse | null>(null);
 
   const toBrain = useMutation({
-    mutationFn: (message: string) => forgeClient.request('brainHandshake', { body: { message } }),
+    mutationFn: (message: string) =>
+      forgeClient.request('brainHandshake', { body: project ? { message, project } : { message } }),
     onSuccess: (answer) =>
       setResponse({
         to: 'brain',
         reply: answer.reply,
+        unknown: answer.certainty === 'unknown',
+        ...(answer.needs ? { needs: answer.needs } : {}),
         note: answer.sessionExpired
           ? 'Session expired. Please re-authenticate.'
           : answer.authenticated
@@ -106,9 +116,27 @@ export function DescriptionPadPage() {
   const toForge = useMutation({
     mutationFn: (q: string) => {
       const id = clientId();
-      return forgeClient.request('chat', { body: id ? { q, clientId: id } : { q } });
+      return forgeClient.request('chat', {
+        body: { q, ...(id ? { clientId: id } : {}), ...(project ? { project } : {}) },
+      });
     },
     onMutate: () => setResponse({ to: 'forge', replies: [] }),
+    // Without a live connection to send them to, the daemon answers in the response itself.
+    onSuccess: (answer) => {
+      const replies = answer.replies;
+      if (!replies?.length) return;
+      setResponse((current) =>
+        current && current.to === 'forge' && 'replies' in current
+          ? {
+              ...current,
+              replies: [
+                ...current.replies,
+                ...replies.map((r, i) => ({ ...r, id: `http-${Date.now()}-${i}` })),
+              ],
+            }
+          : current,
+      );
+    },
     onError: (error) => {
       toast({ title: UI_TEXT.forgeRequestFailed, description: reasonOf(error), variant: 'destructive' });
       setResponse({ to: 'forge', failed: UI_TEXT.forgeRequestFailed, reason: reasonOf(error) });

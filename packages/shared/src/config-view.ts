@@ -1,8 +1,12 @@
-import type { DaemonConfigView } from '@forge/shared';
+import type { DaemonConfigView } from './domain/entities.ts';
 
-/** Human form of `print-config`: one aligned `name  value` line per field. */
-export function formatConfigView(view: DaemonConfigView): string {
+/**
+ * Human form of a daemon configuration (`forge config print`, from the running daemon or with
+ * `--local`): one aligned `name  value` line per field; `extra` rows go first.
+ */
+export function formatConfigView(view: DaemonConfigView, extra: Array<[string, string]> = []): string {
   const rows: Array<[string, string]> = [
+    ...extra,
     ['home', view.home],
     ['host', view.host],
     ['port', String(view.port)],

@@ -1,8 +1,9 @@
 /**
- * Type-checking generated code for the tests (not shipped: nothing outside tests imports this
- * file). One TypeScript program holds every generated file, as the user's project would: strict,
- * unused locals and parameters reported, the real type definitions of React (@forge/web's), Express
- * and zod (the daemon's own) resolved from the repo's node_modules.
+ * Type-checking generated code: one TypeScript program holds every file, as the user's project
+ * would: strict, unused locals and parameters reported, the real type definitions of React
+ * (@forge/web's), Express and zod (the daemon's own) resolved from the repo's node_modules. The
+ * tests check every answer of the built-in generator with it; CodeGenBot checks a model's code
+ * against the interface it was asked for with it.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +20,12 @@ export interface GeneratedFile {
 }
 
 const OPTIONS: ts.CompilerOptions = {
+  strictFunctionTypes: true,
   strict: true,
   noUncheckedIndexedAccess: true,
   noUnusedLocals: true,
   noUnusedParameters: true,
+  exactOptionalPropertyTypes: false,
   noImplicitReturns: true,
   noFallthroughCasesInSwitch: true,
   noImplicitOverride: true,
@@ -40,9 +43,12 @@ const OPTIONS: ts.CompilerOptions = {
   verbatimModuleSyntax: true,
 };
 
-/** Where a generated file pretends to live: components beside React's types, the rest beside Express and zod. */
-const virtualPath = (fileName: string): string =>
-  /\.(tsx|jsx)$/.test(fileName)
+/**
+ * Where a generated file pretends to live: components and hooks beside React's types, the rest
+ * beside Express and zod.
+ */
+const virtualPath = (fileName: string, code = ''): string =>
+  /\.(tsx|jsx)$/.test(fileName) || /from 'react'/.test(code)
     ? path.join(webRoot, 'src', '__codegen__', fileName)
     : path.join(daemonRoot, 'src', '__codegen__', fileName);
 
@@ -53,12 +59,19 @@ const sourceCache = new Map<string, ts.SourceFile>();
  * Diagnostics per generated file: semantic and syntactic for TypeScript, syntactic for JavaScript
  * (the JSDoc types of a .js file are not checked: `checkJs` is the user's choice, not a given).
  */
-export function checkGenerated(files: GeneratedFile[]): Map<string, string[]> {
-  const virtual = new Map(files.map((f) => [virtualPath(f.fileName), f.code]));
-  const host = ts.createCompilerHost(OPTIONS, true);
+export function checkGenerated(
+  files: GeneratedFile[],
+  options: ts.CompilerOptions = {},
+): Map<string, string[]> {
+  const virtual = new Map(files.map((f) => [virtualPath(f.fileName, f.code), f.code]));
+  const compilerOptions = { ...OPTIONS, ...options };
+  const host = ts.createCompilerHost(compilerOptions, true);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (p) => virtual.has(p) || fileExists(p);
+  // The virtual files' folders do not exist on disk: module resolution must still look in them.
+  host.directoryExists = (d) =>
+    [...virtual.keys()].some((p) => p.startsWith(d + path.sep)) || ts.sys.directoryExists(d);
   host.readFile = (p) => virtual.get(p) ?? readFile(p);
   host.getSourceFile = (p, languageVersion) => {
     const code = virtual.get(p);
@@ -71,10 +84,10 @@ export function checkGenerated(files: GeneratedFile[]): Map<string, string[]> {
     sourceCache.set(p, source);
     return source;
   };
-  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: OPTIONS, host });
+  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: compilerOptions, host });
   const results = new Map<string, string[]>();
   for (const file of files) {
-    const source = program.getSourceFile(virtualPath(file.fileName));
+    const source = program.getSourceFile(virtualPath(file.fileName, file.code));
     if (!source) {
       results.set(file.fileName, ['not in the program']);
       continue;
