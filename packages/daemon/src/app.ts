@@ -40,6 +40,7 @@ import type { ServerMessage } from '@forge/shared';
 import { concurrencyOf, createFleet, type Fleet } from './fleet/fleet.ts';
 import { homeLayout, type HomeLayout } from './home-layout.ts';
 import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
+import { createLogArchive } from './features/builds/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
@@ -180,7 +181,9 @@ export function createApp(deps: AppDeps): ForgeApp {
   });
   setDebugLogging(settings.get().debugMode);
   const layout = homeLayout(deps.config.home);
-  const repo = createBuildRepo(deps.store);
+  const repo = createBuildRepo(deps.store, {
+    logArchive: createLogArchive(layout.buildLogsDir, layout.tmpDir),
+  });
   const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings.get()) });
   const previews = createPreviewRegistry({ logger });
   const sandbox = deps.sandbox ?? true;

@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotInfo, Build, BuildLogsResponse, UploadResult } from '@forge/shared';
+import { cleanEnv } from '@forge/testing';
 import { makeZip, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
-import { cleanup, startTestApp, type TestApp } from './helpers.ts';
+import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
+
+const run = promisify(execFile);
+const FORGE_BIN = path.resolve(import.meta.dirname, '../../cli/bin/forge.js');
 
 afterEach(cleanup);
 
@@ -16,6 +22,25 @@ const press = (app: TestApp, button: 'build' | 'fix', botName: string) =>
   });
 const card = async (app: TestApp, name: string): Promise<BotInfo> =>
   (await json<BotInfo[]>(fetch(`${app.url}/api/bots`))).find((b) => b.name === name)!;
+/** The built CLI against this app, from a HOME of its own, without colour. */
+async function forge(
+  app: TestApp,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cwd = tempDir('forge-cli-');
+  const child = await run(process.execPath, [FORGE_BIN, ...args, '--url', app.url], {
+    cwd,
+    env: cleanEnv({ HOME: cwd, NO_COLOR: '1' }),
+  }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+  return child;
+}
 const buildCount = async (app: TestApp): Promise<number> =>
   (await json<Build[]>(fetch(`${app.url}/api/builds?limit=100`))).length;
 
@@ -180,7 +205,7 @@ describe("each bot card's Build and Fix run that bot's own job", () => {
 describe("LogBot's job", () => {
   withEnv({ FORGE_LOG_KEEP_BUILDS: '1', FORGE_LOG_MAX_BYTES: '100', FORGE_LOG_ROTATE_MS: '0' });
 
-  it('rotates daemon.log and exports the logs of old builds to files, from its card', async () => {
+  it("rotates daemon.log and moves old builds' logs to files, where HTTP and forge logs still read them", async () => {
     const app = await startTestApp();
     const live = await watch(app);
     const first = await built(app, live, 'zero', ZERO_DEP_BUILD);
@@ -190,6 +215,23 @@ describe("LogBot's job", () => {
     fs.mkdirSync(path.dirname(daemonLog), { recursive: true });
     fs.writeFileSync(daemonLog, 'x'.repeat(2048));
 
+    /** What a user reads of a build's log: every page over HTTP, and `forge logs` (text, --json, -f). */
+    const readers = async (id: string) => ({
+      all: await json<BuildLogsResponse>(fetch(`${app.url}/api/builds/${id}/logs?limit=1000`)),
+      paged: [
+        await json<BuildLogsResponse>(fetch(`${app.url}/api/builds/${id}/logs?limit=3`)),
+        await json<BuildLogsResponse>(fetch(`${app.url}/api/builds/${id}/logs?after=3&limit=3`)),
+      ],
+      text: await forge(app, ['logs', id]),
+      json: await forge(app, ['logs', id, '--json']),
+      follow: await forge(app, ['logs', id, '-f', '--json']),
+    });
+    const before = await readers(first.id);
+    expect(before.all.entries.length).toBeGreaterThan(3);
+    expect(before.all.entries.map((e) => e.message)).toContain('built 2 files');
+    expect(before.text.stdout).toContain('built 2 files');
+    expect(before.json.stdout.trim().split('\n')).toHaveLength(before.all.entries.length);
+
     const { message } = await json<{ message: string }>(press(app, 'build', 'LogBot'));
     expect(message).toMatch(
       /^LogBot: rotated daemon\.log \(2 KB\); exported 1 old build log \(\d+ lines\) to logs\/builds\.$/,
@@ -198,15 +240,19 @@ describe("LogBot's job", () => {
     expect(fs.statSync(daemonLog).size).toBe(0);
     const exported = fs.readFileSync(path.join(app.home, 'logs', 'builds', `${first.id}.log`), 'utf8');
     expect(exported).toContain('built 2 files');
-    const stored = await json<BuildLogsResponse>(fetch(`${app.url}/api/builds/${first.id}/logs?limit=1000`));
-    expect(stored.entries).toEqual([]);
-    const kept = await json<BuildLogsResponse>(fetch(`${app.url}/api/builds/${second.id}/logs?limit=1000`));
-    expect(kept.entries.length).toBeGreaterThan(0);
+    // The project's last build keeps its lines in the store.
+    expect(fs.existsSync(path.join(app.home, 'logs', 'builds', `${second.id}.log`))).toBe(false);
+
+    expect(await readers(first.id)).toEqual(before);
     expect((await card(app, 'LogBot')).lastJob).toMatchObject({
       label: 'rotate logs',
       ok: true,
       summary: message,
     });
+    // Nothing left to move: a second press exports nothing and changes no reader's answer.
+    const again = await json<{ message: string }>(press(app, 'build', 'LogBot'));
+    expect(again.message).toMatch(/no old build log to export\.$/);
+    expect((await readers(first.id)).all).toEqual(before.all);
   });
 });
 

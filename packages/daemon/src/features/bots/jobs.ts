@@ -5,9 +5,9 @@ import type { AppServices } from '../../app.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { INSTALL_KEY_FILE, installKey, readInstallKey } from '../builds/install-cache.ts';
 import { sourceHash } from '../builds/pipeline.ts';
-import { currentProject } from '../projects/routes.ts';
+import { projectAsked } from '../projects/routes.ts';
 
-type Services = Pick<AppServices, 'repo' | 'layout' | 'store' | 'logger'>;
+type Services = Pick<AppServices, 'repo' | 'layout' | 'logger' | 'builds'>;
 
 /**
  * CacheBot's Build: every stored output is checked against the source it was built from (fresh,
@@ -53,11 +53,8 @@ export async function verifyCaches(services: Services): Promise<string> {
 
 /** CacheBot's Fix: the current project's installs are forgotten, so its next build installs afresh. */
 export function evictProjectCache(services: Services, project: string | undefined): string {
-  const name = project ?? currentProject(services.repo);
+  const name = projectAsked(services, project);
   if (!name) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
-  if (!services.repo.project(name)) {
-    throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${name}".`);
-  }
   const { layout } = services;
   const removed: string[] = [];
   const kept = layout.depsDir(name);
@@ -114,10 +111,11 @@ export const logRotationFromEnv = (env: NodeJS.ProcessEnv = process.env): LogRot
  * LogBot's job. daemon.log past its size is copied to daemon.log.1 (older generations shift, the
  * oldest is dropped) and truncated in place: the logger appends, so it writes on at the start
  * without being reopened. The log lines of builds older than the newest `keepBuildLogs` of their
- * project are exported to logs/builds/<id>.log and removed from the store, so nothing is lost and
- * the store stops growing.
+ * project are moved to logs/builds/<id>.log (BuildRepo.archiveLogs), where every reader of a
+ * build's log still finds them, and the store stops growing. A build still running and the newest
+ * finished build of each project are never moved.
  */
-export function rotateLogs(services: Services, opts: LogRotation): string {
+export async function rotateLogs(services: Services, opts: LogRotation): Promise<string> {
   const logDir = path.join(services.layout.home, LOG_DIR);
   const parts: string[] = [];
   const daemonLog = path.join(logDir, DAEMON_LOG_FILE);
@@ -135,35 +133,17 @@ export function rotateLogs(services: Services, opts: LogRotation): string {
     parts.push(`${DAEMON_LOG_FILE} is ${formatBytes(size)}, under ${formatBytes(opts.maxDaemonLogBytes)}`);
   }
 
-  const db = services.store.db;
-  const old = db
-    .prepare<[number], { id: string }>(
-      `SELECT id FROM (
-         SELECT id, ROW_NUMBER() OVER (PARTITION BY project_name ORDER BY seq DESC) AS n FROM builds
-         WHERE status NOT IN ('queued', 'running')
-       ) WHERE n > ? AND EXISTS (SELECT 1 FROM build_logs WHERE build_id = id)`,
-    )
-    .all(opts.keepBuildLogs);
-  const lines = db.prepare<[string], { ts: string; level: string; bot: string; message: string }>(
-    'SELECT ts, level, bot_name AS bot, message FROM build_logs WHERE build_id = ? ORDER BY seq',
-  );
-  const drop = db.prepare('DELETE FROM build_logs WHERE build_id = ?');
-  const buildsDir = path.join(logDir, 'builds');
   let lineCount = 0;
-  for (const { id } of old) {
-    const rows = lines.all(id);
-    fs.mkdirSync(buildsDir, { recursive: true });
-    // Written before the rows go: a crash in between leaves both, never neither.
-    fs.writeFileSync(
-      path.join(buildsDir, `${id}.log`),
-      rows.map((r) => `${r.ts} ${r.level.toUpperCase()} [${r.bot}] ${r.message}\n`).join(''),
-    );
-    drop.run(id);
-    lineCount += rows.length;
+  let moved = 0;
+  for (const id of services.repo.buildsToArchive(opts.keepBuildLogs)) {
+    // The store says finished; a run still held in memory (its last lines in flight) waits a turn.
+    if (services.builds.running(id)) continue;
+    lineCount += await services.repo.archiveLogs(id);
+    moved++;
   }
   parts.push(
-    old.length
-      ? `exported ${old.length} old build log${old.length === 1 ? '' : 's'} (${lineCount} lines) to ${LOG_DIR}/builds`
+    moved
+      ? `exported ${moved} old build log${moved === 1 ? '' : 's'} (${lineCount} lines) to ${LOG_DIR}/builds`
       : 'no old build log to export',
   );
   return `LogBot: ${parts.join('; ')}.`;

@@ -5,7 +5,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { BuildService } from '../builds/service.ts';
-import { currentProject } from '../projects/routes.ts';
+import { projectAsked } from '../projects/routes.ts';
 import type { AppServices, FeatureHandle } from '../../app.ts';
 import { forgeIssuesText, forgeStatusText, forgeWorkflowText } from '../forge/operations.ts';
 import { integrationOf } from '../integration/routes.ts';
@@ -20,13 +20,10 @@ function requireBot(name: string): void {
   }
 }
 
-/** The project a card's button acts on: the one named, else the current one. */
-function projectOf(repo: BuildRepo, named: string | undefined): string {
-  const project = named ?? currentProject(repo);
+/** The project a card's button acts on: the one named (it must exist), else the current one. */
+function projectOf(services: AppServices, named: string | undefined): string {
+  const project = projectAsked(services, named);
   if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
-  if (!repo.project(project)) {
-    throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${project}".`);
-  }
   return project;
 }
 
@@ -40,13 +37,13 @@ export function registerBotRoutes(
   const cacheJob = (label: string, fn: () => Promise<string>) =>
     fleet.run('CacheBot', { label }, fn, { summary: (s) => s });
   const logJob = (label: string) =>
-    fleet.run('LogBot', { label }, () => Promise.resolve().then(() => rotateLogs(services, rotation)), {
+    fleet.run('LogBot', { label }, () => rotateLogs(services, rotation), {
       slot: false,
       summary: (s) => s,
     });
 
   const repair: Job = async (s, named) => {
-    const project = projectOf(repo, named);
+    const project = projectOf(services, named);
     // Nothing to repair is an answer, not a failed job: RepairBot's card stays as it was.
     const latest = repo.list({ project, limit: 1 })[0];
     if (!latest || latest.status === 'succeeded' || !isFinished(latest.status)) {
@@ -72,7 +69,7 @@ export function registerBotRoutes(
     WorkflowBot: (s) => forgeWorkflowText(s),
     HealthBot: (s) => forgeStatusText(s),
     BuildBot: async (_s, named) => {
-      const project = projectOf(repo, named);
+      const project = projectOf(services, named);
       const build = await builds.startBuild(project, { noCache: true });
       return `BuildBot started build ${build.id} of ${project}.`;
     },
@@ -105,7 +102,7 @@ export function registerBotRoutes(
     },
     RepairBot: repair,
     CacheBot: (s, named) => {
-      const project = projectOf(repo, named);
+      const project = projectOf(services, named);
       return cacheJob(`evict install cache of ${project}`, () =>
         Promise.resolve().then(() => evictProjectCache(s, project)),
       );
