@@ -27,6 +27,8 @@ type BuildRecordJson = Pick<
   | 'repairs'
   | 'lint'
   | 'worker'
+  | 'testsOption'
+  | 'verdict'
 >;
 
 interface BuildRow {
@@ -128,6 +130,8 @@ const recordOf = (b: Build): BuildRecordJson => ({
   repairs: b.repairs,
   lint: b.lint,
   worker: b.worker,
+  testsOption: b.testsOption,
+  verdict: b.verdict,
 });
 
 /** What a stored record lacks (a record of an older Forge) reads as a new build's value. */
