@@ -51,7 +51,7 @@ import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
 import { createFilesService, type FilesService } from './features/files/service.ts';
 import { registerFileRoutes } from './features/files/routes.ts';
 import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
-import { createFlags } from './features/forge/flags.ts';
+import { createFlags } from './store/flags.ts';
 import { registerForgeRoutes } from './features/forge/routes.ts';
 import { registerOperationRoutes } from './features/forge/operations-routes.ts';
 import { registerBrainRoutes } from './features/brain/routes.ts';

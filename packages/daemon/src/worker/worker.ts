@@ -21,7 +21,7 @@ import { homeLayout, type HomeLayout } from '../home-layout.ts';
 import { concurrencyOf, createFleet } from '../fleet/fleet.ts';
 import { createBuildRepo, type BuildRepo } from '../features/builds/repo.ts';
 import { BuildRun } from '../features/builds/build-run.ts';
-import { createBuildLane } from '../features/builds/build-lane.ts';
+import { createSlots } from '../fleet/slots.ts';
 import { createPipeline } from '../features/builds/pipeline.ts';
 import { createRepairJournal } from '../features/repairs/journal.ts';
 import {
@@ -294,7 +294,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       sandbox: opts.sandbox ?? true,
       broadcast,
       // BullMQ hands out at most `concurrency` jobs; the lane never makes one wait.
-      lane: createBuildLane(() => Number.MAX_SAFE_INTEGER),
+      lane: createSlots(() => Number.MAX_SAFE_INTEGER),
       journal: createRepairJournal(store),
       workerName: name,
     });

@@ -8,6 +8,7 @@ import {
   ProjectKind,
   Project,
 } from '@forge/shared';
+import { createFlags } from '../../store/flags.ts';
 import type { Store } from '../../store/store.ts';
 
 /** The JSON part of a build row: the fields of Build the pipeline reads and writes whole. */
@@ -167,6 +168,8 @@ const CURRENT_PROJECT_FLAG = 'current-project';
 /** Builds, their logs and projects in SQLite. Every write is its own transaction (synchronous=FULL). */
 export function createBuildRepo(store: Store) {
   const db = store.db;
+  // The user's chosen project lives in the daemon's flags: no table of its own for one value.
+  const flags = createFlags(store);
   const stmt = {
     nextSeq: db.prepare<[], { s: number | null }>('SELECT MAX(seq) AS s FROM builds'),
     insert: db.prepare(
@@ -214,12 +217,6 @@ export function createBuildRepo(store: Store) {
     ),
     newestProject: db.prepare<[], { name: string }>(
       'SELECT name FROM projects ORDER BY updated_at DESC, name LIMIT 1',
-    ),
-    // The user's choice lives in the daemon's flags (migration 3): no table of its own for one value.
-    chosenProject: db.prepare<[string], { value: string }>('SELECT value FROM flags WHERE key = ?'),
-    chooseProject: db.prepare<[string, string, string]>(
-      `INSERT INTO flags (key, value, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ),
     deleteProject: db.prepare<[string]>('DELETE FROM projects WHERE name = ?'),
     setOutput: db.prepare<[string | null, string | null, string]>(
@@ -331,17 +328,10 @@ export function createBuildRepo(store: Store) {
     },
     /** The project the user last chose (upload, selector, `forge use`), or null before any choice. */
     chosenProject(): string | null {
-      const row = stmt.chosenProject.get(CURRENT_PROJECT_FLAG);
-      if (!row) return null;
-      try {
-        const value: unknown = JSON.parse(row.value);
-        return typeof value === 'string' ? value : null;
-      } catch {
-        return null;
-      }
+      return flags.text(CURRENT_PROJECT_FLAG);
     },
     chooseProject(name: string): void {
-      stmt.chooseProject.run(CURRENT_PROJECT_FLAG, JSON.stringify(name), new Date().toISOString());
+      flags.set(CURRENT_PROJECT_FLAG, name);
     },
     /** Forget a project that never got files (an upload refused before its first extraction). */
     deleteProject(name: string): void {
