@@ -47,7 +47,7 @@ function step(label, cmd, args, opts) {
 /**
  * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
  * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
- * completion) and script(1) (CLI output on a terminal). As root on a Debian machine they are installed
+ * completion), script(1) (CLI output on a terminal) and xmllint (JUnit reports against their schema). As root on a Debian machine they are installed
  * here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
@@ -63,6 +63,8 @@ function ensureTestTools() {
   if (!have('zsh')) missing.push('zsh');
   if (!have('fish')) missing.push('fish');
   if (!have('script')) missing.push('bsdutils');
+  // forge ci's JUnit reports are checked against the schema CI servers read, with xmllint.
+  if (!have('xmllint')) missing.push('libxml2-utils');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && have('apt-get')) {

@@ -18,6 +18,7 @@ export * from './domain/blueprint.ts';
 export * from './domain/assistants.ts';
 export * from './domain/family.ts';
 export * from './domain/builds.ts';
+export * from './domain/tests-verdict.ts';
 export * from './domain/workers.ts';
 export * from './domain/cli-result.ts';
 export * from './http/routes.ts';

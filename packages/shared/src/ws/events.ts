@@ -6,6 +6,7 @@ import { BrainCertainty, BuildOutput, ForgeChatRole } from '../domain/entities.t
 import { Settings } from '../domain/settings.ts';
 import { BuildError, BuildStatus, CancelReason } from '../domain/builds.ts';
 import { Diagnosis, Repair } from '../domain/assistants.ts';
+import { TestsVerdict } from '../domain/tests-verdict.ts';
 import { QueueKind, WorkerInfo } from '../domain/workers.ts';
 
 /** The WebSocket path on the daemon's own host (spec §7). */
@@ -149,6 +150,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
     cancelReason: CancelReason.nullable().optional(),
     endedAt: z.string().optional(),
     durationMs: z.number().nonnegative().nullable().optional(),
+    /** What its tests say (passed, failed, none, skipped), beside its status. */
+    verdict: TestsVerdict.nullable().optional(),
   }),
   z.object({
     type: z.literal('preview-ready'),

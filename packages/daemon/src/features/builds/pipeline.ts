@@ -5,6 +5,8 @@ import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
   formatDuration,
+  testsPolicyOf,
+  testsVerdict,
   type Blueprint,
   type Build,
   type Diagnosis,
@@ -526,7 +528,12 @@ export function createPipeline(deps: PipelineDeps) {
     skip?: (rel: string) => boolean,
   ) {
     const jobs: Array<() => Promise<StageResult<unknown>>> = [];
-    if (bp.test) jobs.push(() => runStage(env, run, stages.test, bp));
+    const tests = testsPolicyOf({ testsOption: run.snapshot().testsOption, blueprint: bp });
+    if (bp.test && tests.policy === 'skip') {
+      const why = tests.source === 'option' ? '--tests skip' : '"tests": "skip" in the forge config';
+      run.beginStep('test', 'TestBot').finish('skipped', `skipped (${why})`, null);
+      run.log('TestBot', 'info', `Tests not run (${why}).`);
+    } else if (bp.test) jobs.push(() => runStage(env, run, stages.test, bp));
     // LintBot: the project's own lint script, when it has one (recorded, never failing the build).
     if (hasLintScript(path.join(layout.projectDir(run.projectName), bp.appDir), bp)) {
       jobs.push(() => runStage(env, run, stages.lint, bp));
@@ -563,6 +570,7 @@ export function createPipeline(deps: PipelineDeps) {
       'success',
       `Build complete: ${files.length} files ready to integrate or download.`,
     );
+    run.record({ verdict: testsVerdict(run.snapshot()) ?? null });
     run.end('succeeded');
     // spec §4: build_complete with the build output; clients raise their Build Complete dialog on it.
     deps.broadcast({

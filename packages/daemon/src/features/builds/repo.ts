@@ -21,6 +21,8 @@ type BuildRecordJson = Pick<
   | 'repairs'
   | 'lint'
   | 'worker'
+  | 'testsOption'
+  | 'verdict'
 >;
 
 interface BuildRow {
@@ -116,6 +118,8 @@ const recordOf = (b: Build): BuildRecordJson => ({
   repairs: b.repairs,
   lint: b.lint,
   worker: b.worker,
+  testsOption: b.testsOption,
+  verdict: b.verdict,
 });
 
 /** What a stored record lacks (a record of an older Forge) reads as a new build's value. */

@@ -1,4 +1,5 @@
 import { defaultLoadersSync } from 'cosmiconfig';
+import { TESTS_POLICIES } from '@forge/shared';
 import { z } from 'zod';
 import { DURATION_EXAMPLES, parseDuration } from '@forge/shared';
 import { BlueprintError, type BlueprintIssue } from './blueprint-error.ts';
@@ -143,10 +144,12 @@ export const ForgeProjectConfig = z.strictObject({
   /** Test command; false skips the tests. */
   test: commandSetting.optional(),
   /**
-   * Whether failed tests fail the verdict of `forge ci` and `--wait`: "required" (exit 7) or
-   * "optional" (reported, exit 0). The command's `--tests` wins over it.
+   * What the tests mean for the verdict of `forge ci` and `--wait`: "required" (failing tests exit 7),
+   * "optional" (reported, exit 0) or "skip" (not run). The command's `--tests` wins over it.
    */
-  tests: z.enum(['required', 'optional']).optional(),
+  tests: z
+    .enum(TESTS_POLICIES, { error: `expected one of ${TESTS_POLICIES.map((p) => `"${p}"`).join(', ')}` })
+    .optional(),
   /** Project-relative folder the preview serves. */
   outputDir: folderSetting('dist').optional(),
   /** Extra environment for every command. */
