@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,10 +18,28 @@ export async function cleanup(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!();
 }
 
+/**
+ * A fresh temp folder, removed at cleanup by an `rm -rf` left to run on its own: a FORGE_HOME with a
+ * few installs holds tens of thousands of files, and deleting them in the test's process (or
+ * awaiting it) can outlast a hook's timeout on a busy disk.
+ */
 export function tempDir(prefix = 'forge-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => removeInBackground(dir));
   return dir;
+}
+
+function removeInBackground(dir: string): void {
+  // Renamed first, so nothing can write into it again under its name while it goes.
+  const gone = `${dir}.removing`;
+  try {
+    fs.renameSync(dir, gone);
+  } catch {
+    return fs.rmSync(dir, { recursive: true, force: true });
+  }
+  spawn('rm', ['-rf', '--', gone], { detached: true, stdio: 'ignore' })
+    .on('error', () => fs.rmSync(gone, { recursive: true, force: true }))
+    .unref();
 }
 
 /** A pino logger that keeps its JSON lines in memory. */
