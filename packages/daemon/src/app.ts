@@ -42,6 +42,7 @@ import { homeLayout, type HomeLayout } from './home-layout.ts';
 import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
+import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -274,6 +275,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerSettingsRoutes(api, services);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
+  registerArtifactRoutes(api, { builds, layout });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerBotRoutes(api, { fleet, builds, repo, services });

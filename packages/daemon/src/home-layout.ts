@@ -37,6 +37,8 @@ export interface HomeLayout {
    * own, kept between its builds; the package-manager caches are FORGE_HOME/caches (cachesDir).
    */
   buildHome(name: string): string;
+  /** Each successful build's artifact, SBOM, provenance and source ZIP, one folder per build (docs/artifacts.md). */
+  artifactsDir(name: string): string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -53,6 +55,7 @@ export function homeLayout(home: string): HomeLayout {
     cachesDir: path.join(home, 'caches'),
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
+    artifactsDir: (name) => path.join(home, 'artifacts', name),
   };
 }
 
