@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LOG_DIR } from '@forge/shared';
 
 /**
  * Where things live inside FORGE_HOME (ARCHITECTURE §4). One place, so no feature builds these
@@ -39,6 +40,11 @@ export interface HomeLayout {
   buildHome(name: string): string;
   /** Each successful build's artifact, SBOM, provenance and source ZIP, one folder per build (docs/artifacts.md). */
   artifactsDir(name: string): string;
+  /**
+   * Where LogBot moves old builds' log lines out of the store, one `<build id>.log` each; the build
+   * repository reads them back (features/builds/log-archive.ts).
+   */
+  buildLogsDir: string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -56,6 +62,7 @@ export function homeLayout(home: string): HomeLayout {
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
     artifactsDir: (name) => path.join(home, 'artifacts', name),
+    buildLogsDir: path.join(home, LOG_DIR, 'builds'),
   };
 }
 
