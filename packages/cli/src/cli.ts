@@ -22,12 +22,14 @@ import { register as registerMemory } from './commands/memory.ts';
 import { register as registerOpen } from './commands/open.ts';
 import { register as registerPlan } from './commands/plan.ts';
 import { register as registerPreview } from './commands/preview.ts';
+import { register as registerSbom } from './commands/sbom.ts';
 import { register as registerScan } from './commands/scan.ts';
 import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
 import { register as registerTui } from './commands/tui.ts';
 import { register as registerUpload } from './commands/upload.ts';
 import { register as registerUse } from './commands/use.ts';
+import { register as registerVerify } from './commands/verify.ts';
 import { register as registerWorker } from './commands/worker.ts';
 import { register as registerWorkers } from './commands/workers.ts';
 import { resolveGlobals, type GlobalOptions } from './context.ts';
@@ -93,6 +95,8 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['plan', () => registerPlan(program, invoke)],
     ['preview', () => registerPreview(program, invoke)],
     ['download', () => registerDownload(program, invoke)],
+    ['sbom', () => registerSbom(program, invoke)],
+    ['verify', () => registerVerify(program, invoke)],
     ['chat', () => registerChat(program, invoke)],
     ['brain', () => registerBrain(program, invoke)],
     ['memory', () => registerMemory(program, invoke)],

@@ -76,7 +76,7 @@ describe('forge ci with no daemon configured', () => {
     // The artifact is the build output as a ZIP.
     const artifact = readFileSync(join(sandbox.cwd, 'artifact.zip'));
     expect(artifact.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
-    expect(listZip(artifact).sort()).toEqual(['app.js', 'index.html']);
+    expect(listZip(artifact).sort()).toEqual(['.forge/sbom.cdx.json', 'app.js', 'index.html']);
 
     // One testcase per step; the project's suite holds its test command (a runner Forge does not
     // read), failed with the (escaped) output of the test script.

@@ -43,6 +43,7 @@ import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
 import { createLogArchive } from './features/builds/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
+import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -277,6 +278,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerSettingsRoutes(api, services);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
+  registerArtifactRoutes(api, { builds, layout });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerFileRoutes(api, { files });

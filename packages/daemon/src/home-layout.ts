@@ -38,6 +38,8 @@ export interface HomeLayout {
    * own, kept between its builds; the package-manager caches are FORGE_HOME/caches (cachesDir).
    */
   buildHome(name: string): string;
+  /** Each successful build's artifact, SBOM, provenance and source ZIP, one folder per build (docs/artifacts.md). */
+  artifactsDir(name: string): string;
   /**
    * Where LogBot moves old builds' log lines out of the store, one `<build id>.log` each; the build
    * repository reads them back (features/builds/log-archive.ts).
@@ -59,6 +61,7 @@ export function homeLayout(home: string): HomeLayout {
     cachesDir: path.join(home, 'caches'),
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
+    artifactsDir: (name) => path.join(home, 'artifacts', name),
     buildLogsDir: path.join(home, LOG_DIR, 'builds'),
   };
 }

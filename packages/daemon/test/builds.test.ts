@@ -91,7 +91,8 @@ describe('upload → build → preview → artifact', () => {
     expect(artifact.status).toBe(200);
     expect(artifact.headers.get('content-disposition')).toContain('zero.zip');
     const entries = listZip(Buffer.from(await artifact.arrayBuffer())).sort();
-    expect(entries).toEqual(['assets/app.js', 'index.html']);
+    // The output, and the SBOM every artifact carries (docs/artifacts.md).
+    expect(entries).toEqual(['.forge/sbom.cdx.json', 'assets/app.js', 'index.html']);
 
     const source = await fetch(`${app.url}/api/projects/zero/download`);
     const sourceEntries = listZip(Buffer.from(await source.arrayBuffer()));

@@ -189,6 +189,16 @@ export const ERROR_CATALOGUE = {
     message: 'This project has no successful build output yet.',
     hint: 'Build it: forge build <project>',
   },
+  NO_BUILD_ARTIFACT: {
+    status: 404,
+    message: 'This build has no recorded artifact (SBOM, provenance): only successful builds have one.',
+    hint: 'List builds with: forge builds; a successful build records its artifact.',
+  },
+  ARTIFACT_RECORD_FAILED: {
+    status: 500,
+    message: 'Forge could not record the artifact, SBOM or provenance of this build.',
+    hint: 'The build output is still there; forge logs <build> shows why, and building again retries.',
+  },
   NO_PACKAGE: {
     status: 404,
     message: 'No platform package yet: Repackage Platform first.',

@@ -44,6 +44,12 @@ export async function runCi(deps: Deps, opts: CiOptions): Promise<number> {
   try {
     checkWaitOptions(opts, false);
     paths = { artifact: target(deps, opts.output), junit: target(deps, opts.junit) };
+    if (opts.provenance && !paths.artifact) {
+      throw new CliError('--provenance writes beside the artifact: give it with -o <file>.', {
+        exitCode: EXIT.usage,
+        code: 'USAGE',
+      });
+    }
     const file = await checkZipFile(opts.file, deps.cwd);
 
     let connection: Connection;
@@ -88,7 +94,18 @@ export async function runCi(deps: Deps, opts: CiOptions): Promise<number> {
     // The private daemon's preview is gone once forge ci ends: no address that answers nothing.
     if (daemon && 'previewUrl' in result) result.previewUrl = null;
     if (paths.artifact) {
-      result.artifact = await writeArtifact(deps, connection, outcome, paths.artifact, interrupt.signal);
+      result.artifact = await writeArtifact(deps, connection, outcome, paths.artifact, interrupt.signal, {
+        provenance: opts.provenance === true,
+      });
+      if (opts.provenance && result.artifact && outcome.build) {
+        result.provenance = await writeProvenance(
+          deps,
+          connection,
+          outcome.build.id,
+          result.artifact,
+          interrupt.signal,
+        );
+      }
     }
     if (paths.junit && outcome.build) {
       writeReport(paths.junit, buildJunitReport(outcome.build));
@@ -146,13 +163,17 @@ async function writeArtifact(
   outcome: FollowOutcome,
   path: string,
   signal: AbortSignal,
+  options: { provenance: boolean },
 ): Promise<string | null> {
   const build = outcome.build;
   if (build?.status !== 'succeeded') {
     deps.out.info(`No artifact written to ${path}: the build did not succeed.`);
     return null;
   }
-  const url = connection.client.url('downloadArtifact', { params: { name: build.projectName } });
+  // With provenance, this build's recorded artifact: the very bytes its statement names.
+  const url = options.provenance
+    ? connection.client.url('buildArtifact', { params: { id: build.id } })
+    : connection.client.url('downloadArtifact', { params: { name: build.projectName } });
   try {
     const bytes = await downloadToFile({ url, token: connection.token, signal }, path, true);
     deps.out.info(`Wrote the build output to ${path} (${formatBytes(bytes)})`);
@@ -162,6 +183,33 @@ async function writeArtifact(
     deps.out.info(`No artifact written to ${path}: the build has no output to download.`);
     return null;
   }
+}
+
+/**
+ * The build's signed provenance (<artifact>.intoto.jsonl, what forge verify reads), its SBOM
+ * (<artifact minus .zip>.cdx.json) and the public key that signed it (<artifact>.pub.pem), beside the
+ * artifact. The key of a private daemon is made for this run only: pin the key of a daemon you keep.
+ */
+async function writeProvenance(
+  deps: Deps,
+  connection: Connection,
+  buildId: string,
+  artifact: string,
+  signal: AbortSignal,
+): Promise<{ statement: string; sbom: string; publicKey: string }> {
+  const envelope = await connection.client.request('buildProvenance', { params: { id: buildId } });
+  const key = await connection.client.request('provenanceKey', {});
+  const statement = `${artifact}.intoto.jsonl`;
+  const publicKey = `${artifact}.pub.pem`;
+  const sbom = `${artifact.replace(/\.zip$/i, '')}.cdx.json`;
+  writeReport(statement, `${JSON.stringify(envelope)}\n`);
+  writeReport(publicKey, key.publicKey);
+  const url = connection.client.url('buildSbom', { params: { id: buildId } });
+  await downloadToFile({ url, token: connection.token, signal }, sbom, true);
+  deps.out.info(
+    `Wrote the signed provenance to ${statement}, the SBOM to ${sbom}, the public key to ${publicKey}`,
+  );
+  return { statement, sbom, publicKey };
 }
 
 /** Written beside the target and renamed into place, so a reader never sees half a report. */

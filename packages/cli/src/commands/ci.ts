@@ -8,6 +8,8 @@ export interface CiOptions extends WaitOptions {
   file: string;
   /** -o: where to write the build output ZIP when the build succeeded. */
   output?: string;
+  /** --provenance: the signed statement, the SBOM and the public key beside the artifact (needs -o). */
+  provenance?: boolean;
   /** --junit: where to write the JUnit XML report. */
   junit?: string;
   json?: boolean;
@@ -27,6 +29,10 @@ export function register(program: Command, invoke: Invoke): void {
     .description('one-shot CI build: upload, wait, write the artifact and a JUnit report, exit by the result')
     .argument('<zip>', 'the project as a .zip file')
     .option('-o, --output <file>', 'write the build output (artifact) ZIP here when the build succeeds')
+    .option(
+      '--provenance',
+      'with -o: also write <file>.intoto.jsonl (signed SLSA provenance), <file>.cdx.json (SBOM) and <file>.pub.pem (the key)',
+    )
     .option(
       '--junit <file>',
       "write a JUnit XML report of the project's test cases and the pipeline steps here",

@@ -29,6 +29,10 @@ export const CLI_ERROR_CODES = {
   UNEXPECTED: 'UNEXPECTED',
   /** The build succeeded and the project's tests failed, with tests required (exit 7). */
   TESTS_FAILED: 'TESTS_FAILED',
+  /** forge verify: the signature, the statement or the artifact's digest does not check out (exit 1). */
+  VERIFY_FAILED: 'VERIFY_FAILED',
+  /** forge verify: no provenance statement beside the artifact nor given with --statement (exit 2). */
+  STATEMENT_NOT_FOUND: 'STATEMENT_NOT_FOUND',
 } as const;
 
 /** What went wrong: a stable code and a sentence for people. */
@@ -57,6 +61,11 @@ export type CliResultError = z.infer<typeof CliResultError>;
 const ciFiles = {
   /** Absolute path of the build output ZIP written with `-o`; null when none was written (the build did not succeed). */
   artifact: z.string().nullable().optional(),
+  /** forge ci --provenance: the signed statement, the SBOM and the public key written beside the artifact. */
+  provenance: z
+    .object({ statement: z.string(), sbom: z.string(), publicKey: z.string() })
+    .nullable()
+    .optional(),
   /** Absolute path of the JUnit report written with `--junit`. */
   junit: z.string().optional(),
 };

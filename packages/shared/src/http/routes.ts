@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -538,6 +539,41 @@ export const routes = defineRoutes({
     params: ProjectParams,
     response: 'binary',
     summary: 'The build output as {projectName}.zip.',
+  },
+  buildArtifact: {
+    method: 'GET',
+    path: '/api/builds/:id/artifact',
+    params: BuildIdParams,
+    response: 'binary',
+    summary:
+      "A successful build's recorded artifact ZIP (reproducible, its SBOM inside), the subject of its provenance.",
+  },
+  buildSbom: {
+    method: 'GET',
+    path: '/api/builds/:id/sbom',
+    params: BuildIdParams,
+    response: 'binary',
+    summary: "A successful build's CycloneDX 1.6 JSON SBOM (application/vnd.cyclonedx+json).",
+  },
+  buildProvenance: {
+    method: 'GET',
+    path: '/api/builds/:id/provenance',
+    params: BuildIdParams,
+    response: DsseEnvelope,
+    summary: "A successful build's signed provenance: a DSSE envelope of an in-toto statement (SLSA v1).",
+  },
+  buildSource: {
+    method: 'GET',
+    path: '/api/builds/:id/source',
+    params: BuildIdParams,
+    response: 'binary',
+    summary: 'The reproducible source ZIP a successful build was made from (what its provenance names).',
+  },
+  provenanceKey: {
+    method: 'GET',
+    path: '/api/provenance/key',
+    response: ProvenanceKey,
+    summary: "This installation's Ed25519 public key, which signs every build's provenance.",
   },
   memoryCells: {
     method: 'GET',

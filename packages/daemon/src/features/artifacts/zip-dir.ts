@@ -28,6 +28,14 @@ export interface ZipDirOptions {
    * extraction, which strips one common top folder, strips exactly this one and never the tree's own.
    */
   prefix?: string;
+  /**
+   * Same tree, same bytes (docs/artifacts.md): entries in byte order of their names, every entry
+   * dated `epochMs` (whole seconds, written as that UTC time whatever the machine's time zone), modes
+   * normalised to 644 or 755 (any execute bit) so umask and checkout do not show through.
+   */
+  reproducible?: { epochMs: number };
+  /** Files written after the tree's, in the order given (the SBOM an artifact carries). */
+  extra?: ReadonlyArray<{ name: string; data: Buffer }>;
 }
 
 export interface ZipDirResult {
@@ -92,21 +100,43 @@ const SYMLINK = 0o120000;
 const isStored = (rel: string): boolean =>
   STORED_EXTENSIONS.has(path.posix.extname(rel).slice(1).toLowerCase());
 
-function entryFor(file: WalkedFile, method: ZipMethod, prefix = ''): NativeZipEntry {
+type Reproducible = ZipDirOptions['reproducible'];
+
+/**
+ * The Date whose local-time fields are `epochMs`'s UTC fields: fflate writes DOS times from local
+ * time, so without this the same artifact would differ between two machines' time zones.
+ */
+function dosDateOf(epochMs: number): Date {
+  const at = Math.floor(epochMs / 1000) * 1000;
+  return new Date(at + new Date(at).getTimezoneOffset() * 60_000);
+}
+
+const normalisedMode = (mode: number): number => (mode & 0o111 ? 0o755 : 0o644);
+
+function entryFor(file: WalkedFile, method: ZipMethod, prefix = '', fixed?: Reproducible): NativeZipEntry {
   const entry = new NativeZipEntry(prefix + file.rel, method);
-  entry.mtime = new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, file.mtimeMs ?? Date.now())));
+  entry.mtime = fixed
+    ? dosDateOf(fixed.epochMs)
+    : new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, file.mtimeMs ?? Date.now())));
   // Unix permissions (os 3), so an executable script stays executable once unzipped.
   entry.os = 3;
-  entry.attrs = (((file.mode ?? 0o644) & 0o7777) | REGULAR_FILE) * 0x10000;
+  const mode = fixed ? normalisedMode(file.mode ?? 0o644) : (file.mode ?? 0o644) & 0o7777;
+  entry.attrs = (mode | REGULAR_FILE) * 0x10000;
   return entry;
 }
 
 /** A link's entry: its target as stored data, with the link type in the Unix mode. */
-function linkEntryFor(link: WalkedLink, prefix = ''): { entry: NativeZipEntry; target: Buffer } | null {
+function linkEntryFor(
+  link: WalkedLink,
+  prefix = '',
+  fixed?: Reproducible,
+): { entry: NativeZipEntry; target: Buffer } | null {
   const info = lstatSync(link.abs, { throwIfNoEntry: false });
   if (!info?.isSymbolicLink()) return null;
   const entry = new NativeZipEntry(prefix + link.rel, STORED);
-  entry.mtime = new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, info.mtimeMs)));
+  entry.mtime = fixed
+    ? dosDateOf(fixed.epochMs)
+    : new Date(Math.min(MAX_MTIME, Math.max(MIN_MTIME, info.mtimeMs)));
   entry.os = 3;
   entry.attrs = (SYMLINK | 0o777) * 0x10000;
   return { entry, target: Buffer.from(readlinkSync(link.abs)) };
@@ -198,6 +228,27 @@ export async function streamZipOfDir(
     realRoot = null;
   }
   const links = realRoot === null ? [] : found.filter((link) => linkStaysInside(realRoot, link));
+  const fixed = options.reproducible;
+  /** The extra files, each as a walked file carrying its data, so they sort among the tree's. */
+  const extraData = new Map<WalkedFile, Buffer>();
+  for (const x of options.extra ?? []) {
+    const file: WalkedFile = {
+      name: path.posix.basename(x.name),
+      rel: x.name,
+      abs: '',
+      kind: 'file',
+      mode: 0o644,
+      size: x.data.length,
+    };
+    extraData.set(file, x.data);
+    files.push(file);
+  }
+  if (fixed) {
+    // Byte order of the names, not the walk's folder-first order nor the locale's.
+    const byName = (a: { rel: string }, b: { rel: string }) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+    files.sort(byName);
+    links.sort(byName);
+  }
   const inputTotal = files.reduce((sum, file) => sum + (file.size ?? 0), 0);
   if (files.length + links.length > MAX_ENTRIES || inputTotal >= MAX_BYTES) {
     throw new ZipTooLargeError(
@@ -264,7 +315,7 @@ export async function streamZipOfDir(
     const handle = await readable(() => open(file.abs, 'r'));
     if (handle === null) return false;
     const stored = isStored(file.rel);
-    const entry = entryFor(file, stored ? STORED : DEFLATED, options.prefix);
+    const entry = entryFor(file, stored ? STORED : DEFLATED, options.prefix, fixed);
     zip.add(entry);
     const source = handle.createReadStream({ highWaterMark: CHUNK_BYTES });
     // Raw bytes feed the entry's CRC and size on their way to the compressor.
@@ -307,14 +358,14 @@ export async function streamZipOfDir(
   try {
     for (const file of files) {
       if (state.aborted) break;
-      if ((file.size ?? 0) > WHOLE_FILE_BYTES) {
+      if ((file.size ?? 0) > WHOLE_FILE_BYTES && !extraData.has(file)) {
         if (await streamFile(file)) count += 1;
         slicer.restart();
       } else {
-        const raw = readableSync(() => readFileSync(file.abs));
+        const raw = extraData.get(file) ?? readableSync(() => readFileSync(file.abs));
         if (raw !== null) {
           const { method, payload } = payloadOf(file.rel, raw);
-          const entry = entryFor(file, method, options.prefix);
+          const entry = entryFor(file, method, options.prefix, fixed);
           zip.add(entry);
           entry.whole(raw, payload);
           inputBytes += raw.length;
@@ -331,7 +382,7 @@ export async function streamZipOfDir(
     }
     for (const link of links) {
       if (state.aborted) break;
-      const made = readableSync(() => linkEntryFor(link, options.prefix));
+      const made = readableSync(() => linkEntryFor(link, options.prefix, fixed));
       if (made === null) continue;
       zip.add(made.entry);
       made.entry.whole(made.target, made.target);

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
+  FORGE_VERSION,
   formatDuration,
   testsPolicyOf,
   testsVerdict,
@@ -58,6 +59,8 @@ import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
+import { pruneArtifacts, recordArtifact } from '../artifacts/record.ts';
+import { loadSigningKey, type SigningKey } from '../artifacts/signing.ts';
 
 export interface PipelineDeps {
   layout: HomeLayout;
@@ -305,6 +308,9 @@ export function createPipeline(deps: PipelineDeps) {
     repair: repairStage({ layout, journal: deps.journal }),
     lint: lintStage({ layout }),
   };
+
+  /** This installation's provenance key, read (or made) on the first build that records an artifact. */
+  let signingKey: SigningKey | null = null;
 
   /** Run a stage; a failure stops the build (thrown as Stop, caught once in `run`). */
   async function must<I, O>(run: BuildRun, stage: Stage<I, O>, input: I): Promise<O> {
@@ -561,7 +567,49 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
-  async function complete(run: BuildRun, buildPath: string, hash: string): Promise<void> {
+  /**
+   * PackageBot: the build's reproducible artifact, SBOM, source ZIP and signed provenance
+   * (docs/artifacts.md). A failure here is a warning: the output is there all the same.
+   */
+  async function keepArtifact(run: BuildRun, buildPath: string, hash: string, bp: Blueprint): Promise<void> {
+    const name = run.projectName;
+    const started = Date.now();
+    try {
+      signingKey ??= loadSigningKey(layout.home);
+      const snapshot = run.snapshot();
+      const record = await recordArtifact({
+        dir: path.join(layout.artifactsDir(name), run.id),
+        projectName: name,
+        buildId: run.id,
+        outputDir: buildPath,
+        projectDir: layout.projectDir(name),
+        blueprint: bp,
+        sourceHash: hash,
+        startedOn: snapshot.createdAt,
+        noCache: snapshot.noCache,
+        forgeVersion: FORGE_VERSION,
+        workerName: deps.workerName,
+        key: signingKey,
+      });
+      await pruneArtifacts(layout.artifactsDir(name), run.id);
+      run.log(
+        'PackageBot',
+        'info',
+        `Artifact ${record.name} (sha256 ${record.sha256.slice(0, 16)}…, ${record.files} files), SBOM of ${record.components} packages${record.lockfile ? ` from ${record.lockfile}` : ''}, provenance signed (key ${record.keyid.slice(0, 16)}…) in ${formatDuration(Date.now() - started)}.`,
+      );
+    } catch (err) {
+      logger.warn({ err, buildId: run.id }, 'recording the artifact failed');
+      run.log(
+        'PackageBot',
+        'warn',
+        `ARTIFACT_RECORD_FAILED: no artifact, SBOM or provenance for this build: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  async function complete(run: BuildRun, buildPath: string, hash: string, bp: Blueprint): Promise<void> {
+    stillWanted(run);
+    await keepArtifact(run, buildPath, hash, bp);
     stillWanted(run);
     const files = await listFiles(buildPath, (rel) => rel === 'node_modules' || rel.startsWith('.'));
     repo.setProjectOutput(run.projectName, hash, run.id);
@@ -671,7 +719,7 @@ export function createPipeline(deps: PipelineDeps) {
       // The preview is up as soon as the site is; tests and checks report while it is served.
       await previewOutput(run, bp, projectDir);
       await checks(run, bp, projectDir, dotfiles);
-      return complete(run, projectDir, hash);
+      return complete(run, projectDir, hash, bp);
     }
 
     const outputStore = layout.outputDir(name);
@@ -687,7 +735,7 @@ export function createPipeline(deps: PipelineDeps) {
       await must(run, cacheStage, { earlier });
       run.to({ status: 'running', stage: 'build-success' });
       await previewOutput(run, bp, outputStore);
-      return complete(run, outputStore, hash);
+      return complete(run, outputStore, hash, bp);
     }
 
     run.to({ status: 'running', stage: 'build-start' });
@@ -705,7 +753,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (bp.kind === 'server') {
       run.to({ status: 'running', stage: 'build-success' });
       await checks(run, bp, null);
-      return complete(run, projectDir, hash);
+      return complete(run, projectDir, hash, bp);
     }
 
     const output = await builtOutput({ projectDir, blueprint: bp, since: buildStartedAt(run) });
@@ -720,7 +768,7 @@ export function createPipeline(deps: PipelineDeps) {
     // The preview is up as soon as the output is; tests and checks report while it is served.
     await previewOutput(run, bp, outputStore);
     await checks(run, bp, outputStore);
-    return complete(run, outputStore, hash);
+    return complete(run, outputStore, hash, bp);
   }
 
   /** End the build for a Stop: cancelled when it was asked to stop, else with the step's failure and ScanBot's reading of it. */

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Response, Router } from 'express';
 import { projectZipName, routes, type Project, type ProjectKind } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
@@ -6,6 +8,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
+import { readArtifactRecord, skipInstalls, sourceDateEpoch } from '../artifacts/record.ts';
 import { streamZipOfDir } from '../artifacts/zip-dir.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { BuildRepo } from '../builds/repo.ts';
@@ -64,15 +67,16 @@ export function projectAsked(
   return asked;
 }
 
-const skipInstalls = (rel: string) =>
-  rel === 'node_modules' || rel.startsWith('node_modules/') || rel === '.git' || rel.startsWith('.git/');
-
 async function sendZip(res: Response, dir: string, name: string, deps: ProjectDeps): Promise<void> {
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Disposition', `attachment; filename="${projectZipName(name)}"`);
   res.setHeader('Cache-Control', 'no-store');
   try {
-    await streamZipOfDir(dir, res, { exclude: (rel) => skipInstalls(rel) });
+    // Reproducible: the same files give the same bytes (docs/artifacts.md).
+    await streamZipOfDir(dir, res, {
+      exclude: (rel) => skipInstalls(rel),
+      reproducible: { epochMs: sourceDateEpoch() * 1000 },
+    });
   } catch (err) {
     deps.logger.warn({ err, dir }, 'zip download ended early');
     if (!res.headersSent) throw err;
@@ -116,6 +120,19 @@ export function registerProjectRoutes(router: Router, deps: ProjectDeps): void {
     requireProject(deps, name);
     const dir = artifactDir(deps, name);
     if (!dir) throw new ForgeError('NO_ARTIFACT', `Project "${name}" has no successful build output yet.`);
+    // The recorded artifact when the build kept one: the very bytes its provenance names.
+    const buildId = repo.project(name)?.output?.buildId;
+    const recorded = buildId ? path.join(deps.layout.artifactsDir(name), buildId) : null;
+    const record = recorded ? readArtifactRecord(recorded) : null;
+    if (recorded && record) {
+      res.setHeader('Content-Type', 'application/zip');
+      res.setHeader('Content-Disposition', `attachment; filename="${projectZipName(name)}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Content-Length', String(record.bytes));
+      res.setHeader('X-Forge-Build', record.buildId);
+      await pipeline(fs.createReadStream(path.join(recorded, record.name)), res);
+      return;
+    }
     await sendZip(res, dir, name, deps);
   });
 

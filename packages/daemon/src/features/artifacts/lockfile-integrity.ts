@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What a lockfile records about each package: `name@version` → the integrity the package manager
+ * checked the tarball against (SRI, "sha512-<base64>"), and the lockfile it came from. Read as text
+ * for the four lockfiles Forge installs from; Yarn Berry's own checksums are not SRI and are left
+ * out. Only the fields an SBOM needs; the installed tree gives the rest.
+ */
+export interface LockfileIntegrity {
+  file: string | null;
+  integrity: Map<string, string>;
+}
+
+const SRI = /^(sha512|sha384|sha256|sha1)-[A-Za-z0-9+/]+=*$/;
+
+function fromPackageLock(text: string, into: Map<string, string>): void {
+  const lock = JSON.parse(text) as {
+    packages?: Record<string, { name?: string; version?: string; integrity?: string }>;
+    dependencies?: Record<string, { version?: string; integrity?: string }>;
+  };
+  for (const [key, entry] of Object.entries(lock.packages ?? {})) {
+    const at = key.lastIndexOf('node_modules/');
+    if (at < 0 || !entry.version || !entry.integrity) continue;
+    into.set(`${entry.name ?? key.slice(at + 'node_modules/'.length)}@${entry.version}`, entry.integrity);
+  }
+  // lockfileVersion 1 keeps a nested tree of dependencies instead.
+  const walk = (deps: Record<string, { version?: string; integrity?: string; dependencies?: never }>) => {
+    for (const [name, entry] of Object.entries(deps)) {
+      if (entry.version && entry.integrity) into.set(`${name}@${entry.version}`, entry.integrity);
+      if (entry.dependencies) walk(entry.dependencies);
+    }
+  };
+  if (!lock.packages && lock.dependencies) walk(lock.dependencies as never);
+}
+
+/** pnpm-lock.yaml v5 to v9: a package key line, then its `resolution: {integrity: …}`. */
+function fromPnpmLock(text: string, into: Map<string, string>): void {
+  let current: string | null = null;
+  for (const line of text.split('\n')) {
+    const key = /^ {2}['"]?\/?((?:@[^/@\s]+\/)?[^/@\s]+)[@/]([0-9][^('":\s]*)[^:]*['"]?:\s*$/.exec(line);
+    if (key) {
+      current = `${key[1]}@${key[2]}`;
+      continue;
+    }
+    if (!line.startsWith('    ')) {
+      if (line.trim() !== '') current = null;
+      continue;
+    }
+    const integrity = /integrity:\s*([^,}\s]+)/.exec(line);
+    if (current && integrity?.[1] && SRI.test(integrity[1])) into.set(current, integrity[1]);
+  }
+}
+
+/** yarn.lock v1: a block of specs, then `version "x"` and `integrity sha512-…`. */
+function fromYarnLock(text: string, into: Map<string, string>): void {
+  for (const block of text.split(/\n(?=\S)/)) {
+    const head = /^"?((?:@[^@/"\s]+\/)?[^@"\s]+)@/.exec(block);
+    const version = /\n\s+version:?\s+"?([^"\s]+)"?/.exec(block);
+    const integrity = /\n\s+integrity:?\s+"?([^"\s]+)"?/.exec(block);
+    if (head?.[1] && version?.[1] && integrity?.[1] && SRI.test(integrity[1])) {
+      into.set(`${head[1]}@${version[1]}`, integrity[1]);
+    }
+  }
+}
+
+/** bun.lock: one package a line, `"key": ["name@version", "", {…}, "sha512-…"]`. */
+function fromBunLock(text: string, into: Map<string, string>): void {
+  const line =
+    /\[\s*"((?:@[^@"/]+\/)?[^@"]+)@([^"]+)"[^\n]*?"((?:sha512|sha384|sha256|sha1)-[A-Za-z0-9+/]+=*)"\s*\]/g;
+  for (const m of text.matchAll(line)) into.set(`${m[1]}@${m[2]}`, m[3]!);
+}
+
+const READERS: Array<[string, (text: string, into: Map<string, string>) => void]> = [
+  ['package-lock.json', fromPackageLock],
+  ['npm-shrinkwrap.json', fromPackageLock],
+  ['pnpm-lock.yaml', fromPnpmLock],
+  ['yarn.lock', fromYarnLock],
+  ['bun.lock', fromBunLock],
+];
+
+/** The integrities the lockfile of `installDir` records (the first lockfile found, in npm's order). */
+export function readLockfileIntegrity(installDir: string): LockfileIntegrity {
+  for (const [name, read] of READERS) {
+    const file = path.join(installDir, name);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const integrity = new Map<string, string>();
+    try {
+      read(text, integrity);
+    } catch {
+      // A lockfile that does not parse records nothing we can trust; the SBOM says which file it read.
+    }
+    return { file: name, integrity };
+  }
+  return { file: null, integrity: new Map() };
+}
+
+/** An SRI string as the hash algorithm's CycloneDX name and hex digest, or null. */
+export function sriToHex(
+  sri: string,
+): { alg: 'SHA-512' | 'SHA-384' | 'SHA-256' | 'SHA-1'; hex: string } | null {
+  const m = /^(sha512|sha384|sha256|sha1)-(.+)$/.exec(sri.split(/\s+/)[0] ?? '');
+  if (!m) return null;
+  const alg = ({ sha512: 'SHA-512', sha384: 'SHA-384', sha256: 'SHA-256', sha1: 'SHA-1' } as const)[
+    m[1] as 'sha512'
+  ];
+  return { alg, hex: Buffer.from(m[2]!, 'base64').toString('hex') };
+}
