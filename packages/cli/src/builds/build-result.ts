@@ -31,7 +31,7 @@ export { statusTone };
 export function buildError(build: Build): CliResultError | undefined {
   const error = recordError(build);
   if (!error) return undefined;
-  const hint = errorHint(error.code);
+  const hint = build.error?.hint ?? errorHint(error.code);
   return { ...error, ...(hint ? { hint } : {}), logCommand: logCommand(build.id) };
 }
 
@@ -231,7 +231,7 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
     facts.push(...failureRows(build.error));
     // ScanBot's reading (the diagnosis, file:line, what to do) and RepairBot's repairs, made or proposed.
     facts.push(...assistantRows(build));
-    const hint = errorHint(build.error.code);
+    const hint = build.error.hint ?? errorHint(build.error.code);
     if (hint) facts.push(['hint', hint]);
     const cut = build.logTruncated ? ` (stored log truncated at ${build.logCount} lines)` : '';
     facts.push(['log', `${logCommand(build.id)}${cut}`]);

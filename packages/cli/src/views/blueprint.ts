@@ -1,5 +1,5 @@
 import type { Blueprint } from '@forge/shared';
-import { formatCommand, formatDuration, nodeSummary } from '@forge/shared/schema-free';
+import { formatCommand, formatDuration, frameworkWithStack, nodeSummary } from '@forge/shared/schema-free';
 import { sanitize } from '../terminal.ts';
 
 const command = (argv: readonly string[] | null): string => (argv ? sanitize(formatCommand(argv)) : '(none)');
@@ -13,7 +13,17 @@ export function formatBlueprint(bp: Blueprint): string[] {
   const envNames = Object.keys(bp.env);
   const summary: [string, string][] = [
     ['kind', bp.kind],
-    ['framework', sanitize(bp.framework)],
+    ['framework', sanitize(frameworkWithStack(bp))],
+    ...(bp.runtime
+      ? [
+          [
+            'runtime',
+            sanitize(
+              `${bp.runtime.tool}${bp.runtime.found ? ` ${bp.runtime.found}` : ''}${bp.runtime.wanted ? ` (asks for ${bp.runtime.wanted})` : ''}`,
+            ),
+          ] as [string, string],
+        ]
+      : []),
     ['package manager', bp.packageManager ?? '(none)'],
     ...(bp.node ? [['node', sanitize(nodeSummary(bp.node))] as [string, string]] : []),
     ['install', command(bp.install)],

@@ -4,6 +4,7 @@ import {
   buildStatusLevel,
   errorHint,
   formatDuration,
+  frameworkWithStack,
   isFinished,
   testsVerdict,
   type Build,
@@ -214,7 +215,7 @@ function InfoLine({ build }: { build: Build }) {
         </>
       );
     }
-    const hint = errorHint(error.code);
+    const hint = error.hint ?? errorHint(error.code);
     return (
       <>
         <Text wrap="truncate-end">
@@ -390,6 +391,11 @@ export function BuildPane({
         <>
           {' '}
           <Text color={statusColor(build.status)}>{build.status}</Text>{' '}
+          {build.blueprint && !narrow && (
+            <>
+              <Text dimColor>{frameworkWithStack(build.blueprint)}</Text>{' '}
+            </>
+          )}
           {worker !== null && !narrow && (
             <>
               <Text dimColor>on</Text> {worker}{' '}
