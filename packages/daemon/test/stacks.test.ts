@@ -98,6 +98,24 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
   );
 
   it(
+    'that fails at start is read in its own words: the exception as the first line, file:line as the place',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-traceback', {
+        'requirements.txt': '# nothing to install\n',
+        'app.py': 'import os\n\nimport missing_helpers\n\nif __name__ == "__main__":\n    pass\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'PREVIEW_FAILED',
+        firstLine: "ModuleNotFoundError: No module named 'missing_helpers'",
+        location: { file: 'app.py', line: 3 },
+      });
+    },
+  );
+
+  it(
     'without python3 on PATH ends in TOOLCHAIN_UNAVAILABLE naming the install command',
     { timeout: 60_000 },
     async () => {
