@@ -189,3 +189,101 @@ describe('a stack whose tool is not on this machine', () => {
     });
   });
 });
+
+const GO_SERVER = `package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+)
+
+func main() {
+	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<h1>Hello from Go</h1>")
+	})
+	http.ListenAndServe("127.0.0.1:"+os.Getenv("PORT"), nil)
+}
+`;
+
+describe.skipIf(!onPath('go', process.env.PATH ?? ''))('a Go server', () => {
+  it(
+    'is built offline with its caches in FORGE_HOME and its binary previewed on PORT',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'go-server', {
+        'go.mod': 'module example.com/server\n\ngo 1.19\n',
+        'main.go': GO_SERVER,
+      });
+      if (done.status !== 'succeeded')
+        throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+      expect(done.blueprint).toMatchObject({
+        stack: 'go',
+        kind: 'server',
+        build: ['go', 'build', '-o', '.forge/bin/app', '.'],
+      });
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'stack', file: 'go.mod' }),
+      );
+      expect(fs.readdirSync(path.join(app.home, 'caches', 'go', 'build')).length).toBeGreaterThan(0);
+      expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello from Go</h1>');
+    },
+  );
+
+  it(
+    'that does not compile fails with the compiler error at file:line:col',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'go-broken', {
+        'go.mod': 'module example.com/server\n\ngo 1.19\n',
+        'main.go': 'package main\n\nfunc main() {\n\tmissingThing()\n}\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'BUILD_FAILED',
+        firstLine: 'undefined: missingThing',
+        location: { file: 'main.go', line: 4, column: 2 },
+      });
+    },
+  );
+});
+
+describe.skipIf(!onPath('hugo', process.env.PATH ?? ''))('a Hugo site', () => {
+  it('is built with hugo and its public/ served as static pages', { timeout: 180_000 }, async () => {
+    const app = await startTestApp();
+    const done = await buildOf(app, 'hugo-site', {
+      'hugo.toml': 'baseURL = "http://example.org/"\ntitle = "Forge Hugo"\n',
+      'content/_index.md': '---\ntitle: Home\n---\nWelcome.\n',
+      'layouts/index.html':
+        '<!doctype html><title>{{ .Site.Title }}</title><h1>{{ .Site.Title }}</h1>{{ .Content }}',
+    });
+    if (done.status !== 'succeeded')
+      throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+    expect(done.blueprint).toMatchObject({
+      stack: 'hugo',
+      kind: 'static-build',
+      build: ['hugo'],
+      outputDir: 'public',
+    });
+    expect(done.blueprint!.decisions).toContainEqual(
+      expect.objectContaining({ field: 'stack', file: 'hugo.toml' }),
+    );
+    const page = await (await fetch(done.previewUrl!)).text();
+    expect(page).toContain('<h1>Forge Hugo</h1>');
+    expect(page).toContain('Welcome.');
+  });
+});
+
+describe.skipIf(!onPath('php', process.env.PATH ?? ''))('a plain PHP site', () => {
+  it('is served by php -S on PORT', { timeout: 120_000 }, async () => {
+    const app = await startTestApp();
+    const done = await buildOf(app, 'php-site', { 'index.php': '<?php echo "<h1>Hello from PHP</h1>";\n' });
+    if (done.status !== 'succeeded')
+      throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+    expect(done.blueprint).toMatchObject({ stack: 'php', kind: 'server', framework: 'php' });
+    expect(done.blueprint!.start).toEqual(['php', '-S', '127.0.0.1:{PORT}', '-t', '.']);
+    expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello from PHP</h1>');
+  });
+});
