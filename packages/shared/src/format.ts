@@ -127,7 +127,12 @@ export const STACK_LABELS: Record<Stack, string> = {
   static: 'static',
 };
 
-/** The framework with its stack beside it, as plans are shown: "flask · Python", "vite · JavaScript". */
+/**
+ * The framework with its stack beside it, as plans are shown: "flask · Python", "vite · JavaScript";
+ * the stack alone when it is the framework ("Go", "Hugo", "static").
+ */
 export function frameworkWithStack(plan: { framework: string; stack?: Stack | undefined }): string {
-  return plan.stack ? `${plan.framework} · ${STACK_LABELS[plan.stack]}` : plan.framework;
+  if (!plan.stack) return plan.framework;
+  const label = STACK_LABELS[plan.stack];
+  return plan.framework === plan.stack ? label : `${plan.framework} · ${label}`;
 }
