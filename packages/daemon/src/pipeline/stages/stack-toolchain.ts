@@ -49,6 +49,8 @@ export async function provideStackTool(
   let detail = `${runtime.tool} ${found.version} of this machine${why}`;
   ctx.log('info', `${runtime.tool} ${found.version}: this machine's, ${found.path}${why}.`);
 
+  // A plan Forge cannot run only needed to know the tool is there: nothing to make for it.
+  if (bp.kind === 'unknown') return { ok: true, value: tools, detail, stepStatus: 'cached' };
   if (bp.stack === 'python') {
     const venv = venvDir(layout, ctx.projectName);
     const bin = path.join(venv, 'bin');
