@@ -116,6 +116,29 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
   );
 
   it(
+    "whose requirement is not in its wheelhouse fails at install with pip's words and PACKAGE_NOT_ON_REGISTRY",
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-missing-req', {
+        'requirements.txt': '--no-index\n--find-links wheels\nnot-in-the-wheelhouse==2.0\n',
+        'wheels/.keep': '',
+        'app.py': WSGI_APP,
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'INSTALL_FAILED',
+        firstLine: expect.stringMatching(/not-in-the-wheelhouse==2\.0/),
+      });
+      expect(done.diagnosis).toMatchObject({
+        code: 'PACKAGE_NOT_ON_REGISTRY',
+        file: 'requirements.txt',
+        subjects: ['not-in-the-wheelhouse==2.0', 'the package index'],
+      });
+    },
+  );
+
+  it(
     'without python3 on PATH ends in TOOLCHAIN_UNAVAILABLE naming the install command',
     { timeout: 60_000 },
     async () => {

@@ -13,6 +13,7 @@ import {
   peerConflict,
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
+import { pipResolution } from './python-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -76,6 +77,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     outOfMemory,
     nodeUnavailable,
     commandMissing,
+    pipResolution,
     lockfileOutOfSync,
     peerConflict,
     packageNotOnRegistry,
