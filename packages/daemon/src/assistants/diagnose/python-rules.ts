@@ -36,7 +36,7 @@ export function pipResolution(ctx: Context): Diagnosis | null {
     code: 'PACKAGE_NOT_ON_REGISTRY',
     summary: `pip found no version of ${requirement} on the index it reads.`,
     ...(file ? { file } : {}),
-    suggestion: `Check the name and version of ${requirement} in ${file ?? 'requirements.txt'} (pip index versions ${requirement.replace(/[<>=!~\[].*$/, '')} lists what the index has), or add its wheel to the --find-links folder the file names.`,
+    suggestion: `Check the name and version of ${requirement} in ${file ?? 'requirements.txt'} (pip index versions ${requirement.replace(/[<>=!~[].*$/, '')} lists what the index has), or add its wheel to the --find-links folder the file names.`,
     subjects: [requirement, 'the package index'],
   };
 }
