@@ -47,8 +47,9 @@ function step(label, cmd, args, opts) {
 /**
  * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
  * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
- * completion), script(1) (CLI output on a terminal) and the toolchains of the other stacks' fixtures
- * (python3-venv, golang-go, php-cli, hugo). As root on a Debian machine they are installed
+ * completion), script(1) (CLI output on a terminal), xmllint (JUnit reports against their schema)
+ * and the toolchains of the other stacks' fixtures (python3-venv, golang-go, php-cli, hugo). As root
+ * on a Debian machine they are installed
  * here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
@@ -71,6 +72,8 @@ function ensureTestTools() {
   if (!have('go')) missing.push('golang-go');
   if (!have('php')) missing.push('php-cli');
   if (!have('hugo')) missing.push('hugo');
+  // forge ci's JUnit reports are checked against the schema CI servers read, with xmllint.
+  if (!have('xmllint')) missing.push('libxml2-utils');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && have('apt-get')) {
@@ -88,6 +91,29 @@ function ensureTestTools() {
 
 if (mode === 'test') ensureTestTools();
 
+/**
+ * better-sqlite3 compiles from source when its prebuilt binary cannot be fetched (GitHub is not
+ * always reachable), which takes make, a C++ compiler and Python. As root on a Debian machine they
+ * are installed here; elsewhere a failed install names them.
+ */
+const BUILD_TOOLS = ['make', 'g++', 'python3'];
+function missingBuildTools() {
+  return BUILD_TOOLS.filter(
+    (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status !== 0,
+  );
+}
+function ensureBuildTools() {
+  if (missingBuildTools().length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) return;
+  step('Installing make, g++ and python3 (apt-get; better-sqlite3 may need compiling)', 'sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ make python3',
+  ]);
+}
+ensureBuildTools();
+
 const [pnpm, pre] = pnpmCommand();
 const p = (...args) => [pnpm, [...pre, ...args]];
 
@@ -104,7 +130,19 @@ function installEnv() {
   return { ...process.env, npm_config_nodedir: prefix };
 }
 
-step('Installing dependencies', ...p('install', '--frozen-lockfile'), { env: installEnv() });
+{
+  console.error('\n▸ Installing dependencies');
+  const code = run(...p('install', '--frozen-lockfile'), { env: installEnv() });
+  if (code !== 0) {
+    const missing = missingBuildTools();
+    if (missing.length > 0)
+      console.error(
+        `better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded, and this machine has no ${missing.join(', ')}. Install them (Debian: sudo apt-get install -y g++ make python3) and run this again.`,
+      );
+    console.error(`✗ Installing dependencies failed (exit ${code})`);
+    process.exit(code);
+  }
+}
 step('Building Forge', ...p('run', 'build'));
 
 if (mode === 'start') {

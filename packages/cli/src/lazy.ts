@@ -5,7 +5,7 @@
  * chunks: esbuild puts modules reached from the same dynamic imports together, so a read command
  * loads ~7 files instead of ~16 (an ES module costs ~0.5 ms to resolve, load and link).
  */
-export { buildExitCode, statusTone } from './builds/build-result.ts';
+export { buildExitCode, statusTone, verdictOf } from './builds/build-result.ts';
 export { createBuildStore, trackBuild } from './builds/build-tracker.ts';
 export { watchBuild } from './builds/build-watch.ts';
 export { cancelBuild, isAlreadyFinished } from './builds/cancel-build.ts';

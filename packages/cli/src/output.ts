@@ -35,7 +35,7 @@ Exit codes:
   4    timed out (the build hit its stage timeout, or --timeout expired before it ended)
   5    cancelled (forge cancel, the web UI, a newer upload of the same project, daemon stop)
   6    upload refused (not a ZIP, over 50MB, or the daemon refused the archive or its config)
-  7    tests failed (the build succeeded, its tests failed, and tests are required: --tests)
+  7    tests failed (the build succeeded, its tests failed, and tests are required: --tests; optional reports them and exits 0)
   130  stopped with Ctrl+C while waiting (the build goes on, unless in forge ci's private daemon)`;
 
 export const ENVIRONMENT_HELP = `

@@ -33,6 +33,12 @@ const PROJECT = {
   '.env': 'API_KEY=k3y-that-must-not-leak\n',
 };
 
+/**
+ * HealthBot's verdict on a healthy daemon: all checks pass, unless the machine running the tests is
+ * so busy that the daemon's own event loop lags past a second, which HealthBot then says, truly.
+ */
+const HEALTHY = /^(?:all checks passed|daemon slow: event loop p99 \d+ ms, memory \d+ MB)$/;
+
 describe('Forge operations', () => {
   it('say plainly that there is no project yet, and still report the status', async () => {
     const app = await startTestApp();
@@ -47,7 +53,9 @@ describe('Forge operations', () => {
     );
     expect(status).toContain('Builds: 0 running, 0 queued.');
     expect(status).toMatch(/^Disk: [\d.]+ [GM]B free of [\d.]+ [GM]B \(\d+%\) where FORGE_HOME is/m);
-    expect(status).toMatch(/^HealthBot: all checks passed \(checked \d+ms ago\)\.$/m);
+    expect(status).toMatch(
+      new RegExp(`^HealthBot: ${HEALTHY.source.slice(1, -1)} \\(checked \\d+ms ago\\)\\.$`, 'm'),
+    );
   });
 
   it('answer with the blueprint, workflow, issues and status of the uploaded project, each as its bot', async () => {
@@ -99,7 +107,9 @@ describe('Forge operations', () => {
       label: 'scan zero',
       summary: expect.stringMatching(/^scanned zero: \d+ issues \(\d+ errors?\)$/),
     });
-    expect(cards.get('HealthBot')!.lastJob).toMatchObject({ ok: true, summary: 'status: all checks passed' });
+    const health = cards.get('HealthBot')!.lastJob!;
+    expect(health.summary).toMatch(new RegExp(`^status: ${HEALTHY.source.slice(1, -1)}$`));
+    expect(health.ok).toBe(health.summary === 'status: all checks passed');
     // ForgeBot took each command and handed it on; its card says the last one it answered.
     expect(cards.get('ForgeBot')!.lastJob).toMatchObject({ ok: true, summary: 'answered "status"' });
     expect(cards.get('ForgeBot')!.jobsRun).toBe(4);

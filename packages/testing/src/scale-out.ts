@@ -179,10 +179,15 @@ export function coordinatorApi(url: string) {
     workers: () => get<WorkersResponse>('/api/workers'),
     logs: (id: string) =>
       get<{ entries: Array<{ message: string; botName: string }> }>(`/api/builds/${id}/logs`),
-    async upload(fileName: string, files: ProjectFiles): Promise<{ buildId: string; status: string }> {
+    /** Upload `files` as `fileName`; `query` is the upload's query string (`?tests=skip`). */
+    async upload(
+      fileName: string,
+      files: ProjectFiles,
+      query = '',
+    ): Promise<{ buildId: string; status: string }> {
       const form = new FormData();
       form.set('file', new Blob([new Uint8Array(makeZip(files))], { type: 'application/zip' }), fileName);
-      const res = await fetch(`${url}/api/upload`, { method: 'POST', body: form });
+      const res = await fetch(`${url}/api/upload${query}`, { method: 'POST', body: form });
       if (!res.ok) throw new Error(`upload ${fileName}: ${res.status} ${await res.text()}`);
       return (await res.json()) as { buildId: string; status: string };
     },

@@ -58,7 +58,21 @@ describe('toBuildResult (the --json document of --wait)', () => {
       durations: { extract: 120, install: 30, build: 3_000 },
       cacheHit: true,
       previewUrl: 'http://127.0.0.1:5001/',
-      tests: { status: 'failed', command: 'npm test' },
+      tests: {
+        status: 'failed',
+        command: 'npm test',
+        counts: null,
+        policy: 'required',
+        policySource: 'default',
+        summary: 'npm test exited with an error',
+      },
+      // The build succeeded, and its tests failed under the default policy: the verdict's error.
+      error: {
+        code: 'TESTS_FAILED',
+        message: 'The build succeeded, but its tests failed: npm test exited with an error.',
+        hint: 'Pass --tests optional (or set "tests": "optional" in the forge config) to report failing tests without failing the run.',
+        logCommand: 'forge logs b7',
+      },
       repairs: [],
     });
   });
@@ -210,7 +224,9 @@ describe('formatBuildSummary', () => {
     expect(text).toMatch(/^ {2}STEP +BOT +TIME +RESULT +DETAIL$/m);
     expect(text).toMatch(/^ {2}install +DependencyBot +30ms +cached +npm ci: reused node_modules$/m);
     expect(text).toMatch(/^ {2}test +TestBot +- +skipped$/m);
-    expect(text).toMatch(/^ {2}tests +failed \(npm test\) in 900ms$/m);
+    expect(text).toMatch(
+      /^ {2}tests +failed: npm test exited with an error in 900ms · required \(default\) → exit 7$/m,
+    );
     expect(text).toMatch(/^ {2}ui check +missing assets: \/app\.js$/m);
     expect(text).toMatch(/^ {2}output +2 files, 146 KB \(gzip 48\.8 KB\); 1 over 97\.7 KB$/m);
     expect(text).toMatch(/^ {2}preview +http:\/\/127\.0\.0\.1:5001\/$/m);

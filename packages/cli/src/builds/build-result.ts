@@ -6,13 +6,16 @@ import {
   LOCAL_WORKER,
   plural,
   stageLabel,
+  testsPolicyOf,
   testsVerdict,
+  verdictFails,
   type Build,
   type BuildStatus,
   type CliBuildResult,
   type CliResultError,
   type StageEvent,
   type TestsPolicy,
+  type TestsVerdict,
 } from '@forge/shared';
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
@@ -74,11 +77,12 @@ export function toBuildResult(
   waitError?: CliResultError,
   policy?: TestsPolicy,
 ): CliBuildResult {
+  const tests = verdictOf(build, policy);
   const durations: CliBuildResult['durations'] = {};
   for (const step of build.steps) {
     if (step.durationMs !== null) durations[step.name] = (durations[step.name] ?? 0) + step.durationMs;
   }
-  const error = waitError ?? buildError(build);
+  const error = waitError ?? buildError(build) ?? testsError(build, tests);
   return {
     projectName: build.projectName,
     buildId: build.id,
@@ -89,7 +93,8 @@ export function toBuildResult(
     previewUrl: build.previewUrl,
     ...(error ? { error } : {}),
     ...(build.diagnosis ? { diagnosis: build.diagnosis } : {}),
-    ...testsFields(build, policy),
+    ...(tests ? { tests } : {}),
+    ...(policy ? { testsPolicy: policy } : {}),
     repairs: (build.repairs ?? []).map(({ id, code, summary, files, status }) => ({
       id,
       code,
@@ -100,40 +105,41 @@ export function toBuildResult(
   };
 }
 
-function testsFields(
-  build: Build,
-  policy: TestsPolicy | undefined,
-): Pick<CliBuildResult, 'tests' | 'testsPolicy'> {
-  const tests = testsVerdict(build);
-  return { ...(tests ? { tests } : {}), ...(policy ? { testsPolicy: policy } : {}) };
+/**
+ * The build's tests verdict as this command applies it: the record's (the daemon's, with the
+ * policy of --tests or the forge config), or for a record without one (a build that failed after
+ * its tests ran, an older daemon) the same reading of it; `flag` is the command's --tests, which
+ * wins for the exit code.
+ */
+export function verdictOf(build: Build, flag?: TestsPolicy): TestsVerdict | undefined {
+  const verdict = testsVerdict(build);
+  if (!verdict || !flag || flag === verdict.policy) return verdict;
+  return { ...verdict, policy: flag, policySource: 'option' };
 }
 
-/**
- * Whether failed tests decide the verdict: the command's --tests, else the forge config's "tests"
- * (in the plan), else required.
- */
-export const testsPolicyOf = (build: Build, flag: TestsPolicy | undefined): TestsPolicy =>
-  flag ?? build.blueprint?.testsPolicy ?? 'required';
+/** The policy a command applies: its --tests, else the build's (the forge config's, else required). */
+export const appliedPolicy = (build: Build, flag: TestsPolicy | undefined): TestsPolicy =>
+  flag ?? testsPolicyOf(build).policy;
 
-/**
- * The verdict's exit code: the build's own (buildExitCode), except a succeeded build whose tests
- * failed with tests required: 7.
- */
-export function verdictExitCode(build: Build, policy: TestsPolicy): ExitCode {
-  if (build.status === 'succeeded' && policy === 'required' && testsVerdict(build)?.status === 'failed') {
-    return EXIT.testsFailed;
-  }
-  return buildExitCode(build.status);
+/** A build that succeeded with tests its policy requires failing: TESTS_FAILED (exit 7). */
+function testsError(build: Build, tests: TestsVerdict | undefined): CliResultError | undefined {
+  if (build.status !== 'succeeded' || !verdictFails(tests)) return undefined;
+  return {
+    code: 'TESTS_FAILED',
+    message: `The build succeeded, but its tests failed: ${tests!.summary}.`,
+    hint: 'Pass --tests optional (or set "tests": "optional" in the forge config) to report failing tests without failing the run.',
+    logCommand: logCommand(build.id),
+  };
 }
 
 /**
  * Exit code of a finished build: 0 succeeded, 1 failed (or interrupted by a daemon restart),
- * 4 timed out, 5 cancelled.
+ * 4 timed out, 5 cancelled; 7 succeeded with failing tests its policy requires (`tests`: verdictOf).
  */
-export function buildExitCode(status: BuildStatus): ExitCode {
+export function buildExitCode(status: BuildStatus, tests?: TestsVerdict): ExitCode {
   switch (status) {
     case 'succeeded':
-      return EXIT.ok;
+      return verdictFails(tests) ? EXIT.testsFailed : EXIT.ok;
     case 'timed-out':
       return EXIT.timedOut;
     case 'cancelled':
@@ -172,12 +178,38 @@ const FACT_TONE: Record<string, Tone | undefined> = {
   repaired: 'good',
 };
 
+const VERDICT_TONE: Record<TestsVerdict['status'], (v: TestsVerdict) => Tone | undefined> = {
+  passed: () => 'good',
+  failed: (v) => (verdictFails(v) ? 'bad' : 'warn'),
+  none: () => undefined,
+  skipped: () => undefined,
+};
+
+/**
+ * "failed: 1 failed, 2 passed (npm test) in 1.2s · required (default) → exit 7": the tests' verdict
+ * in one line (`took`: how long they ran, when they did).
+ */
+export function verdictLine(v: TestsVerdict, took = ''): string {
+  const policy =
+    v.policySource === 'option'
+      ? `--tests ${v.policy}`
+      : v.policySource === 'config'
+        ? `"tests": "${v.policy}" (forge config)`
+        : `${v.policy} (default)`;
+  const effect = verdictFails(v) ? ' → exit 7' : v.status === 'failed' ? ' → reported only' : '';
+  const summary = v.summary.startsWith(v.status)
+    ? sanitize(v.summary)
+    : `${v.status}: ${sanitize(v.summary)}`;
+  // Without tests, or skipped by the policy itself, the policy has nothing to add.
+  return v.status === 'none' || v.policy === 'skip' ? summary : `${summary}${took} · ${policy}${effect}`;
+}
+
 /**
  * The end of `--wait` on stderr: status, the worker that ran it, time, cache hit, every step with its bot and duration, the
  * reports of TestBot, UiBot and OptimizationBot, the preview URL and the error if any (its first
  * error line with file:line first, then the message, the hint and `forge logs <id>`).
  */
-export function formatBuildSummary(build: Build, paint: Paint): string[] {
+export function formatBuildSummary(build: Build, paint: Paint, flag?: TestsPolicy): string[] {
   // Only a `forge worker` is worth naming: "local" is what every build says without scale-out.
   const where = build.worker === null || build.worker === LOCAL_WORKER ? '' : ` on ${sanitize(build.worker)}`;
   const took = build.durationMs === null ? '' : ` in ${formatDuration(build.durationMs)}`;
@@ -196,15 +228,10 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
     lines.push(...formatTable(['STEP', 'BOT', 'TIME', 'RESULT', 'DETAIL'], rows, paint).map((l) => `  ${l}`));
   }
   const facts: [string, string][] = [];
-  const tests = testsVerdict(build);
+  const tests = verdictOf(build, flag);
   if (tests) {
-    const command = tests.command ? ` (${sanitize(tests.command)})` : '';
     const took = build.test?.ran ? ` in ${formatDuration(build.test.durationMs)}` : '';
-    const why = tests.reason ? `: ${sanitize(tests.reason)}` : '';
-    facts.push([
-      'tests',
-      tests.status === 'none' ? 'none (no test script)' : `${tests.status}${command}${took}${why}`,
-    ]);
+    facts.push(['tests', verdictLine(tests, took)]);
   }
   if (build.uiCheck) {
     const missing = build.uiCheck.missingAssets;
@@ -242,6 +269,8 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
   }
   if (build.previewUrl) facts.push(['preview', build.previewUrl]);
   const width = Math.max(0, ...facts.map(([k]) => k.length));
-  for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${paint(FACT_TONE[k], v)}`);
+  const tone = (k: string): Tone | undefined =>
+    k === 'tests' && tests ? VERDICT_TONE[tests.status](tests) : FACT_TONE[k];
+  for (const [k, v] of facts) lines.push(`  ${k.padEnd(width)}  ${paint(tone(k), v)}`);
   return lines;
 }

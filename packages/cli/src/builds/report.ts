@@ -4,11 +4,12 @@ import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
 import { paint } from '../terminal.ts';
 import {
+  appliedPolicy,
+  buildExitCode,
   formatBuildSummary,
   formatStageLine,
-  testsPolicyOf,
   toBuildResult,
-  verdictExitCode,
+  verdictOf,
 } from './build-result.ts';
 import { createBuildStore, trackBuild } from './build-tracker.ts';
 import { watchBuild } from './build-watch.ts';
@@ -110,10 +111,10 @@ function lastKnown(store: ClientStore, buildId: string): Build | undefined {
 }
 
 function finished(deps: Deps, build: Build, waitError?: CliResultError, flag?: TestsPolicy): FollowOutcome {
-  for (const line of formatBuildSummary(build, paint(deps.term.stderrColor))) deps.out.info(line);
+  for (const line of formatBuildSummary(build, paint(deps.term.stderrColor), flag)) deps.out.info(line);
   if (waitError) return { exitCode: EXIT.timedOut, result: toBuildResult(build, waitError), build };
-  const policy = testsPolicyOf(build, flag);
-  const exitCode = verdictExitCode(build, policy);
+  const policy = appliedPolicy(build, flag);
+  const exitCode = buildExitCode(build.status, verdictOf(build, policy));
   if (exitCode === EXIT.testsFailed) {
     deps.out.info(
       `The build succeeded and its tests failed: exit ${EXIT.testsFailed} (tests are required; --tests optional reports them without failing).`,
@@ -192,10 +193,14 @@ const noRecord = (options: FollowBuildOptions, error: CliResultError, exitCode: 
   build: undefined,
 });
 
-/** Without --json: the preview URL of a successful build on stdout (the summary is on stderr already). */
+/**
+ * Without --json: the preview URL of a successful build on stdout (the summary is on stderr
+ * already), also when its tests failed: the build itself is there to look at.
+ */
 export function printPreviewUrl(deps: Deps, outcome: FollowOutcome): void {
   const { build } = outcome;
-  if (outcome.exitCode === EXIT.ok && build?.status === 'succeeded' && build.previewUrl) {
+  const verdictOnly = outcome.exitCode === EXIT.ok || outcome.exitCode === EXIT.testsFailed;
+  if (verdictOnly && build?.status === 'succeeded' && build.previewUrl) {
     deps.out.data(build.previewUrl);
   }
 }

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import type { TestsPolicy } from '@forge/shared';
 import { formatTimeout, parseDuration } from '../options.ts';
 import { CliError, EXIT } from '../output.ts';
 
@@ -10,9 +11,12 @@ export interface WaitOptions {
   cancelOnTimeout?: boolean;
   /** --logs: the build's log on stderr too. */
   logs?: boolean;
-  /** --tests: whether failed tests fail the verdict (exit 7) or are only reported. */
-  tests?: 'required' | 'optional';
+  /** --tests: what the project's tests mean for the verdict (default: the forge config's, else required). */
+  tests?: TestsPolicy;
 }
+
+/** TESTS_POLICIES of @forge/shared, written out: this module stays off the schema's import path. */
+const TEST_POLICY_CHOICES = ['required', 'optional', 'skip'] as const satisfies readonly TestsPolicy[];
 
 /** Light on purpose (commander only): command modules load it on the --help path. */
 export function addWaitOptions(command: Command): Command {
@@ -28,8 +32,8 @@ export function addWaitOptions(command: Command): Command {
     .addOption(
       new Option(
         '--tests <policy>',
-        'required: failed project tests fail the verdict (exit 7); optional: reported, exit 0. Default: the forge config\'s "tests", else required',
-      ).choices(['required', 'optional']),
+        "the project's tests: required (failing tests exit 7), optional (reported, exit 0) or skip (not run); default: the forge config's tests, else required",
+      ).choices(TEST_POLICY_CHOICES),
     );
 }
 

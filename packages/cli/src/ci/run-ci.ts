@@ -62,6 +62,7 @@ export async function runCi(deps: Deps, opts: CiOptions): Promise<number> {
       const deadline = startDeadline(opts);
       const upload = await sendZip(deps, connection, file, {
         cache: opts.cache,
+        tests: opts.tests,
         deadline,
         signal: interrupt.signal,
       });

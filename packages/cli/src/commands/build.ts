@@ -45,6 +45,7 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
         projectName,
         ...(opts.cache ? {} : { noCache: true }),
         ...(opts.app !== undefined ? { app: opts.app } : {}),
+        ...(opts.tests !== undefined ? { tests: opts.tests } : {}),
       },
     });
     if (!feed) {

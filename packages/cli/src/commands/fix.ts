@@ -49,6 +49,13 @@ export async function run(deps: Deps, opts: FixOptions): Promise<number> {
 
 async function fix(deps: Deps, opts: FixOptions, json: JsonResult): Promise<number> {
   checkWaitOptions(opts, true);
+  // A fix's build runs the tests the repairs are checked by: it can weigh them, not leave them out.
+  if (opts.tests === 'skip') {
+    throw new CliError('--tests skip does not apply to forge fix: its build runs the tests.', {
+      exitCode: EXIT.usage,
+      hint: 'Use --tests optional to report failing tests without failing the verdict.',
+    });
+  }
   const connection = await deps.connect({ live: opts.wait === true });
   const build = await failedBuild(connection.client, opts);
   json.context.projectName = build.projectName;

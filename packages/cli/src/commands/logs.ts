@@ -66,7 +66,7 @@ async function follow(
   onLine: (line: LogLine) => void,
   explain: (b: Build) => void,
 ): Promise<number> {
-  const { createBuildStore, trackBuild, watchBuild, buildExitCode, statusTone, openFeed } =
+  const { createBuildStore, trackBuild, watchBuild, buildExitCode, statusTone, verdictOf, openFeed } =
     await import('../lazy.ts');
 
   const store = createBuildStore();
@@ -99,7 +99,7 @@ async function follow(
         `Build ${final.id} ${paint(deps.term.stderrColor)(statusTone(final.status), final.status)}.`,
       );
       explain(final);
-      return buildExitCode(final.status);
+      return buildExitCode(final.status, verdictOf(final));
     } catch (err) {
       if (isInterrupted(err)) return EXIT.interrupted;
       throw err;

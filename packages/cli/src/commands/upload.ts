@@ -48,6 +48,7 @@ async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promis
       cache: opts.cache,
       rapid: opts.rapid,
       ...(opts.app !== undefined ? { app: opts.app } : {}),
+      tests: opts.tests,
       deadline,
     });
     json.context.projectName = result.projectName;
@@ -96,11 +97,15 @@ export function register(program: Command, invoke: Invoke): void {
 Without --wait, stdout gets the project name and build id (--json: the daemon's answer). With --wait,
 progress and the summary go to stderr (with --logs the build's log too) and stdout gets the preview
 URL, or with --json exactly one JSON document, whatever happens:
-  { projectName, buildId, status, stage, durations: { <step>: ms }, cacheHit, previewUrl, error? }
+  { projectName, buildId, status, stage, durations: { <step>: ms }, cacheHit, previewUrl, tests?, testsPolicy, error? }
   { status: "refused", file, error: { code, message, hint? } }      (exit 6)
   { status: "error", error: { code, message, hint? } }              (exit 1, 3, …)
 --timeout bounds the upload and the wait; when it expires forge exits 4 with error.code WAIT_TIMEOUT
 and the build goes on in the daemon, unless --cancel-on-timeout cancels it.
+With --wait the project's tests decide too: a build that succeeds with failing tests exits 7
+(error.code TESTS_FAILED, "tests" with the counts) unless --tests optional (or "tests": "optional"
+in the project's forge config); --tests skip does not run them. required is the default for --wait as
+for forge ci: whoever waits for a build asks whether it is good, and failing tests say it is not.
 ${EXIT_CODES_HELP}`,
     )
     .action((zip: string, opts: Omit<UploadOptions, 'file'>, command: Command) =>

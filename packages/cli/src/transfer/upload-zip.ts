@@ -1,4 +1,4 @@
-import type { UploadResult } from '@forge/shared';
+import type { TestsPolicy, UploadResult } from '@forge/shared';
 import { formatBytes } from '@forge/shared/schema-free';
 import type { Deadline } from '../builds/wait-options.ts';
 import type { Connection, Deps } from '../deps.ts';
@@ -12,6 +12,8 @@ export interface SendZipOptions {
   rapid?: boolean;
   /** The app folder to build in a repository of several ("" lets the daemon pick again). */
   app?: string;
+  /** --tests: required, optional or skip. */
+  tests?: TestsPolicy | undefined;
   /** --timeout: its expiry aborts the upload (exit 4, WAIT_TIMEOUT). */
   deadline?: Deadline;
   /** Aborts the upload (forge ci's Ctrl+C); the request rejects with the signal's reason. */
@@ -49,6 +51,7 @@ export async function sendZip(
         ...(options.rapid ? { rapid: '1' } : {}),
         ...(options.cache ? {} : { noCache: '1' }),
         ...(options.app !== undefined ? { app: options.app } : {}),
+        ...(options.tests !== undefined ? { tests: options.tests } : {}),
       },
       ...(signal ? { signal } : {}),
     });

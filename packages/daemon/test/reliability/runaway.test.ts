@@ -98,11 +98,15 @@ function processesIn(dir: string): string[] {
 }
 
 /** This process's command cgroups still on the machine (each command's is removed when it ends). */
+const subdirs = (dir: string): string[] => {
+  try {
+    return fs.readdirSync(dir).map((name) => `${dir}/${name}`);
+  } catch {
+    return []; // a cgroup v2 machine, or none at all
+  }
+};
 const leftoverCgroups = () =>
-  [
-    '/sys/fs/cgroup/pids',
-    ...fs.readdirSync('/sys/fs/cgroup/memory').map((d) => `/sys/fs/cgroup/memory/${d}`),
-  ].flatMap((root) => {
+  ['/sys/fs/cgroup', '/sys/fs/cgroup/pids', ...subdirs('/sys/fs/cgroup/memory')].flatMap((root) => {
     try {
       return fs.readdirSync(root).filter((name) => name.startsWith(`forge-${process.pid}-`));
     } catch {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TestResultsPlan, TestsPolicy } from './tests-verdict.ts';
 
 export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
 export const PackageManager = z.enum(PACKAGE_MANAGERS);
@@ -237,9 +238,10 @@ export const Blueprint = z.object({
   timeoutMs: z.number().int().positive(),
   /**
    * The forge config's "tests": whether failed tests fail a waiting command's verdict ("required",
-   * exit 7) or are only reported ("optional"). Absent: the command's own default (required).
+   * exit 7), are only reported ("optional") or are not run ("skip"). Absent: the command's `--tests`,
+   * else required.
    */
-  testsPolicy: z.enum(['required', 'optional']).optional(),
+  testsPolicy: TestsPolicy.optional(),
   /** Package manager provisioned from the registry; null when the project uses the npm that ships with Node. */
   toolchain: Toolchain.nullable().default(null),
   /** The Node version the project asks for, when it says; null when it does not. */
@@ -265,6 +267,8 @@ export const Blueprint = z.object({
    * and unknown plans, and in plans made before Forge decided it (those previews keep the SPA fallback).
    */
   site: StaticSite.nullable().default(null),
+  /** How TestBot reads the project's own test cases from its runner; null or absent when Forge cannot. */
+  testResults: TestResultsPlan.nullable().optional(),
   decisions: z.array(BlueprintDecision),
 });
 export type Blueprint = z.infer<typeof Blueprint>;

@@ -65,6 +65,8 @@ export function newBuild(id: string, projectName: string, createdAt: string, noC
     logCount: 0,
     logTruncated: false,
     worker: null,
+    testsOption: null,
+    verdict: null,
   };
 }
 

@@ -4,6 +4,7 @@ import { Blueprint } from './blueprint.ts';
 import { LogEntry } from './log.ts';
 import { Stage } from './stage.ts';
 import { Diagnosis, Repair } from './assistants.ts';
+import { TestCaseResult, TestCounts, TestsPolicy, TestsVerdict } from './tests-verdict.ts';
 
 export const BUILD_STATUSES = [
   'queued',
@@ -116,6 +117,12 @@ export const TestReport = z.object({
   outputTail: z.string(),
   /** Why TestBot stopped or skipped the runner (watch mode, no browser), when it did. */
   reason: z.string().optional(),
+  /** The project's test cases as read from its runner's report (at most MAX_TEST_CASES). */
+  cases: z.array(TestCaseResult).optional(),
+  /** Counts of all its cases (also those past the kept ones); absent when none could be read. */
+  counts: TestCounts.optional(),
+  /** How the cases were read ("Vitest's JUnit report"), or why they could not be. */
+  casesSource: z.string().optional(),
 });
 export type TestReport = z.infer<typeof TestReport>;
 
@@ -255,6 +262,10 @@ export const Build = z.object({
    * while it waits for its turn (docs/scale-out.md).
    */
   worker: z.string().nullable().default(null),
+  /** The test policy asked for with this build (--tests); null: the forge config's, else required. */
+  testsOption: TestsPolicy.nullable().default(null),
+  /** What the tests say of a build that succeeded, with counts (null until it ends, and for builds that failed). */
+  verdict: TestsVerdict.nullable().default(null),
 });
 export type Build = z.infer<typeof Build>;
 
@@ -280,6 +291,8 @@ export const StartBuildBody = z.object({
   noCache: z.boolean().optional(),
   /** Build this app of a repository of several from now on (null or "": let Forge pick). */
   app: AppDir.nullable().optional(),
+  /** What the tests mean for this build's verdict (default: the forge config's, else required). */
+  tests: TestsPolicy.optional(),
 });
 export const BuildLogsQuery = z.object({
   /** Only entries after this sequence number (for following). */

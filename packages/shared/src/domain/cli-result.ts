@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BuildStatus, StepName, ToolError } from './builds.ts';
 import { Stage } from './stage.ts';
 import { Diagnosis, Repair } from './assistants.ts';
+import { TestsPolicy, TestsVerdict } from './tests-verdict.ts';
 
 /**
  * The one JSON document `forge upload|build --wait --json` and `forge ci --json` print on stdout,
@@ -29,24 +30,6 @@ export const CLI_ERROR_CODES = {
   /** The build succeeded and the project's tests failed, with tests required (exit 7). */
   TESTS_FAILED: 'TESTS_FAILED',
 } as const;
-
-/**
- * What a build's test run says for a verdict: `passed`/`failed` when the runner ran and its exit
- * code said so, `skipped` when TestBot did not run it (the forge config's "test": false, a runner
- * that needs what the machine lacks: `reason` says why), `none` when the project has no tests.
- */
-export const TestsVerdict = z.object({
-  status: z.enum(['passed', 'failed', 'skipped', 'none']),
-  /** The command TestBot ran (or would have run). */
-  command: z.string().nullable(),
-  /** Why the tests were not run, when they were not. */
-  reason: z.string().optional(),
-});
-export type TestsVerdict = z.infer<typeof TestsVerdict>;
-
-/** Whether failed tests fail the verdict: `required` (exit 7) or `optional` (reported, exit 0). */
-export const TestsPolicy = z.enum(['required', 'optional']);
-export type TestsPolicy = z.infer<typeof TestsPolicy>;
 
 /** What went wrong: a stable code and a sentence for people. */
 export const CliResultError = z.object({
@@ -94,7 +77,8 @@ export const CliBuildResult = z.object({
   previewUrl: z.string().nullable(),
   /**
    * Present whenever the build did not succeed, or the wait ended first: the build's own error
-   * (BUILD_FAILED, STAGE_TIMEOUT, CANCELLED, …), or WAIT_TIMEOUT / WAIT_INTERRUPTED.
+   * (BUILD_FAILED, STAGE_TIMEOUT, CANCELLED, …), or WAIT_TIMEOUT / WAIT_INTERRUPTED; and
+   * TESTS_FAILED for a build that succeeded with failing tests the policy requires.
    */
   error: CliResultError.optional(),
   /** ScanBot's reading of the failure: code, summary, file/line (relative to the project root), suggestion. */
@@ -103,7 +87,7 @@ export const CliBuildResult = z.object({
   repairs: z
     .array(Repair.pick({ id: true, code: true, summary: true, files: true, status: true }))
     .optional(),
-  /** The project's test run as a verdict (absent while the build has not reached its tests). */
+  /** What the project's tests say, with counts when known (absent when the build never reached its tests). */
   tests: TestsVerdict.optional(),
   /** Whether that verdict decided the exit code (--tests, else the forge config's "tests", else required). */
   testsPolicy: TestsPolicy.optional(),

@@ -42,6 +42,7 @@ import {
 } from '../domain/files.ts';
 import { Settings, SettingUpdate } from '../domain/settings.ts';
 import { Blueprint } from '../domain/blueprint.ts';
+import { TestsPolicy } from '../domain/tests-verdict.ts';
 import {
   JobEventsBody,
   JobPreviewBody,
@@ -177,6 +178,8 @@ export const routes = defineRoutes({
       noCache: z.string().optional(),
       /** The app folder to build in a repository of several (empty: let Forge pick again). */
       app: z.string().optional(),
+      /** What the tests mean for the build's verdict: required, optional or skip (default: the forge config's, else required). */
+      tests: TestsPolicy.optional(),
     }),
     multipart: { field: 'file' },
     response: UploadResult,

@@ -214,6 +214,7 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
           endedAt: message.endedAt ?? moved.endedAt ?? at,
           durationMs: message.durationMs !== undefined ? message.durationMs : moved.durationMs,
           worker: message.worker ?? moved.worker,
+          verdict: message.verdict !== undefined ? message.verdict : moved.verdict,
         },
       };
       break;

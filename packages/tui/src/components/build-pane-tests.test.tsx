@@ -61,3 +61,38 @@ describe('the build pane shows the verdict of the tests beside the preview', () 
     expect(none.linesWith('Preview')[0]).not.toContain('tests');
   });
 });
+
+describe("the build pane shows the record's verdict with its counts", () => {
+  it('the counts the daemon read from the runner follow the verdict', async () => {
+    const build: Build = {
+      ...previewed({ ran: true, passed: false, command: 'npm test', durationMs: 150, outputTail: '' }),
+      verdict: {
+        status: 'failed',
+        command: 'npm test',
+        counts: { passed: 2, failed: 1, skipped: 0, total: 3 },
+        policy: 'optional',
+        policySource: 'option',
+        summary: '1 failed, 2 passed (npm test)',
+      },
+    };
+    const app = await render(build);
+    expect(app.linesWith('Preview')[0]).toContain('· tests failed (1 failed, 2 passed)');
+  });
+
+  it('tests skipped by --tests skip say so', async () => {
+    const build: Build = {
+      ...previewed(null),
+      verdict: {
+        status: 'skipped',
+        command: null,
+        reason: '--tests skip',
+        counts: null,
+        policy: 'skip',
+        policySource: 'option',
+        summary: 'skipped (--tests skip)',
+      },
+    };
+    const app = await render(build);
+    expect(app.linesWith('Preview')[0]).toContain('· tests skipped');
+  });
+});

@@ -5,8 +5,10 @@ import {
   errorHint,
   formatDuration,
   frameworkWithStack,
+  formatTestCounts,
   isFinished,
   testsVerdict,
+  verdictFails,
   type Build,
   type BuildError,
   type Diagnosis,
@@ -161,16 +163,29 @@ function OutputText({ line }: { line: DisplayRow }) {
  * (two lines: the first error line with its file:line, then the message and where the full log
  * is), else what is going on.
  */
-const TESTS_COLOR = { passed: 'green', failed: 'red', skipped: 'yellow', none: undefined } as const;
-
-/** " · tests failed": the verdict of the build's test run, once it has one (nothing without tests). */
+/**
+ * " · tests failed (1 failed, 2 passed)": the verdict of the build's tests once it has one (nothing
+ * without tests). Red when it fails the verdict (forge ci exits 7), yellow when only reported.
+ */
 function TestsNote({ build }: { build: Build }) {
   const tests = testsVerdict(build);
   if (!tests || tests.status === 'none') return null;
+  const color =
+    tests.status === 'passed'
+      ? 'green'
+      : tests.status === 'failed'
+        ? verdictFails(tests)
+          ? 'red'
+          : 'yellow'
+        : 'yellow';
+  const counts = tests.counts ? ` (${formatTestCounts(tests.counts)})` : '';
   return (
     <Text>
       <Text dimColor> · tests </Text>
-      <Text color={TESTS_COLOR[tests.status]}>{tests.status}</Text>
+      <Text color={color}>
+        {tests.status}
+        {counts}
+      </Text>
     </Text>
   );
 }

@@ -226,6 +226,7 @@ export class BuildRun {
         cancelReason: snapshot.cancelReason,
         endedAt: at,
         durationMs: snapshot.durationMs,
+        verdict: snapshot.verdict,
       });
       this.#resolveDone(snapshot);
     }

@@ -5,6 +5,8 @@ import path from 'node:path';
 import {
   DEFAULT_BUILDER_BOTS,
   formatDuration,
+  testsPolicyOf,
+  testsVerdict,
   type Blueprint,
   type Build,
   type Diagnosis,
@@ -53,7 +55,7 @@ import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
-import type { BuildLane } from './build-lane.ts';
+import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
 
@@ -67,7 +69,7 @@ export interface PipelineDeps {
   /** Run commands inside bubblewrap when the machine has it. */
   sandbox: boolean;
   broadcast: (message: ServerMessage) => void;
-  lane: BuildLane;
+  lane: Slots;
   /** RepairBot's journal: repairs made during builds, with the files they changed saved for undo. */
   journal: RepairJournal;
   /** What builds this engine runs record as where they ran: "local", or a `forge worker`'s name. */
@@ -538,7 +540,12 @@ export function createPipeline(deps: PipelineDeps) {
     skip?: (rel: string) => boolean,
   ) {
     const jobs: Array<() => Promise<StageResult<unknown>>> = [];
-    if (bp.test) jobs.push(() => runStage(env, run, stages.test, bp));
+    const tests = testsPolicyOf({ testsOption: run.snapshot().testsOption, blueprint: bp });
+    if (bp.test && tests.policy === 'skip') {
+      const why = tests.source === 'option' ? '--tests skip' : '"tests": "skip" in the forge config';
+      run.beginStep('test', 'TestBot').finish('skipped', `skipped (${why})`, null);
+      run.log('TestBot', 'info', `Tests not run (${why}).`);
+    } else if (bp.test) jobs.push(() => runStage(env, run, stages.test, bp));
     // LintBot: the project's own lint script, when it has one (recorded, never failing the build).
     if (hasLintScript(path.join(layout.projectDir(run.projectName), bp.appDir), bp)) {
       jobs.push(() => runStage(env, run, stages.lint, bp));
@@ -575,6 +582,7 @@ export function createPipeline(deps: PipelineDeps) {
       'success',
       `Build complete: ${files.length} files ready to integrate or download.`,
     );
+    run.record({ verdict: testsVerdict(run.snapshot()) ?? null });
     run.end('succeeded');
     // spec §4: build_complete with the build output; clients raise their Build Complete dialog on it.
     deps.broadcast({

@@ -39,6 +39,7 @@ export function registerBuildRoutes(router: Router, deps: { builds: BuildService
     builds.startBuild(body.projectName, {
       noCache: body.noCache ?? false,
       ...(body.app !== undefined ? { app: body.app } : {}),
+      ...(body.tests !== undefined ? { tests: body.tests } : {}),
     }),
   );
 

@@ -8,6 +8,7 @@ import {
   type CancelReason,
   type ServerMessage,
   type Settings,
+  type TestsPolicy,
   type UploadResult,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
@@ -21,7 +22,7 @@ import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { killProcessGroup } from '../../pipeline/run/index.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { inspectArchive } from '../uploads/inspect-archive.ts';
-import { createBuildLane } from './build-lane.ts';
+import { createSlots } from '../../fleet/slots.ts';
 import { BuildRun } from './build-run.ts';
 import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
@@ -66,7 +67,7 @@ export function createBuildService(deps: BuildServiceDeps) {
   /** The build of the same project a new one replaces, until it has been superseded. */
   const replaces = new WeakMap<BuildRun, BuildRun>();
   const runDeps = { repo, broadcast: deps.broadcast, logger };
-  const lane = createBuildLane(() => concurrencyOf(deps.settings()));
+  const lane = createSlots(() => concurrencyOf(deps.settings()));
   const pipeline = createPipeline({ ...deps, lane, workerName: LOCAL_WORKER });
   const remote: RemoteQueue | null = deps.queueUrl
     ? createRemoteQueue({
@@ -78,7 +79,12 @@ export function createBuildService(deps: BuildServiceDeps) {
         logger,
         settings: deps.settings,
         broadcast: deps.broadcast,
-        retry: (old) => begin(old.projectName, old.snapshot().noCache),
+        retry: (old) => {
+          const run = begin(old.projectName, old.snapshot().noCache);
+          const tests = old.snapshot().testsOption;
+          if (tests) run.record({ testsOption: tests });
+          return run;
+        },
         adopt: (build) => follow(new BuildRun(runDeps, build)),
       })
     : null;
@@ -161,10 +167,16 @@ export function createBuildService(deps: BuildServiceDeps) {
     /** Called when an upload starts streaming: the build exists in the store from its first byte. */
     beginUpload(
       fileName: string,
-      opts: { noCache: boolean; rapid: boolean; app?: string | null | undefined },
+      opts: {
+        noCache: boolean;
+        rapid: boolean;
+        app?: string | null | undefined;
+        tests?: TestsPolicy | undefined;
+      },
     ): BuildRun {
       const projectName = projectNameFromFile(fileName);
       const run = begin(projectName, opts.noCache);
+      if (opts.tests) run.record({ testsOption: opts.tests });
       if (opts.app !== undefined) chooseApp(projectName, opts.app);
       if (opts.rapid)
         deps.broadcast({ type: 'rapid-build-start', projectName, buildId: run.id, stage: 'starting' });
@@ -233,7 +245,7 @@ export function createBuildService(deps: BuildServiceDeps) {
      */
     startBuild(
       projectName: string,
-      opts: { noCache: boolean; app?: string | null | undefined; fix?: FixRequest },
+      opts: { noCache: boolean; app?: string | null | undefined; fix?: FixRequest; tests?: TestsPolicy },
     ): Build {
       if (
         !isValidProjectName(projectName) ||
@@ -243,6 +255,7 @@ export function createBuildService(deps: BuildServiceDeps) {
         throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${projectName}".`);
       }
       const run = begin(projectName, opts.noCache);
+      if (opts.tests) run.record({ testsOption: opts.tests });
       if (opts.app !== undefined) chooseApp(projectName, opts.app);
       void (async () => {
         await supersede(run);

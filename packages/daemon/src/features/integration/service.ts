@@ -150,14 +150,22 @@ export function createIntegrationService(services: AppServices): IntegrationServ
     }
   }
 
-  async function publish(output: Output): Promise<Published> {
-    const { name, buildId } = output;
+  /**
+   * The output, if it can be integrated. Checked before IntegrationBot's job starts: a refused
+   * integrate is the request's answer (no such output, a server app), not a failed job of the bot.
+   */
+  function integrable(output: Output): Output {
     if (output.kind === 'server') {
       throw new ForgeError(
         'INTEGRATION_UNAVAILABLE',
-        `${name} is a server app: only static sites and built sites can be integrated for now. Download it meanwhile: forge download ${name}`,
+        `${output.name} is a server app: only static sites and built sites can be integrated for now. Download it meanwhile: forge download ${output.name}`,
       );
     }
+    return output;
+  }
+
+  async function publish(output: Output): Promise<Published> {
+    const { name, buildId } = output;
     return queued(name, async () => {
       fs.mkdirSync(layout.tmpDir, { recursive: true });
       const staging = path.join(layout.tmpDir, tmpName(`integrate-${name}`));
@@ -226,7 +234,8 @@ export function createIntegrationService(services: AppServices): IntegrationServ
 
   return {
     integrate(projectName, buildPath) {
-      return asJob(projectName, () => publish(outputOf(projectName, buildPath)));
+      const output = integrable(outputOf(projectName, buildPath));
+      return asJob(projectName, () => publish(output));
     },
 
     integrateLast(project) {
@@ -241,7 +250,8 @@ export function createIntegrationService(services: AppServices): IntegrationServ
             : 'There is no successful build to integrate yet: upload a project first.',
         );
       }
-      return asJob(name, () => publish(outputOf(name, dir)));
+      const ready = integrable(outputOf(name, dir));
+      return asJob(name, () => publish(ready));
     },
 
     async save(projectName, buildPath) {

@@ -24,6 +24,7 @@ import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../builds/p
 import type { BuildRepo } from '../builds/repo.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
+import { PROJECT_RESULT_STEPS } from '../../pipeline/stages/types.ts';
 import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
 
 /** A worker not heard from for this long is shown lost. */
@@ -237,7 +238,8 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
         buildId: run.id,
       });
       if (step.status === 'running') return;
-      const ok = step.status !== 'failed' && step.status !== 'timed-out';
+      const ok =
+        PROJECT_RESULT_STEPS.has(step.name) || (step.status !== 'failed' && step.status !== 'timed-out');
       bot.finish(step.status === 'cancelled' ? null : { ok, summary: step.detail });
     });
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Response, Router } from 'express';
-import { AppDir, routes, type UploadResult } from '@forge/shared';
+import { AppDir, routes, TESTS_POLICIES, TestsPolicy, type UploadResult } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { BuildService } from '../builds/service.ts';
@@ -27,12 +27,20 @@ export function registerUploadRoutes(
       );
     }
     const app = appParam;
+    const testsParam = req.query.tests;
+    const tests = testsParam === undefined ? undefined : TestsPolicy.safeParse(testsParam).data;
+    if (testsParam !== undefined && tests === undefined) {
+      throw new ForgeError(
+        'VALIDATION_FAILED',
+        `"tests" must be one of ${TESTS_POLICIES.join(', ')} (got "${String(testsParam)}").`,
+      );
+    }
     let run: BuildRun | null = null;
     try {
       const zip = await receiveZip(req, {
         field: routes.upload.multipart.field,
         tmpDir: deps.layout.tmpDir,
-        onFileStart: (fileName) => (run = deps.builds.beginUpload(fileName, { noCache, rapid, app })),
+        onFileStart: (fileName) => (run = deps.builds.beginUpload(fileName, { noCache, rapid, app, tests })),
       });
       // From here the build owns the archive (a queued build extracts it later) and removes it.
       const result: UploadResult = await deps.builds.finishUpload(run!, zip.path);

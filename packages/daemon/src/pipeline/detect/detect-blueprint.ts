@@ -5,6 +5,7 @@ import {
   type ProjectKind,
   type Stack,
   formatCommand,
+  type TestsPolicy,
 } from '@forge/shared';
 import {
   appFolders,
@@ -33,6 +34,7 @@ import {
 import { PACKAGE_JSON, readPackageJson, type PackageInfo } from './package-json.ts';
 import { detectStaticSite } from './static-site.ts';
 import { detectTest } from './test-command.ts';
+import { planTestResults } from './test-results.ts';
 import { openProject, projectFolder, type ProjectFiles } from './project-files.ts';
 import { projectDir, type FrameworkContext, type FrameworkPlan } from './framework-context.ts';
 import {
@@ -90,6 +92,13 @@ function noteUnusedStart(ctx: FrameworkContext, pkg: PackageInfo, kind: ProjectK
   );
 }
 
+/** What the forge config's `tests` setting does, for the plan's decision. */
+const TESTS_POLICY_RULES: Record<TestsPolicy, string> = {
+  required: 'failing tests fail the verdict of forge ci and --wait (exit 7)',
+  optional: 'the tests run and are reported; failing ones leave the exit code 0',
+  skip: 'the tests are not run',
+};
+
 /**
  * The project's forge config wins over detection; the kind follows what it asks for. `base` is the
  * folder of the config: an app's own config names its outputDir relative to the app's folder.
@@ -132,9 +141,7 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog, 
       'testsPolicy',
       config.tests,
       file,
-      config.tests === 'required'
-        ? 'tests from the forge config: failed tests fail forge ci and --wait (exit 7)'
-        : 'tests from the forge config: failed tests are reported, forge ci and --wait still pass',
+      `tests from the forge config: ${TESTS_POLICY_RULES[config.tests]}`,
     );
   }
   if (config.timeout !== undefined) {
@@ -628,6 +635,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     gitSnapshot: false,
     mirrorHosts: [],
     site: null,
+    testResults: null,
   };
 
   const { chosen, apps, workspace, members, rootPm, nx } = await findApps(
@@ -754,6 +762,18 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
       applyOverrides(plan, { ...appForge, file: projectDir(chosen.dir, appForge.file)! }, log, chosen.dir);
   }
   if (forge) applyOverrides(plan, forge, log);
+  if (plan.test) {
+    // The detected command runs the "test" script; one from a forge config runs as it is.
+    const script = plan.test === chosen.test ? (chosen.pkg?.scripts.test ?? null) : null;
+    const results = planTestResults(plan.packageManager, plan.test, script);
+    plan.testResults = results.plan;
+    log.add(
+      'testResults',
+      results.value,
+      plan.test === chosen.test ? evidenceOf(chosen) : (forge?.file ?? null),
+      results.rule,
+    );
+  }
   // What a monorepo tool needs stays under whatever the forge configs set.
   plan.env = { ...toolEnv, ...plan.env };
   settleToolchain(plan, log);

@@ -158,7 +158,7 @@ export function matchRunner(
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The command's words without environment assignments and launchers (`cross-env`, `npx`); null if unreadable. */
-function commandWords(segment: string): { words: string[]; peeled: boolean } | null {
+export function commandWords(segment: string): { words: string[]; peeled: boolean } | null {
   let words: string[];
   try {
     words = splitCommand(segment);

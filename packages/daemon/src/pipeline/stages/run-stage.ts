@@ -110,6 +110,7 @@ export async function runStage<I, O>(
         // that finds a missing asset: `ok` with a failed step): that is the project's result, which
         // the build's record and verdict carry, and the bot stays healthy.
         failed: (r) => !r.ok && r.failure.status !== 'cancelled',
+        summary: (r) => (r.ok ? (r.summary ?? null) : null),
       },
     );
   } catch (err) {

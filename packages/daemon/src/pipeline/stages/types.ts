@@ -22,7 +22,14 @@ export interface BuildFailure {
  * does not stop). `ok: false` ends the build with `failure`, unless the engine repairs and retries.
  */
 export type StageResult<O> =
-  | { ok: true; value: O; detail: string; stepStatus?: Exclude<StepStatus, 'running'> }
+  | {
+      ok: true;
+      value: O;
+      detail: string;
+      stepStatus?: Exclude<StepStatus, 'running'>;
+      /** What the bot's card says it last did ("ran tests: 3 failed"); default: nothing. */
+      summary?: string;
+    }
   | { ok: false; failure: BuildFailure; detail?: string };
 
 /** A command a stage runs: what runCommand takes, less what the context supplies. */
@@ -82,8 +89,18 @@ export type RecordPatch = Partial<
     | 'diagnosis'
     | 'repairs'
     | 'worker'
+    | 'testsOption'
+    | 'verdict'
   >
 >;
+
+/**
+ * Steps whose `failed` is the project's result, not the bot's (their stage returns `ok` with a
+ * failed step: tests that fail, an output check that finds a missing asset, lint errors). runStage
+ * knows it from the result itself; a coordinator that sees only a worker's step statuses reads it
+ * here, so TestBot's card stays healthy whichever machine ran the tests.
+ */
+export const PROJECT_RESULT_STEPS: ReadonlySet<StepName> = new Set<StepName>(['test', 'check', 'lint']);
 
 /** One step of the pipeline: a unit with one signature, run by one named bot. */
 export interface Stage<I, O> {

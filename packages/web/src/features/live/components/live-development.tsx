@@ -16,6 +16,7 @@ import { useProject } from '@/lib/project-context.tsx';
 import { stageTone } from '@/features/builds/build-state.ts';
 import { useBuildLogTail, useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildFailure } from '@/features/builds/components/build-failure.tsx';
+import { BuildVerdict } from '@/features/builds/components/build-verdict.tsx';
 import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -112,6 +113,7 @@ export function LiveDevelopment({ className }: { className?: string }) {
             {stateLabel}
           </Badge>
           {view ? <BuildWorker build={view.build} /> : null}
+          {view ? <BuildVerdict build={view.build} /> : null}
         </div>
       </div>
 
