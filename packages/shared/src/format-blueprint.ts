@@ -1,5 +1,5 @@
 import type { Blueprint } from './domain/blueprint.ts';
-import { formatCommand, formatDuration, inlineText } from './format.ts';
+import { formatCommand, formatDuration, frameworkWithStack, inlineText } from './format.ts';
 import { nodeSummary } from './node-summary.ts';
 
 const command = (argv: readonly string[] | null): string =>
@@ -14,7 +14,17 @@ export function blueprintLines(bp: Blueprint): string[] {
   const envNames = Object.keys(bp.env);
   const summary: [string, string][] = [
     ['kind', bp.kind],
-    ['framework', inlineText(bp.framework)],
+    ['framework', inlineText(frameworkWithStack(bp))],
+    ...(bp.runtime
+      ? [
+          [
+            'runtime',
+            inlineText(
+              `${bp.runtime.tool}${bp.runtime.found ? ` ${bp.runtime.found}` : ''}${bp.runtime.wanted ? ` (asks for ${bp.runtime.wanted})` : ''}`,
+            ),
+          ] as [string, string],
+        ]
+      : []),
     ['package manager', bp.packageManager ?? '(none)'],
     ...(bp.node ? [['node', inlineText(nodeSummary(bp.node))] as [string, string]] : []),
     ['install', command(bp.install)],

@@ -1,3 +1,5 @@
+import type { Stack } from './domain/blueprint.ts';
+
 /** Session time as minutes:seconds (spec §9), e.g. 125000 ms → "2:05". */
 export function formatSessionTime(ms: number): string {
   const total = Math.max(0, Math.floor((Number.isFinite(ms) ? ms : 0) / 1000));
@@ -113,4 +115,33 @@ export function formatAge(ms: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
   return `${Math.floor(seconds / 86_400)}d`;
+}
+
+/** How clients name a stack beside the framework. */
+export const STACK_LABELS: Record<Stack, string> = {
+  javascript: 'JavaScript',
+  python: 'Python',
+  go: 'Go',
+  deno: 'Deno',
+  php: 'PHP',
+  ruby: 'Ruby',
+  rust: 'Rust',
+  java: 'Java',
+  dotnet: '.NET',
+  elixir: 'Elixir',
+  hugo: 'Hugo',
+  jekyll: 'Jekyll',
+  mkdocs: 'MkDocs',
+  zola: 'Zola',
+  static: 'static',
+};
+
+/**
+ * The framework with its stack beside it, as plans are shown: "flask · Python", "vite · JavaScript";
+ * the stack alone when it is the framework ("Go", "Hugo", "static").
+ */
+export function frameworkWithStack(plan: { framework: string; stack?: Stack | undefined }): string {
+  if (!plan.stack) return plan.framework;
+  const label = STACK_LABELS[plan.stack];
+  return plan.framework === plan.stack ? label : `${plan.framework} · ${label}`;
 }

@@ -34,7 +34,7 @@ export { statusTone };
 export function buildError(build: Build): CliResultError | undefined {
   const error = recordError(build);
   if (!error) return undefined;
-  const hint = errorHint(error.code);
+  const hint = build.error?.hint ?? errorHint(error.code);
   return { ...error, ...(hint ? { hint } : {}), logCommand: logCommand(build.id) };
 }
 
@@ -258,7 +258,7 @@ export function formatBuildSummary(build: Build, paint: Paint, flag?: TestsPolic
     facts.push(...failureRows(build.error));
     // ScanBot's reading (the diagnosis, file:line, what to do) and RepairBot's repairs, made or proposed.
     facts.push(...assistantRows(build));
-    const hint = errorHint(build.error.code);
+    const hint = build.error.hint ?? errorHint(build.error.code);
     if (hint) facts.push(['hint', hint]);
     const cut = build.logTruncated ? ` (stored log truncated at ${build.logCount} lines)` : '';
     facts.push(['log', `${logCommand(build.id)}${cut}`]);

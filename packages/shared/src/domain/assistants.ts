@@ -42,6 +42,8 @@ export const DIAGNOSIS_CODES = [
   'PACKAGE_NOT_ON_REGISTRY',
   /** Two packages that must be the same version are not (react and react-dom); subjects: [name@version, name@version]. */
   'MISMATCHED_PACKAGE_VERSIONS',
+  /** The tool another stack needs (python3, go, php, hugo, cargo…) is not on the machine, or older than asked; subjects: [tool, minimum version]. */
+  'TOOLCHAIN_MISSING',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;

@@ -5,6 +5,49 @@ export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
 export const PackageManager = z.enum(PACKAGE_MANAGERS);
 export type PackageManager = z.infer<typeof PackageManager>;
 
+/**
+ * The language or tool a project is built with: JavaScript (package.json, the default), another
+ * language's toolchain, a static-site generator, or plain static files. Stable: only added to.
+ */
+export const STACKS = [
+  'javascript',
+  'python',
+  'go',
+  'deno',
+  'php',
+  'ruby',
+  'rust',
+  'java',
+  'dotnet',
+  'elixir',
+  'hugo',
+  'jekyll',
+  'mkdocs',
+  'zola',
+  'static',
+] as const;
+export const Stack = z.enum(STACKS);
+export type Stack = z.infer<typeof Stack>;
+
+/** The tool a stack other than JavaScript needs on this machine, and how to get it. */
+export const StackRuntime = z.object({
+  /** The command Forge runs, e.g. "python3", "go", "hugo", "cargo". */
+  tool: z.string(),
+  /** The version the project asks for, as written (">=3.10", "1.22"); null when it says none. */
+  wanted: z.string().nullable(),
+  /** The lowest version that satisfies `wanted` ("3.10", "1.22"); null when none is stated. */
+  minimum: z.string().nullable(),
+  /** Project-relative file that states the version ("go.mod", ".python-version"); null when none. */
+  versionFile: z.string().nullable(),
+  /** The one command that installs the tool on the daemon's OS, e.g. "sudo apt-get install -y golang-go". */
+  installCommand: z.string(),
+  /** Whether Forge plans this stack's commands itself (false: it names the stack, the forge config can set them). */
+  buildable: z.boolean(),
+  /** The version found on the machine (set by DependencyBot; null in a plan not yet run). */
+  found: z.string().nullable().default(null),
+});
+export type StackRuntime = z.infer<typeof StackRuntime>;
+
 /** What kind of thing the project is, which decides how it is previewed. */
 export const ProjectKind = z.enum([
   /** Built to a static output dir that PreviewBot serves. */
@@ -124,6 +167,8 @@ export const AppCandidate = z.object({
   name: z.string().nullable(),
   framework: z.string(),
   kind: ProjectKind,
+  /** Its stack ("python" for an API beside a "javascript" client); absent in older plans. */
+  stack: Stack.optional(),
 });
 export type AppCandidate = z.infer<typeof AppCandidate>;
 
@@ -172,6 +217,10 @@ export type StaticSite = z.infer<typeof StaticSite>;
 /** The build plan BlueprintBot makes for a project (GET /api/builds/:id → blueprint). */
 export const Blueprint = z.object({
   kind: ProjectKind,
+  /** The stack; absent in plans made before stacks were told apart (those are "javascript" or "static"). */
+  stack: Stack.optional(),
+  /** The tool a non-JavaScript stack needs on the machine; absent or null for JavaScript and plain static sites. */
+  runtime: StackRuntime.nullable().optional(),
   /** Detected framework id, e.g. "vite", "cra", "next-export", "static", "express". */
   framework: z.string(),
   hasPackageJson: z.boolean(),

@@ -219,6 +219,8 @@ export const BuildError = z.object({
   errors: z.array(ToolError).optional(),
   /** How many distinct errors were printed in all (more than `errors` holds when the list was cut). */
   errorCount: z.number().int().nonnegative().optional(),
+  /** What to do about this failure, when it is more precise than the catalogue's hint for its code. */
+  hint: z.string().optional(),
 });
 export type BuildError = z.infer<typeof BuildError>;
 

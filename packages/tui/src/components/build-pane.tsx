@@ -4,6 +4,7 @@ import {
   buildStatusLevel,
   errorHint,
   formatDuration,
+  frameworkWithStack,
   formatTestCounts,
   isFinished,
   testsVerdict,
@@ -229,7 +230,7 @@ function InfoLine({ build }: { build: Build }) {
         </>
       );
     }
-    const hint = errorHint(error.code);
+    const hint = error.hint ?? errorHint(error.code);
     return (
       <>
         <Text wrap="truncate-end">
@@ -405,6 +406,11 @@ export function BuildPane({
         <>
           {' '}
           <Text color={statusColor(build.status)}>{build.status}</Text>{' '}
+          {build.blueprint && !narrow && (
+            <>
+              <Text dimColor>{frameworkWithStack(build.blueprint)}</Text>{' '}
+            </>
+          )}
           {worker !== null && !narrow && (
             <>
               <Text dimColor>on</Text> {worker}{' '}

@@ -13,6 +13,7 @@ import {
   peerConflict,
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
+import { pipResolution } from './python-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -69,12 +70,14 @@ import { mismatchedVersions } from './version-rules.ts';
 export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   const ctx = new Context(input);
   const rules: ((ctx: Context) => Diagnosis | null | Promise<Diagnosis | null>)[] = [
+    stackToolMissing,
     timedOut,
     outputMissing,
     foreignNodeModules,
     outOfMemory,
     nodeUnavailable,
     commandMissing,
+    pipResolution,
     lockfileOutOfSync,
     peerConflict,
     packageNotOnRegistry,
@@ -128,6 +131,24 @@ async function trueOfTheFiles(ctx: Context, d: Diagnosis): Promise<boolean> {
     if (pattern.test(advice)) return false;
   }
   return true;
+}
+
+/**
+ * Another stack's tool is missing or too old (DependencyBot said which, and how to install it): the
+ * diagnosis names the same tool, version and command, so the message, the diagnosis and the hint agree.
+ */
+function stackToolMissing(ctx: Context): Diagnosis | null {
+  const { error, blueprint } = ctx.input;
+  const runtime = blueprint?.runtime;
+  if (error.code !== 'TOOLCHAIN_UNAVAILABLE' || !runtime) return null;
+  const file = runtime.versionFile ?? blueprint.decisions.find((d) => d.field === 'stack')?.file ?? undefined;
+  return {
+    code: 'TOOLCHAIN_MISSING',
+    summary: error.message,
+    ...(file ? { file } : {}),
+    suggestion: `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`,
+    subjects: [runtime.tool, ...(runtime.minimum ? [runtime.minimum] : [])],
+  };
 }
 
 async function imports(ctx: Context): Promise<Diagnosis | null> {

@@ -124,9 +124,20 @@ export async function sourceHash(
  * The plan with the provided toolchains first on PATH for every command, in the order given: Node's
  * bin before the package manager's, so its shims (#!/usr/bin/env node) run on that Node.
  */
-export function withToolPath(bp: Blueprint, binDirs: readonly string[]): Blueprint {
-  if (binDirs.length === 0) return bp;
-  return { ...bp, env: { ...bp.env, PATH: pathWith(binDirs, bp.env.PATH ?? process.env.PATH ?? '') } };
+export function withToolPath(
+  bp: Blueprint,
+  binDirs: readonly string[],
+  toolEnv: Readonly<Record<string, string>> = {},
+): Blueprint {
+  if (binDirs.length === 0 && Object.keys(toolEnv).length === 0) return bp;
+  return {
+    ...bp,
+    env: {
+      ...bp.env,
+      ...toolEnv,
+      ...(binDirs.length > 0 ? { PATH: pathWith(binDirs, bp.env.PATH ?? process.env.PATH ?? '') } : {}),
+    },
+  };
 }
 
 /** Failures of the project's own commands that a Node the project does not accept would explain. */
@@ -431,16 +442,17 @@ export function createPipeline(deps: PipelineDeps) {
   ): Promise<{ bp: Blueprint; repaired: boolean }> {
     let bp = plan;
     let tools: ProvisionedTools | null = null;
-    if (bp.toolchain || bp.node) {
-      // Every command from here on runs with the provided Node and package manager first on PATH.
+    if (bp.toolchain || bp.node || bp.runtime) {
+      // Every command from here on runs with the provided Node and package manager first on PATH
+      // (another stack: its tool's environment, a Python virtual environment first on PATH).
       tools = await must(run, stages.toolchain, bp);
-      bp = withToolPath(withProvided(bp, tools), tools.path);
+      bp = withToolPath(withProvided(bp, tools), tools.path, tools.env);
     }
     const replan = async (): Promise<Blueprint> => {
       const next = withProvided(await must(run, stages.detect, undefined), tools);
       // The new plan is recorded as read: it keeps the versions provided for this build.
       if (tools) run.record({ blueprint: next });
-      return withToolPath(next, tools?.path ?? []);
+      return withToolPath(next, tools?.path ?? [], tools?.env);
     };
     const tried = new Set<RepairCode>();
     let installMode: InstallMode | undefined;
@@ -700,10 +712,23 @@ export function createPipeline(deps: PipelineDeps) {
     noteBuiltInRepairs(run, bp, droppedModules);
 
     if (bp.kind === 'unknown') {
+      // Another stack is named with its tool: missing, the tool is what to get first.
+      if (bp.runtime) await must(run, stages.toolchain, bp);
       const why =
         bp.decisions.find((d) => d.field === 'kind')?.rule ?? 'no build script, start script or index.html';
       throw new Stop(
-        failure('failed', 'PROJECT_NOT_BUILDABLE', `Forge does not know how to build this project: ${why}.`),
+        {
+          ...failure(
+            'failed',
+            'PROJECT_NOT_BUILDABLE',
+            `Forge does not know how to build this project: ${why}.`,
+          ),
+          ...(bp.runtime
+            ? {
+                hint: `Name the commands in forge.config.json ("install", "build", "start" or "outputDir"): Forge runs them with ${bp.runtime.tool}.`,
+              }
+            : {}),
+        },
         'BlueprintBot',
         { step: 'detect' },
       );
@@ -808,6 +833,7 @@ export function createPipeline(deps: PipelineDeps) {
         message: s.failure.message,
         ...evidence,
         ...(probableCause ? { probableCause } : {}),
+        ...(s.failure.hint ? { hint: s.failure.hint } : {}),
       },
       ...(diagnosis ? { diagnosis } : {}),
     });

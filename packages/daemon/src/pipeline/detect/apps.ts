@@ -12,6 +12,7 @@ import type { PackageManagerPlan } from './package-manager.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
 import { runnerBuild, type TaskRunner } from './task-runners.ts';
+import { STACK_MARKERS } from './stacks.ts';
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml';
 
@@ -166,7 +167,10 @@ export async function appFolders(
   const out: { dir: string; hasPackageJson: boolean }[] = [];
   const consider = async (dir: string): Promise<void> => {
     if (await files.isFile(`${dir}/${PACKAGE_JSON}`)) out.push({ dir, hasPackageJson: true });
-    else if (
+    else if (await files.firstFile(STACK_MARKERS.map((m) => `${dir}/${m}`))) {
+      // An app of another stack (a Python API beside the client): planned by its own files.
+      out.push({ dir, hasPackageJson: false });
+    } else if (
       staticSites &&
       STATIC_SITE_FOLDERS.has(path.posix.basename(dir)) &&
       (await files.isFile(`${dir}/index.html`))
@@ -190,6 +194,8 @@ export interface AppInfo {
   name: string | null;
   framework: string;
   kind: ProjectKind;
+  /** Its stack; JavaScript when absent. */
+  stack?: string;
 }
 
 /** Frameworks of apps that only serve an API or pages of their own, with no front-end framework. */
@@ -201,7 +207,9 @@ const SERVER_ONLY = new Set(['express', 'fastify', 'koa', 'hapi', 'hono', 'nest'
  */
 function appClass(app: AppInfo): number {
   if (app.framework === 'custom') return 3;
-  if (app.kind === 'server' && SERVER_ONLY.has(app.framework)) return 2;
+  // A server of another stack (Flask, Go) is an API beside the web app, like an Express one.
+  const otherStack = app.stack !== undefined && app.stack !== 'javascript' && app.stack !== 'static';
+  if (app.kind === 'server' && (SERVER_ONLY.has(app.framework) || otherStack)) return 2;
   if (app.framework === 'static' || app.framework === 'storybook') return 1;
   return 0;
 }

@@ -3,6 +3,7 @@ import {
   formatDuration,
   type AppCandidate,
   type ProjectKind,
+  type Stack,
   formatCommand,
   type TestsPolicy,
 } from '@forge/shared';
@@ -46,6 +47,7 @@ import {
   type NxWorkspace,
 } from './nx.ts';
 import { noteRush, readTaskRunner } from './task-runners.ts';
+import { findStacks, planStack, STACK_MARKERS, type StackPlan } from './stacks.ts';
 import { rootVerdict } from './workspace-root.ts';
 
 /** Per-stage timeout when neither the caller nor the project's forge config sets one (issue 3: 10 min). */
@@ -218,6 +220,8 @@ interface FolderPlan {
   log: DecisionLog;
   /** The Nx project it is, when Nx builds it (installs at the workspace root, builds with nx). */
   nx?: NxProject;
+  /** Its plan when it is another stack than JavaScript (Python, Go, a site generator…). */
+  stackPlan?: StackPlan;
 }
 
 /** A folder's package.json; a broken one is reported with its project-relative path. */
@@ -260,6 +264,23 @@ async function planFolder(
   }
   log.add('hasPackageJson', 'false', null, `no package.json ${where}: nothing to install, no scripts`);
   const none = { framework: 'unknown', kind: 'unknown', outputDir: null, build: null, start: null } as const;
+  // Another stack's own files say more than an index.html beside them (a Flask app's template, a
+  // Hugo theme's page): its tool builds and serves the folder.
+  const stacks = await findStacks(files);
+  if (stacks.length > 0) {
+    const stackPlan = await planStack(files, stacks[0]!, log, stacks);
+    return {
+      dir,
+      files,
+      pkg,
+      pm: null,
+      framework: stackPlan.framework,
+      test: null,
+      hasIndexHtml,
+      log,
+      stackPlan,
+    };
+  }
   if (!hasIndexHtml) {
     const why = `no package.json and no index.html ${where}: nothing Forge knows how to build or serve`;
     log.add('framework', 'unknown', null, why);
@@ -505,15 +526,24 @@ const evidenceOf = (folder: FolderPlan): string | null =>
     ? folder.nx.file
     : folder.pkg
       ? projectDir(folder.dir, PACKAGE_JSON)
-      : folder.hasIndexHtml
-        ? projectDir(folder.dir, INDEX_HTML)
-        : null;
+      : folder.stackPlan
+        ? (folder.log.list.find((d) => d.field === 'stack')?.file ?? null)
+        : folder.hasIndexHtml
+          ? projectDir(folder.dir, INDEX_HTML)
+          : null;
+
+const stackOf = (folder: FolderPlan): Stack =>
+  folder.stackPlan?.stack ??
+  (folder.pkg === null && folder.framework.framework === 'static' ? 'static' : 'javascript');
 
 const appInfo = (folder: FolderPlan): AppCandidate => ({
   dir: folder.dir,
   name: folder.pkg?.name ?? null,
   framework: folder.framework.framework,
   kind: folder.framework.kind,
+  // Said for the other languages and generators only: an app without it is JavaScript or a static
+  // site, as in plans made before.
+  ...(folder.stackPlan ? { stack: folder.stackPlan.stack } : {}),
 });
 
 /**
@@ -545,11 +575,12 @@ async function requestedFolder(
         ? `nothing to build or serve at the project root (${root.log.list.find((d) => d.field === 'kind')?.rule ?? 'no build script, start script or index.html'})`
         : notApps.get(dir);
   if (dir !== null && why === undefined) {
-    const [hasPkg, hasIndex] = await Promise.all([
+    const [hasPkg, hasIndex, stackFile] = await Promise.all([
       files.isFile(`${dir}/${PACKAGE_JSON}`),
       files.isFile(`${dir}/${INDEX_HTML}`),
+      files.firstFile(STACK_MARKERS.map((m) => `${dir}/${m}`)),
     ]);
-    if (hasPkg || hasIndex) {
+    if (hasPkg || hasIndex || stackFile) {
       const sub = projectFolder(files, dir);
       const folderLog = new DecisionLog(dir);
       const subPkg = await readFolderPackage(sub, dir, folderLog);
@@ -634,6 +665,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     (workspace !== null && (chosen.dir === '.' || members.some((m) => m.dir === chosen.dir)));
   const pm = inWorkspace ? rootPm : chosen.pm;
   const fw = chosen.framework;
+  const stackPlan = chosen.stackPlan;
   Object.assign(plan, {
     // An Nx project without a package.json of its own uses the workspace root's.
     hasPackageJson: chosen.pkg !== null || (chosen.nx !== undefined && pkg !== null),
@@ -646,6 +678,8 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     }),
     framework: fw.framework,
     kind: fw.kind,
+    stack: stackOf(chosen),
+    runtime: stackPlan?.runtime ?? null,
     outputDir: fw.outputDir === null ? null : projectDir(chosen.dir, fw.outputDir),
     build: fw.build,
     start: fw.start,
@@ -654,6 +688,11 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
     installDir: inWorkspace ? '.' : chosen.dir,
     apps: apps.length > 1 ? apps.map(appInfo) : [],
   });
+  if (stackPlan) {
+    // Another stack installs with its own tool, in its own folder; Node plays no part.
+    Object.assign(plan, { install: stackPlan.install, node: null, installDir: chosen.dir });
+    Object.assign(plan.env, stackPlan.env);
+  }
   if (chosen.dir !== '.') {
     log.add('appDir', chosen.dir, null, "build, test and start run in the app's folder");
     log.add(

@@ -137,8 +137,11 @@ const HAS_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 /** A line as a person sees it (colours and control characters gone); most lines have none to remove. */
 const clean = (text: string): string => (HAS_CONTROL.test(text) ? sanitizeLine(text) : text).trimEnd();
 
-/** Every rule needs one of these words: a line without them is not read further (most lines). */
-const MAY_STATE_ERROR = /err|fail|exception|YN0/i;
+/**
+ * Every rule needs one of these words (or Go's "main.go:5:2: " place, which states an error without
+ * one): a line without them is not read further (most lines).
+ */
+const MAY_STATE_ERROR = /err|fail|exception|YN0|\.go:\d+:\d+: /i;
 
 /** Index of the first non-blank line after `from` within the window, or -1. */
 function nextLine(lines: readonly string[], from: number): number {
@@ -314,6 +317,30 @@ const tsc: Rule = (view) => {
   return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3])), tool);
 };
 
+/** Go's compiler and vet: "./main.go:5:2: undefined: x" (under a "# module/pkg" header). */
+const GO_ERROR = /^(\.{0,2}\/?[\w./-]+\.go):(\d+):(\d+): (.+)$/;
+const goCompiler: Rule = (view) => {
+  const m = GO_ERROR.exec(view.lines[view.i]!.trim());
+  if (!m) return null;
+  return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3])), 'go');
+};
+
+/** PHP: "PHP Fatal error:  Uncaught Error: … in /app/index.php:12" or "… in /app/index.php on line 3". */
+const PHP_ERROR = /^(?:PHP )?(?:Fatal|Parse) error:\s+(.+?) in (\S+\.php)(?::(\d+)| on line (\d+))/;
+const phpError: Rule = (view) => {
+  const m = PHP_ERROR.exec(view.lines[view.i]!.trim());
+  if (!m) return null;
+  return candidate(1, view, m[1]!, view.paths.place(m[2]!, Number(m[3] ?? m[4])), 'php');
+};
+
+/** Hugo: 'Error: error building site: … "/site/layouts/index.html:3:5": execute of template failed: …'. */
+const HUGO_ERROR = /^(?:Error: )?error building site: (.+)$/;
+const hugoError: Rule = (view) => {
+  const m = HUGO_ERROR.exec(view.lines[view.i]!.trim());
+  if (!m) return null;
+  return candidate(1, view, m[1]!, placeOn(m[1]!, view.paths), 'hugo');
+};
+
 /** webpack: "ERROR in ./src/index.js 5:2-20" then "Module not found: Error: Can't resolve …" (0-based column). */
 const WEBPACK = /^ERROR in (\S+)(?: (\d+):(\d+)(?:-\d+(?::\d+)?)?)?(?:\s+(.*))?$/;
 const webpack: Rule = (view) => {
@@ -447,6 +474,9 @@ const RULES: readonly Rule[] = [
   webpack,
   failedToCompile,
   babel,
+  goCompiler,
+  phpError,
+  hugoError,
   stated,
   packageManager,
 ];

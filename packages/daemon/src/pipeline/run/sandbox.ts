@@ -92,6 +92,12 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
     env.COREPACK_HOME,
     env.BUN_INSTALL_CACHE_DIR ?? (home && join(home, '.bun', 'install', 'cache')),
     env.YARN_GLOBAL_FOLDER ?? (home && join(home, '.yarn', 'berry')),
+    // Other stacks' installs: a project's Python virtual environment, pip's and Go's caches.
+    env.VIRTUAL_ENV,
+    env.PIP_CACHE_DIR,
+    env.GOMODCACHE,
+    env.GOCACHE,
+    env.GOPATH,
   ];
   return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }

@@ -15,7 +15,35 @@ import { registryFor } from '../toolchains/registry.ts';
 import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { forgeCaches } from '../run/index.ts';
-import { commandFailure, diskFullFailure, type Stage } from './types.ts';
+import { commandFailure, diskFullFailure, type Stage, type StageContext, type StageResult } from './types.ts';
+
+/**
+ * Another stack's install (pip into the project's virtual environment, composer): its own tool in the
+ * app's folder, with the failure's first error and last lines; no node_modules to keep or reuse.
+ */
+async function installOtherStack(
+  ctx: StageContext,
+  bp: Blueprint,
+  layout: HomeLayout,
+): Promise<StageResult<void>> {
+  const argv = bp.install!;
+  const text = formatCommand(argv);
+  const projectDir = layout.projectDir(ctx.projectName);
+  const cwd = path.join(projectDir, bp.installDir);
+  const output = new OutputEvidence({ projectDir, cwd });
+  const result = await ctx.run({
+    argv,
+    cwd,
+    env: bp.env,
+    timeoutMs: bp.timeoutMs,
+    onLine: (l) => output.onLine(l),
+  });
+  const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
+  if (failed) return { ok: false, failure: failed };
+  const took = formatDuration(result.durationMs);
+  ctx.log('success', `${text} finished in ${took}`);
+  return { ok: true, value: undefined, detail: `${text} (${took})` };
+}
 
 /**
  * Yarn 1 corrupts its cache when two installs write it at once ("corrupt tarball", a missing
@@ -47,6 +75,7 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
     bot: 'DependencyBot',
     label: (projectName) => `install ${projectName}`,
     async run(ctx, bp) {
+      if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, layout);
       const argv = withYarnMutex(bp, layout.cachesDir);
       const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
       const nodeModules = path.join(projectDir, 'node_modules');

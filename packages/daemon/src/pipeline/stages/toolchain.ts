@@ -21,6 +21,7 @@ import {
   type ProvidedNode,
   type ProvisionedToolchain,
 } from '../toolchains/index.ts';
+import { provideStackTool } from './stack-toolchain.ts';
 import { failure, type Stage } from './types.ts';
 
 /** The package manager a build's commands run with, ready on disk. */
@@ -43,6 +44,8 @@ export interface ProvisionedTools {
   node: ProvidedNode | null;
   /** The plan's Node with the tool's real need and the Node provided (`resolved`); null when none was stated. */
   requirement: NodeRequirement | null;
+  /** Environment the provided tools need (a Python virtual environment, Go's caches in FORGE_HOME). */
+  env?: Record<string, string>;
 }
 
 /** Why the plan asks for this tool, as the log says it. */
@@ -127,8 +130,11 @@ export function toolchainStage(deps: {
     step: 'toolchain',
     bot: 'DependencyBot',
     label: (projectName, bp) =>
-      `${[bp.node ? 'node' : null, bp.toolchain?.tool].filter(Boolean).join(' and ') || 'toolchain'} for ${projectName}`,
+      bp.runtime
+        ? `${bp.runtime.tool} for ${projectName}`
+        : `${[bp.node ? 'node' : null, bp.toolchain?.tool].filter(Boolean).join(' and ') || 'toolchain'} for ${projectName}`,
     async run(ctx, bp) {
+      if (bp.runtime) return provideStackTool(ctx, bp, layout);
       const machine = process.versions.node;
       const common = {
         toolchainsDir: layout.toolchainsDir,

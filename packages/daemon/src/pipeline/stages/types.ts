@@ -12,6 +12,8 @@ export interface BuildFailure {
   details?: unknown;
   /** What the failing command printed that explains it: its first error line, where it points, its last lines. */
   evidence?: Pick<BuildError, 'firstLine' | 'location' | 'tail' | 'errors' | 'errorCount'>;
+  /** What to do, when it is more precise than the catalogue's hint (the command that installs a tool). */
+  hint?: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Hammer, LoaderCircle } from 'lucide-react';
-import type { AppCandidate } from '@forge/shared';
+import { frameworkWithStack, type AppCandidate } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { useLiveStore } from '@/lib/live-store.ts';
 import { projectsQueryKey } from '@/lib/project-context.tsx';
@@ -10,7 +10,8 @@ import { useToast } from '@/components/ui/use-toast.tsx';
 import { errorMessage } from '@/features/extensions/queries.ts';
 import { buildsQueryKey } from '@/features/builds/queries.ts';
 
-const label = (app: AppCandidate) => `${app.dir} · ${app.framework}${app.name ? ` (${app.name})` : ''}`;
+const label = (app: AppCandidate) =>
+  `${app.dir} · ${frameworkWithStack(app)}${app.name ? ` (${app.name})` : ''}`;
 
 /**
  * The project setting of a repository of several apps: which one Forge builds. Choosing another

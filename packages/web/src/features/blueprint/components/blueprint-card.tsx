@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
 import {
+  frameworkWithStack,
   buildStateLabel,
   LOCAL_WORKER,
   nodeSummary,
@@ -142,7 +143,7 @@ export function BlueprintCard() {
             plan ? (
               <>
                 <dl className="flex flex-col gap-1">
-                  <PlanRow label="Framework" value={plan.framework} />
+                  <PlanRow label="Framework" value={frameworkWithStack(plan)} />
                   <PlanRow label="Package manager" value={packageManagerText(plan)} />
                   {plan.node?.resolved ? <PlanRow label="Node" value={nodeSummary(plan.node)} /> : null}
                   {plan.appDir !== '.' ? <PlanRow label="App" value={plan.appDir} /> : null}

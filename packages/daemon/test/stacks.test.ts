@@ -1,0 +1,312 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Build, UploadResult } from '@forge/shared';
+import { makeZip as zipBytes } from '@forge/testing';
+import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
+import { makeZip, upload, watch } from './build-helpers.ts';
+import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+
+// Projects of other stacks through a real daemon: a Python app built into its own virtual
+// environment from a wheel the test makes (PyPI is not reachable: pip reads a --find-links folder
+// in the project), and stacks whose tool is not on PATH, which end naming the tool and its install.
+
+afterEach(cleanup);
+
+async function buildOf(app: TestApp, name: string, files: Record<string, string | Buffer>): Promise<Build> {
+  const live = await watch(app);
+  const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
+  expect(result.buildId).toBeTruthy();
+  return live.finished(result.buildId!, 170_000);
+}
+
+async function logsOf(app: TestApp, buildId: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
+  const body = (await res.json()) as { entries: Array<{ message: string }> };
+  return body.entries.map((e) => e.message).join('\n');
+}
+
+/** A pure-Python wheel of one module, as `pip wheel` writes it (RECORD without hashes is accepted). */
+function wheel(name: string, version: string, module: string): Buffer {
+  const info = `${name}-${version}.dist-info`;
+  const files: Record<string, string> = {
+    [`${name}/__init__.py`]: module,
+    [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`,
+    [`${info}/WHEEL`]:
+      'Wheel-Version: 1.0\nGenerator: forge-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
+  };
+  files[`${info}/RECORD`] = [...Object.keys(files), `${info}/RECORD`].map((f) => `${f},,`).join('\n') + '\n';
+  return zipBytes(files);
+}
+
+/** PATH without the folders that hold `tool`: the machine as one without it. */
+function hideFromPath(tool: string): void {
+  const before = process.env.PATH ?? '';
+  process.env.PATH = before
+    .split(path.delimiter)
+    .filter((dir) => !fs.existsSync(path.join(dir, tool)))
+    .join(path.delimiter);
+  onCleanup(() => {
+    process.env.PATH = before;
+  });
+}
+
+const WSGI_APP = `import os
+from wsgiref.simple_server import make_server
+from greeting import hello
+
+def app(environ, start_response):
+    start_response('200 OK', [('Content-Type', 'text/html; charset=utf-8')])
+    return [('<h1>' + hello() + '</h1>').encode()]
+
+if __name__ == '__main__':
+    make_server('127.0.0.1', int(os.environ['PORT']), app).serve_forever()
+`;
+
+describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () => {
+  it(
+    'is planned with its evidence, installed with pip into its own virtual environment and previewed on PORT',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-wsgi', {
+        'requirements.txt': '--no-index\n--find-links wheels\ngreeting==1.0\n',
+        'wheels/greeting-1.0-py3-none-any.whl': wheel(
+          'greeting',
+          '1.0',
+          "def hello():\n    return 'Hello from a Python app'\n",
+        ),
+        'app.py': WSGI_APP,
+      });
+      if (done.status !== 'succeeded')
+        throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+      const bp = done.blueprint!;
+      expect(bp).toMatchObject({ stack: 'python', kind: 'server', framework: 'wsgi', packageManager: null });
+      expect(bp.install).toEqual(['python', '-m', 'pip', 'install', '-r', 'requirements.txt']);
+      expect(bp.start).toEqual(['python', 'app.py']);
+      expect(bp.decisions).toContainEqual(
+        expect.objectContaining({ field: 'stack', value: 'python', file: 'requirements.txt' }),
+      );
+      expect(bp.decisions).toContainEqual(expect.objectContaining({ field: 'start', file: 'app.py' }));
+      expect(bp.runtime).toMatchObject({ tool: 'python3', buildable: true });
+      expect(bp.runtime!.found).toMatch(/^3\.\d+\.\d+$/);
+      // The virtual environment is the project's, in FORGE_HOME, not the machine's site-packages.
+      expect(fs.existsSync(path.join(app.home, 'venvs', 'py-wsgi', 'pyvenv.cfg'))).toBe(true);
+      const page = await (await fetch(done.previewUrl!)).text();
+      expect(page).toBe('<h1>Hello from a Python app</h1>');
+    },
+  );
+
+  it(
+    'that fails at start is read in its own words: the exception as the first line, file:line as the place',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-traceback', {
+        'requirements.txt': '# nothing to install\n',
+        'app.py': 'import os\n\nimport missing_helpers\n\nif __name__ == "__main__":\n    pass\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'PREVIEW_FAILED',
+        firstLine: "ModuleNotFoundError: No module named 'missing_helpers'",
+        location: { file: 'app.py', line: 3 },
+      });
+    },
+  );
+
+  it(
+    "whose requirement is not in its wheelhouse fails at install with pip's words and PACKAGE_NOT_ON_REGISTRY",
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-missing-req', {
+        'requirements.txt': '--no-index\n--find-links wheels\nnot-in-the-wheelhouse==2.0\n',
+        'wheels/.keep': '',
+        'app.py': WSGI_APP,
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'INSTALL_FAILED',
+        firstLine: expect.stringMatching(/not-in-the-wheelhouse==2\.0/),
+      });
+      expect(done.diagnosis).toMatchObject({
+        code: 'PACKAGE_NOT_ON_REGISTRY',
+        file: 'requirements.txt',
+        subjects: ['not-in-the-wheelhouse==2.0', 'the package index'],
+      });
+    },
+  );
+
+  it(
+    'without python3 on PATH ends in TOOLCHAIN_UNAVAILABLE naming the install command',
+    { timeout: 60_000 },
+    async () => {
+      const app = await startTestApp();
+      hideFromPath('python3');
+      const done = await buildOf(app, 'py-no-python', {
+        'requirements.txt': 'flask\n',
+        'app.py': 'from flask import Flask\napp = Flask(__name__)\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
+      expect(done.error!.message).toMatch(
+        /^Python \(requirements\.txt\) needs python3; python3 is not on this machine's PATH\. Install it with: .*python3 python3-venv$/,
+      );
+      expect(done.error!.hint).toMatch(/python3 python3-venv/);
+      expect(done.error!.hint).not.toMatch(/package\.json/);
+      expect(done.diagnosis).toMatchObject({ code: 'TOOLCHAIN_MISSING', file: 'requirements.txt' });
+      expect(done.diagnosis!.suggestion).toMatch(/python3 python3-venv/);
+    },
+  );
+});
+
+describe('a stack whose tool is not on this machine', () => {
+  it(
+    'Rust: named with its evidence, the tool missing and the command that installs it',
+    { timeout: 60_000 },
+    async () => {
+      const app = await startTestApp();
+      hideFromPath('cargo');
+      const done = await buildOf(app, 'rust-app', {
+        'Cargo.toml': '[package]\nname = "server"\nversion = "0.1.0"\nedition = "2021"\n',
+        'src/main.rs': 'fn main() { println!("hi"); }\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.blueprint).toMatchObject({ stack: 'rust', kind: 'unknown' });
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'stack', value: 'rust', file: 'Cargo.toml' }),
+      );
+      expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
+      expect(done.error!.message).toMatch(
+        /^Rust \(Cargo\.toml\) needs cargo; cargo is not on this machine's PATH\. Install it with: .*apt-get install -y cargo$/,
+      );
+      expect(done.error!.hint).toMatch(/apt-get install -y cargo/);
+      expect(done.diagnosis).toMatchObject({ code: 'TOOLCHAIN_MISSING', subjects: ['cargo'] });
+    },
+  );
+
+  it('Go: the go.mod version is the need, whatever go this machine has', { timeout: 60_000 }, async () => {
+    const app = await startTestApp();
+    const done = await buildOf(app, 'go-new', {
+      'go.mod': 'module example.com/server\n\ngo 1.99\n',
+      'main.go': 'package main\n\nfunc main() {}\n',
+    });
+    expect(done.status).toBe('failed');
+    expect(done.blueprint).toMatchObject({ stack: 'go', kind: 'server', framework: 'go' });
+    expect(done.blueprint!.runtime).toMatchObject({
+      tool: 'go',
+      wanted: '1.99',
+      minimum: '1.99',
+      versionFile: 'go.mod',
+    });
+    expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
+    expect(done.error!.message).toMatch(
+      /^Go \(go\.mod\) needs go 1\.99 or newer \(go\.mod asks for 1\.99\); /,
+    );
+    expect(done.error!.message).toMatch(/golang-go/);
+    expect(done.diagnosis).toMatchObject({
+      code: 'TOOLCHAIN_MISSING',
+      file: 'go.mod',
+      subjects: ['go', '1.99'],
+    });
+  });
+});
+
+const GO_SERVER = `package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+)
+
+func main() {
+	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<h1>Hello from Go</h1>")
+	})
+	http.ListenAndServe("127.0.0.1:"+os.Getenv("PORT"), nil)
+}
+`;
+
+describe.skipIf(!onPath('go', process.env.PATH ?? ''))('a Go server', () => {
+  it(
+    'is built offline with its caches in FORGE_HOME and its binary previewed on PORT',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'go-server', {
+        'go.mod': 'module example.com/server\n\ngo 1.19\n',
+        'main.go': GO_SERVER,
+      });
+      if (done.status !== 'succeeded')
+        throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+      expect(done.blueprint).toMatchObject({
+        stack: 'go',
+        kind: 'server',
+        build: ['go', 'build', '-o', '.forge/bin/app', '.'],
+      });
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'stack', file: 'go.mod' }),
+      );
+      expect(fs.readdirSync(path.join(app.home, 'caches', 'go', 'build')).length).toBeGreaterThan(0);
+      expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello from Go</h1>');
+    },
+  );
+
+  it(
+    'that does not compile fails with the compiler error at file:line:col',
+    { timeout: 180_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'go-broken', {
+        'go.mod': 'module example.com/server\n\ngo 1.19\n',
+        'main.go': 'package main\n\nfunc main() {\n\tmissingThing()\n}\n',
+      });
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatchObject({
+        code: 'BUILD_FAILED',
+        firstLine: 'undefined: missingThing',
+        location: { file: 'main.go', line: 4, column: 2 },
+      });
+    },
+  );
+});
+
+describe.skipIf(!onPath('hugo', process.env.PATH ?? ''))('a Hugo site', () => {
+  it('is built with hugo and its public/ served as static pages', { timeout: 180_000 }, async () => {
+    const app = await startTestApp();
+    const done = await buildOf(app, 'hugo-site', {
+      'hugo.toml': 'baseURL = "http://example.org/"\ntitle = "Forge Hugo"\n',
+      'content/_index.md': '---\ntitle: Home\n---\nWelcome.\n',
+      'layouts/index.html':
+        '<!doctype html><title>{{ .Site.Title }}</title><h1>{{ .Site.Title }}</h1>{{ .Content }}',
+    });
+    if (done.status !== 'succeeded')
+      throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+    expect(done.blueprint).toMatchObject({
+      stack: 'hugo',
+      kind: 'static-build',
+      build: ['hugo'],
+      outputDir: 'public',
+    });
+    expect(done.blueprint!.decisions).toContainEqual(
+      expect.objectContaining({ field: 'stack', file: 'hugo.toml' }),
+    );
+    const page = await (await fetch(done.previewUrl!)).text();
+    expect(page).toContain('<h1>Forge Hugo</h1>');
+    expect(page).toContain('Welcome.');
+  });
+});
+
+describe.skipIf(!onPath('php', process.env.PATH ?? ''))('a plain PHP site', () => {
+  it('is served by php -S on PORT', { timeout: 120_000 }, async () => {
+    const app = await startTestApp();
+    const done = await buildOf(app, 'php-site', { 'index.php': '<?php echo "<h1>Hello from PHP</h1>";\n' });
+    if (done.status !== 'succeeded')
+      throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+    expect(done.blueprint).toMatchObject({ stack: 'php', kind: 'server', framework: 'php' });
+    expect(done.blueprint!.start).toEqual(['php', '-S', '127.0.0.1:{PORT}', '-t', '.']);
+    expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello from PHP</h1>');
+  });
+});
