@@ -88,6 +88,19 @@ export const REPAIR_STATUSES = ['proposed', 'applied', 'failed', 'undone'] as co
 export const RepairStatus = z.enum(REPAIR_STATUSES);
 export type RepairStatus = z.infer<typeof RepairStatus>;
 
+/**
+ * What RepairBot found when it tried a proposed repair on a scratch copy of the project (the failed
+ * step run again there, in the same sandbox with the same toolchain): the build passes, some of the
+ * errors it was made for are gone, none are (such a proposal is dropped), or it could not be tried.
+ */
+export const REPAIR_VERIFICATION_STATUSES = ['passes', 'partial', 'fails', 'not-run'] as const;
+export const RepairVerification = z.object({
+  status: z.enum(REPAIR_VERIFICATION_STATUSES),
+  /** One line: "verified: the build passes", "verified: fixes 2 of 3 errors; …", or why it was not run. */
+  detail: z.string(),
+});
+export type RepairVerification = z.infer<typeof RepairVerification>;
+
 /** One repair RepairBot proposed or made (record, CLI JSON, FixIt). */
 export const Repair = z.object({
   /** Stable id ("r_…"): `forge fix --undo` and the journal name it. */
@@ -104,6 +117,8 @@ export const Repair = z.object({
   at: z.string(),
   /** The build it was made for. */
   buildId: z.string().nullable().default(null),
+  /** A proposal's trial on a scratch copy of the project, before it was shown. */
+  verification: RepairVerification.optional(),
 });
 export type Repair = z.infer<typeof Repair>;
 

@@ -77,7 +77,9 @@ export const CliBuildResult = z.object({
   diagnosis: Diagnosis.optional(),
   /** Repairs RepairBot made during the build (or proposed: `forge fix <buildId>` applies them). */
   repairs: z
-    .array(Repair.pick({ id: true, code: true, summary: true, files: true, status: true }))
+    .array(
+      Repair.pick({ id: true, code: true, summary: true, files: true, status: true, verification: true }),
+    )
     .optional(),
   ...ciFiles,
 });

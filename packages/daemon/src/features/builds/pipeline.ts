@@ -48,7 +48,9 @@ import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
-import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import { type InstallMode } from '../../assistants/repair/index.ts';
+import { withInstallMode, type TrialRequest } from '../../pipeline/stages/verify-repair.ts';
+import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
@@ -187,17 +189,6 @@ function lockfileDigest(dir: string): { file: string; digest: string } | null {
     }
   }
   return null;
-}
-
-/** The plan with its install run the way a repair asks (no frozen lockfile, legacy peers). */
-function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
-  if (!bp.install || !bp.packageManager) return bp;
-  return {
-    ...bp,
-    install: installArgs(bp.packageManager, mode, bp.install),
-    // Yarn Berry reads immutability from its environment in CI too.
-    env: { ...bp.env, YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' },
-  };
 }
 
 /** When the last build step started (ms), to tell what the build wrote; null when there was none. */
@@ -350,12 +341,14 @@ export function createPipeline(deps: PipelineDeps) {
     bp: Blueprint,
     apply: boolean,
     installMode?: InstallMode,
+    trial?: TrialRequest,
   ): Promise<{ done: RepairDone; reason?: undefined } | { done: null; reason: string }> {
     const result = await runStage(env, run, stages.repair, {
       diagnosis,
       blueprint: bp,
       apply,
       ...(installMode ? { installMode } : {}),
+      ...(trial ? { trial } : {}),
     });
     if (!result.ok) {
       if (result.failure.status === 'cancelled') throw new Stop(result.failure, 'RepairBot');
@@ -434,6 +427,14 @@ export function createPipeline(deps: PipelineDeps) {
       if (tools) run.record({ blueprint: next });
       return withToolPath(next, tools?.path ?? []);
     };
+    // The plan of a scratch copy, read the same way, with this build's toolchain.
+    const planOfCopy = async (dir: string): Promise<Blueprint> => {
+      const app = repo.project(run.projectName)?.app ?? undefined;
+      return withToolPath(
+        withProvided(await detectBlueprint(dir, app ? { app } : {}), tools),
+        tools?.path ?? [],
+      );
+    };
     const tried = new Set<RepairCode>();
     let installMode: InstallMode | undefined;
     let repaired = false;
@@ -470,7 +471,16 @@ export function createPipeline(deps: PipelineDeps) {
         });
       }
       const auto = deps.settings().autoRepair;
-      const { done, reason } = await repairFor(run, diagnosis, bp, auto, installMode);
+      // A proposal is tried on a scratch copy of the project before it is shown (or dropped).
+      const trial: TrialRequest = { step: failed.step, diagnosis, replan: planOfCopy };
+      const { done, reason } = await repairFor(
+        run,
+        diagnosis,
+        bp,
+        auto,
+        installMode,
+        auto ? undefined : trial,
+      );
       if (!done) {
         // Nothing a repair can change: the build ends here, and its diagnosis no longer offers one.
         run.log(

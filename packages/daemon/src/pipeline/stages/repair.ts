@@ -5,6 +5,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { RepairJournal } from '../../features/repairs/journal.ts';
 import { applyPlan, planRepair, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
 import type { Stage } from './types.ts';
+import { tryRepair, type TrialRequest } from './verify-repair.ts';
 
 /** How long RepairBot's own commands (resolving a version with the package manager) may take. */
 const REPAIR_COMMAND_TIMEOUT_MS = 60_000;
@@ -16,6 +17,8 @@ export interface RepairStageInput {
   apply: boolean;
   /** How the install runs now, when an earlier repair of this build changed it. */
   installMode?: InstallMode;
+  /** A proposal is tried on a scratch copy first (the failed step again): shown labelled, or dropped. */
+  trial?: TrialRequest;
 }
 
 /** A repair worked out: made (journaled, files saved for undo) or proposed. */
@@ -60,7 +63,7 @@ export function repairStage(deps: {
     step: 'repair',
     bot: 'RepairBot',
     label: (projectName, input) => `repair ${projectName} (${input.diagnosis.repair ?? 'none'})`,
-    async run(ctx, { diagnosis, blueprint, apply, installMode }) {
+    async run(ctx, { diagnosis, blueprint, apply, installMode, trial }) {
       const projectDir = layout.projectDir(ctx.projectName);
       const planned = await planRepair(diagnosis, {
         projectDir,
@@ -88,6 +91,21 @@ export function repairStage(deps: {
       const { plan } = planned;
       const at = new Date().toISOString();
       if (!apply) {
+        const tried = trial
+          ? await tryRepair(ctx, layout, { plan, blueprint, ...(installMode ? { installMode } : {}), trial })
+          : null;
+        const verification = tried?.verification;
+        if (verification?.status === 'fails') {
+          const reason = `${plan.code} was not proposed: ${verification.detail}`;
+          ctx.log('warn', `Dropped the repair "${proposedSummary(plan.summary)}": ${verification.detail}`);
+          return { ok: true, value: null, detail: reason, stepStatus: 'skipped' };
+        }
+        if (verification) {
+          ctx.log(
+            verification.status === 'passes' ? 'success' : 'info',
+            `${plan.code} ${verification.detail}`,
+          );
+        }
         const repair: Repair = {
           id: `${ctx.buildId}:${plan.code}`,
           code: plan.code,
@@ -97,6 +115,7 @@ export function repairStage(deps: {
           diff: plan.diff,
           at,
           buildId: ctx.buildId,
+          ...(verification ? { verification } : {}),
         };
         ctx.log(
           'info',

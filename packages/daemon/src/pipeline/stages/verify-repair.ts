@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import { cp, mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import type { Blueprint, Diagnosis, RepairVerification, StepName } from '@forge/shared';
+import type { HomeLayout } from '../../home-layout.ts';
+import { diagnose } from '../../assistants/diagnose/index.ts';
+import { applyPlan, installArgs, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
+import { discardDir } from '../../fs/moves.ts';
+import { buildIn } from './build.ts';
+import { installIn } from './install.ts';
+import type { BuildFailure, StageContext } from './types.ts';
+
+/** What a proposal is tried against: the step that failed, ScanBot's reading of it, how to plan the copy. */
+export interface TrialRequest {
+  /** The step whose failure the repair answers: it is run again on the copy (with the steps before it). */
+  step: StepName;
+  /** ScanBot's diagnosis of that failure: the errors the repair was made for. */
+  diagnosis: Diagnosis;
+  /**
+   * The build's plan for a folder (BlueprintBot again, with the toolchain the build provided): a
+   * repair that changes what the plan reads (a forge config entry) is tried with the plan it makes.
+   */
+  replan(dir: string): Promise<Blueprint>;
+}
+
+/** A trial's outcome: the label the proposal carries, and ScanBot's reading of the copy's failure. */
+export interface TrialResult {
+  verification: RepairVerification;
+  /** What the copy still failed with, when it did. */
+  after?: Diagnosis;
+}
+
+/** Steps a trial runs again: the install, then the build. A server's start is not tried on a copy. */
+const TRIED: ReadonlySet<StepName> = new Set<StepName>(['install', 'build']);
+
+/** The errors a diagnosis stands for: one per package, script or import it names, else one. */
+export function errorsOf(d: Diagnosis): string[] {
+  if (d.subjects?.length && PER_SUBJECT.has(d.code)) return d.subjects.map((s) => `${d.code} ${s}`);
+  // What it is about when it says (the import, the script), else its place: the same import failing
+  // at another line is the same error, another type error in the same file is another.
+  return [`${d.code} ${d.subjects?.[0] ?? `${d.file ?? ''}:${d.line ?? ''}`}`];
+}
+
+/** Diagnoses whose subjects are each an error of their own (three missing packages are three errors). */
+const PER_SUBJECT: ReadonlySet<string> = new Set([
+  'MISSING_PACKAGE',
+  'LOCKFILE_OUT_OF_SYNC',
+  'PEER_DEPENDENCY_CONFLICT',
+  'MISSING_ENV',
+  'MISMATCHED_PACKAGE_VERSIONS',
+]);
+
+const where = (d: Diagnosis): string =>
+  d.file ? ` (${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''})` : '';
+
+/** The plan with the install run the way a repair asks (no frozen lockfile, legacy peers). */
+export function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
+  if (!bp.install || !bp.packageManager) return bp;
+  return {
+    ...bp,
+    install: installArgs(bp.packageManager, mode, bp.install),
+    // Yarn Berry reads immutability from its environment in CI too.
+    env: { ...bp.env, YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' },
+  };
+}
+
+/**
+ * Try a proposed repair before it is shown: the project is copied into FORGE_HOME's scratch folder
+ * (node_modules with it, so an install only adds what the repair asks for; a copy, not links, so no
+ * tool of the trial can write through to the user's files), the repair applied to the copy, and the
+ * failed step run again there as the build runs it — same sandbox, same provisioned toolchain, same
+ * caches. The copy is removed afterwards, whatever happened.
+ */
+export async function tryRepair(
+  ctx: StageContext,
+  layout: HomeLayout,
+  input: { plan: RepairPlan; blueprint: Blueprint; installMode?: InstallMode; trial: TrialRequest },
+): Promise<TrialResult> {
+  const { plan, trial } = input;
+  if (!TRIED.has(trial.step)) {
+    return notRun(`the ${trial.step} step is not tried on a copy; the repair is proposed untried`);
+  }
+  fs.mkdirSync(layout.tmpDir, { recursive: true });
+  const scratch = await mkdtemp(path.join(layout.tmpDir, `repair-trial-${ctx.buildId}-`));
+  const root = path.join(scratch, 'project');
+  try {
+    await cp(layout.projectDir(ctx.projectName), root, {
+      recursive: true,
+      verbatimSymlinks: true,
+      mode: fs.constants.COPYFILE_FICLONE,
+    });
+    await applyPlan(plan, root, path.join(scratch, 'backup'), {
+      scratchDir: layout.tmpDir,
+      scope: { installDir: input.blueprint.installDir, appDir: input.blueprint.appDir },
+    });
+    let bp = plan.writes.length ? await trial.replan(root) : input.blueprint;
+    const mode = plan.install ?? input.installMode;
+    if (mode) bp = withInstallMode(bp, mode);
+    const lines: string[] = [];
+    const capturing: StageContext = {
+      ...ctx,
+      run: (command) =>
+        ctx.run({
+          ...command,
+          onLine: (line) => {
+            lines.push(line.text);
+            command.onLine?.(line);
+          },
+        }),
+    };
+    let failed: { failure: BuildFailure; step: StepName } | null = null;
+    if (bp.install) {
+      const r = await installIn(capturing, bp, { layout, root, kept: false });
+      if (!r.ok) failed = { failure: r.failure, step: 'install' };
+    }
+    if (!failed && bp.build && trial.step === 'build') {
+      lines.length = 0;
+      const r = await buildIn(capturing, bp, { layout, root });
+      if (!r.ok) failed = { failure: r.failure, step: 'build' };
+    }
+    if (ctx.signal.aborted) return notRun('the build was cancelled');
+    if (!failed) {
+      const ran = trial.step === 'build' && bp.build ? 'the build passes' : `the ${trial.step} step passes`;
+      return { verification: { status: 'passes', detail: `verified: ${ran}` } };
+    }
+    if (failed.failure.status === 'cancelled') return notRun('the build was cancelled');
+    const after = await diagnose({
+      step: failed.step,
+      status: failed.failure.status,
+      error: {
+        code: failed.failure.code,
+        message: failed.failure.message,
+        ...(failed.failure.evidence ?? {}),
+      },
+      lines,
+      blueprint: bp,
+      projectDir: root,
+      stepStartedAt: null,
+    });
+    return { verification: compare(trial.diagnosis, after), after };
+  } catch (error) {
+    if (ctx.signal.aborted) return notRun('the build was cancelled');
+    return notRun(`the trial on a copy could not run: ${(error as Error).message}`);
+  } finally {
+    discardDir(scratch, layout.tmpDir);
+  }
+}
+
+const notRun = (detail: string): TrialResult => ({ verification: { status: 'not-run', detail } });
+
+/** How far the repair took the build: the errors it was made for that are gone, and what it fails on now. */
+export function compare(before: Diagnosis, after: Diagnosis): RepairVerification {
+  const was = errorsOf(before);
+  const still = new Set(errorsOf(after));
+  const fixed = was.filter((e) => !still.has(e)).length;
+  const now = `${after.summary}${where(after)}`;
+  if (fixed === 0) {
+    return { status: 'fails', detail: `tried on a copy, the build still fails the same way: ${now}` };
+  }
+  const total = was.length + [...still].filter((e) => !was.includes(e)).length;
+  return {
+    status: 'partial',
+    detail: `verified: fixes ${fixed} of ${total} error${total === 1 ? '' : 's'}; the build then fails: ${now}`,
+  };
+}
