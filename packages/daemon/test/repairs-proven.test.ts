@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildLogsResponse, UploadResult } from '@forge/shared';
+import type { BuildLogsResponse, Repair, UploadResult } from '@forge/shared';
 import { cleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 
@@ -109,19 +109,57 @@ describe('a proposed repair is proven on a scratch copy before it is shown', () 
   });
 });
 
-describe('a proposal that does not move the build forward', () => {
-  it('is dropped, with why in the build log, and the diagnosis no longer offers it', async () => {
+/** The static import is repairable, but the script then loads the same wrong path at run time. */
+const sameAgain = {
+  'package.json': pkg('proven-dropped'),
+  'build.mjs': BUILD_MJS.replace(
+    "import fs from 'node:fs';",
+    "import fs from 'node:fs';\nawait import(['.', 'Page.mjs'].join('/'));",
+  ),
+  'page.mjs': page,
+};
+
+describe('a repair that does not move the build forward', () => {
+  it('made in place (autoRepair on), is undone: the file restored, the journal and the record say so', async () => {
     const app = await startTestApp();
-    // The static import is repairable, but the script then loads the same wrong path at run time.
-    const files = {
-      'package.json': pkg('proven-dropped'),
-      'build.mjs': BUILD_MJS.replace(
-        "import fs from 'node:fs';",
-        "import fs from 'node:fs';\nawait import(['.', 'Page.mjs'].join('/'));",
-      ),
-      'page.mjs': page,
-    };
-    const build = await failWithProposal(app, 'proven-dropped', files);
+    const live = await watch(app);
+    const res = (await (await upload(app, makeZip('proven-dropped.zip', sameAgain))).json()) as UploadResult;
+    const build = await live.finished(res.buildId!, 120_000);
+    expect(build.status).toBe('failed');
+    expect(build.repairs).toEqual([
+      expect.objectContaining({
+        code: 'FIX_IMPORT_CASE',
+        status: 'undone',
+        summary: expect.stringContaining('undone: it did not move the build forward'),
+      }),
+    ]);
+    expect(build.diagnosis).toMatchObject({ code: 'IMPORT_CASE_MISMATCH' });
+    expect(build.diagnosis!.repair).toBeUndefined();
+    expect(build.diagnosis!.suggestion).toContain('FIX_IMPORT_CASE was made and undone');
+    expect(snapshot(path.join(app.home, 'projects', 'proven-dropped'))).toEqual(sameAgain);
+    const journal = (await (
+      await fetch(`${app.url}/api/projects/proven-dropped/repairs`)
+    ).json()) as Repair[];
+    expect(journal.map((r) => [r.code, r.status])).toEqual([['FIX_IMPORT_CASE', 'undone']]);
+    const lines = await logLines(app, build.id);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^RepairBot: Undid r_\d+: FIX_IMPORT_CASE was made and undone/),
+    );
+  });
+
+  it('made in place, is kept when the build gets further (then fails on what it cannot repair)', async () => {
+    const app = await startTestApp();
+    const live = await watch(app);
+    const res = (await (await upload(app, makeZip('proven-partial.zip', thenSyntax))).json()) as UploadResult;
+    const build = await live.finished(res.buildId!, 120_000);
+    expect(build.status).toBe('failed');
+    expect(build.diagnosis).toMatchObject({ code: 'SYNTAX_ERROR', file: 'page.mjs' });
+    expect(build.repairs).toEqual([expect.objectContaining({ code: 'FIX_IMPORT_CASE', status: 'applied' })]);
+  });
+
+  it('proposed, is dropped, with why in the build log, and the diagnosis no longer offers it', async () => {
+    const app = await startTestApp();
+    const build = await failWithProposal(app, 'proven-dropped', sameAgain);
     expect(build.repairs).toEqual([]);
     expect(build.diagnosis).toMatchObject({ code: 'IMPORT_CASE_MISMATCH' });
     expect(build.diagnosis!.repair).toBeUndefined();

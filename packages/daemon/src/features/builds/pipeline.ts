@@ -48,8 +48,8 @@ import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
-import { type InstallMode } from '../../assistants/repair/index.ts';
-import { withInstallMode, type TrialRequest } from '../../pipeline/stages/verify-repair.ts';
+import { restoreBackup, type InstallMode } from '../../assistants/repair/index.ts';
+import { compare, withInstallMode, type TrialRequest } from '../../pipeline/stages/verify-repair.ts';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
@@ -167,6 +167,9 @@ const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'TOOLCHAIN_UNAVAILABLE',
   'PROJECT_NOT_BUILDABLE',
 ]);
+
+/** Repairs one build makes in place at most: each must move the build forward, and three is enough. */
+const MAX_REPAIRS_PER_BUILD = 3;
 
 /** Lockfiles an install may rewrite: a repaired install says when it changed one. */
 const LOCKFILES = [
@@ -361,6 +364,27 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   /**
+   * Take back a repair made in place that did not move the build forward: its files restored from
+   * the backup, its journal entry and the build's record marked undone, and the log saying why.
+   * Returns the reason, for the diagnosis.
+   */
+  async function undoInPlace(run: BuildRun, done: RepairDone, after: Diagnosis): Promise<string> {
+    const why = `${done.plan.code} was made and undone: the ${after.code} it answered was still there after it (${after.summary})`;
+    if (done.backupDir) await restoreBackup(done.backupDir, layout.projectDir(run.projectName));
+    const at = new Date().toISOString();
+    const summary = `${done.repair.summary} (undone: it did not move the build forward)`;
+    if (deps.journal.get(done.repair.id))
+      deps.journal.update(done.repair.id, { status: 'undone', summary, at });
+    run.record({
+      repairs: run
+        .snapshot()
+        .repairs.map((r) => (r.id === done.repair.id ? { ...r, status: 'undone' as const, summary, at } : r)),
+    });
+    run.log('RepairBot', 'warn', `Undid ${done.repair.id}: ${why}.`);
+    return why;
+  }
+
+  /**
    * One try of install, build and (a server app) its start. Each step's failure is returned, not
    * thrown: the caller diagnoses it and may repair and try again.
    */
@@ -435,7 +459,9 @@ export function createPipeline(deps: PipelineDeps) {
         tools?.path ?? [],
       );
     };
-    const tried = new Set<RepairCode>();
+    // The repairs made in place, each with the diagnosis it answered: the next failure is compared
+    // with that one, so a repair that did not move the build forward is undone.
+    const made: { done: RepairDone; diagnosis: Diagnosis }[] = [];
     let installMode: InstallMode | undefined;
     let repaired = false;
     if (source.fix) {
@@ -446,7 +472,7 @@ export function createPipeline(deps: PipelineDeps) {
         const message = `RepairBot has nothing to change for ${source.fix.diagnosis.repair ?? source.fix.diagnosis.code}: ${reason}. The project was not built again; it would fail the same way.`;
         throw new Stop(failure('failed', 'NOTHING_TO_FIX', message), 'RepairBot', { diagnosis: null });
       }
-      tried.add(done.plan.code);
+      made.push({ done, diagnosis: source.fix.diagnosis });
       installMode = done.plan.install;
       repaired = true;
       bp = await replan();
@@ -458,16 +484,22 @@ export function createPipeline(deps: PipelineDeps) {
       const diagnosis = await diagnoseFailure(run, failed, bp);
       const code = diagnosis?.repair;
       const stop = new Stop(failed.failure, failed.bot, { step: failed.step, diagnosis });
-      if (!diagnosis || !code) throw stop;
-      if (tried.has(code)) {
-        run.log(
-          'RepairBot',
-          'warn',
-          `Already tried ${code} in this build: not repairing the same way twice.`,
-        );
+      const last = made.at(-1);
+      if (last && diagnosis && compare(last.diagnosis, diagnosis).status === 'fails') {
+        // The repair changed the project and the build fails just as before: it is taken back.
+        const why = await undoInPlace(run, last.done, diagnosis);
         throw new Stop(failed.failure, failed.bot, {
           step: failed.step,
-          diagnosis: withoutRepair(diagnosis, `${code} was made during this build, and it still fails`),
+          diagnosis: withoutRepair(diagnosis, why),
+        });
+      }
+      if (!diagnosis || !code) throw stop;
+      if (made.length >= MAX_REPAIRS_PER_BUILD) {
+        const why = `RepairBot made ${made.length} repairs in this build (${made.map((m) => m.done.plan.code).join(', ')}) and stops there`;
+        run.log('RepairBot', 'warn', `${why}: ${code} is left for you to apply with forge fix.`);
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, why),
         });
       }
       const auto = deps.settings().autoRepair;
@@ -494,7 +526,7 @@ export function createPipeline(deps: PipelineDeps) {
         });
       }
       if (!auto) throw stop;
-      tried.add(code);
+      made.push({ done, diagnosis });
       repaired = true;
       installMode = done.plan.install ?? installMode;
       run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);

@@ -25,6 +25,8 @@ export interface RepairStageInput {
 export interface RepairDone {
   repair: Repair;
   plan: RepairPlan;
+  /** Where the files it changed were saved (applied only): undo puts them back. */
+  backupDir?: string;
 }
 
 const PROPOSED_VERBS: Record<string, string> = {
@@ -142,7 +144,7 @@ export function repairStage(deps: {
         },
       });
       ctx.log('success', plan.summary);
-      return { ok: true, value: { repair, plan }, detail: plan.summary };
+      return { ok: true, value: { repair, plan, backupDir }, detail: plan.summary };
     },
   };
 }
