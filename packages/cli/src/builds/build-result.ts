@@ -82,12 +82,13 @@ export function toBuildResult(build: Build, waitError?: CliResultError): CliBuil
     previewUrl: build.previewUrl,
     ...(error ? { error } : {}),
     ...(build.diagnosis ? { diagnosis: build.diagnosis } : {}),
-    repairs: (build.repairs ?? []).map(({ id, code, summary, files, status }) => ({
+    repairs: (build.repairs ?? []).map(({ id, code, summary, files, status, verification }) => ({
       id,
       code,
       summary,
       files,
       status,
+      ...(verification ? { verification } : {}),
     })),
   };
 }

@@ -77,7 +77,7 @@ export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
  * undone, and the proposed ones in one row that says how to apply them (`forge fix <buildId>`).
  */
 export function repairRows(
-  repairs: readonly Pick<Repair, 'summary' | 'status'>[],
+  repairs: readonly Pick<Repair, 'summary' | 'status' | 'verification'>[],
   buildId: string,
 ): [string, string][] {
   const rows: [string, string][] = [];
@@ -86,7 +86,10 @@ export function repairRows(
     else if (repair.status === 'failed') rows.push(['repair', `failed: ${sanitize(repair.summary)}`]);
     else if (repair.status === 'undone') rows.push(['repair', `undone: ${sanitize(repair.summary)}`]);
   }
-  const proposed = repairs.filter((r) => r.status === 'proposed').map((r) => sanitize(r.summary));
+  // A proposal says what its trial on a copy of the project showed ("verified: the build passes").
+  const proposed = repairs
+    .filter((r) => r.status === 'proposed')
+    .map((r) => sanitize(r.verification ? `${r.summary} (${r.verification.detail})` : r.summary));
   if (proposed.length > 0)
     rows.push(['repair', `Run ${fixCommand(buildId)} to apply: ${proposed.join('; ')}`]);
   return rows;
