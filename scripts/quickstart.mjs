@@ -5,7 +5,7 @@
 // Plain Node on purpose: it runs before any dependency is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -80,10 +80,58 @@ function ensureTestTools() {
 
 if (mode === 'test') ensureTestTools();
 
+/**
+ * better-sqlite3 compiles from source when its prebuilt binary cannot be fetched (GitHub is not
+ * always reachable), which takes make, a C++ compiler and Python. As root on a Debian machine they
+ * are installed here; elsewhere a failed install names them.
+ */
+const BUILD_TOOLS = ['make', 'g++', 'python3'];
+function missingBuildTools() {
+  return BUILD_TOOLS.filter(
+    (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status !== 0,
+  );
+}
+function ensureBuildTools() {
+  if (missingBuildTools().length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) return;
+  step('Installing make, g++ and python3 (apt-get; better-sqlite3 may need compiling)', 'sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ make python3',
+  ]);
+}
+ensureBuildTools();
+
 const [pnpm, pre] = pnpmCommand();
 const p = (...args) => [pnpm, [...pre, ...args]];
 
-step('Installing dependencies', ...p('install', '--frozen-lockfile'));
+/**
+ * better-sqlite3 is compiled when no prebuilt binary can be fetched (GitHub unreachable), and
+ * node-gyp then downloads Node's headers from nodejs.org unless told where they are. A Node
+ * installed with its headers (Debian's, the official tarballs: <prefix>/include/node) has them:
+ * point node-gyp there, so an install on a fresh HOME needs only the npm registry.
+ */
+function installEnv() {
+  const prefix = dirname(dirname(process.execPath));
+  if (process.env.npm_config_nodedir || !existsSync(join(prefix, 'include/node/common.gypi')))
+    return process.env;
+  return { ...process.env, npm_config_nodedir: prefix };
+}
+
+{
+  console.error('\n▸ Installing dependencies');
+  const code = run(...p('install', '--frozen-lockfile'), { env: installEnv() });
+  if (code !== 0) {
+    const missing = missingBuildTools();
+    if (missing.length > 0)
+      console.error(
+        `better-sqlite3 compiles from source when its prebuilt binary cannot be downloaded, and this machine has no ${missing.join(', ')}. Install them (Debian: sudo apt-get install -y g++ make python3) and run this again.`,
+      );
+    console.error(`✗ Installing dependencies failed (exit ${code})`);
+    process.exit(code);
+  }
+}
 step('Building Forge', ...p('run', 'build'));
 
 if (mode === 'start') {

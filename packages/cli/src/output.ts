@@ -19,6 +19,8 @@ export const EXIT = {
   cancelled: 5,
   /** The archive was refused: by forge's checks, or by the daemon (any 4xx answer to the upload). */
   refused: 6,
+  /** The build succeeded and the project's tests failed, with tests required (--tests, the forge config). */
+  testsFailed: 7,
   /** Ctrl+C while following a build (128 + SIGINT, as shells report it). */
   interrupted: 130,
 } as const;
@@ -33,6 +35,7 @@ Exit codes:
   4    timed out (the build hit its stage timeout, or --timeout expired before it ended)
   5    cancelled (forge cancel, the web UI, a newer upload of the same project, daemon stop)
   6    upload refused (not a ZIP, over 50MB, or the daemon refused the archive or its config)
+  7    tests failed (the build succeeded, its tests failed, and tests are required: --tests)
   130  stopped with Ctrl+C while waiting (the build goes on, unless in forge ci's private daemon)`;
 
 export const ENVIRONMENT_HELP = `
@@ -141,6 +144,7 @@ const CODE_OF_EXIT: Partial<Record<ExitCode, CliErrorCode>> = {
   [EXIT.usage]: 'USAGE',
   [EXIT.unreachable]: 'DAEMON_UNREACHABLE',
   [EXIT.timedOut]: 'WAIT_TIMEOUT',
+  [EXIT.testsFailed]: 'TESTS_FAILED',
   [EXIT.interrupted]: 'WAIT_INTERRUPTED',
 };
 

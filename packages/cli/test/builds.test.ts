@@ -67,6 +67,7 @@ describe('forge upload', () => {
       cacheHit: false,
       previewUrl: 'http://127.0.0.1:9/',
       repairs: [],
+      testsPolicy: 'required',
     });
     const stages = [...forge.out.stderr.matchAll(/^ +\+\S+ {2}(.+)$/gm)].map((m) => m[1]);
     expect(stages).toEqual([

@@ -50,10 +50,12 @@ const testcases = (xml: string): XmlElement[] => {
 };
 
 describe('forge ci with no daemon configured', () => {
-  it('builds in a private daemon, writes the artifact and the JUnit report, prints the result, and cleans up', async () => {
+  it('builds in a private daemon, writes the artifact and the JUnit report, prints the result, and cleans up; failed tests exit 7', async () => {
     const zip = writeFixture(sandbox.cwd, 'tests-fail', 'app');
     const run = await sandbox.run(['ci', zip, '-o', 'artifact.zip', '--junit', 'report.xml', '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    // The build succeeded, its tests failed, and forge ci requires them: the verdict is exit 7.
+    expect(run.code, run.stderr).toBe(7);
+    expect(run.stderr).toContain('The build succeeded and its tests failed: exit 7');
     expect(run.stdout + run.stderr).not.toMatch(ESCAPE);
     const daemon = privateDaemon(run.stderr);
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -65,6 +67,8 @@ describe('forge ci with no daemon configured', () => {
       previewUrl: null,
       artifact: join(sandbox.cwd, 'artifact.zip'),
       junit: join(sandbox.cwd, 'report.xml'),
+      tests: { status: 'failed', command: expect.stringContaining('npm') },
+      testsPolicy: 'required',
     });
 
     // The artifact is the build output as a ZIP.
@@ -85,6 +89,49 @@ describe('forge ci with no daemon configured', () => {
 
     expect(run.stderr).toContain('Stopped the private Forge daemon');
     expectCleanedUp(daemon);
+  });
+
+  it('--tests optional: the failed tests are reported and the verdict passes (exit 0)', async () => {
+    const zip = writeFixture(sandbox.cwd, 'tests-fail', 'app');
+    const run = await sandbox.run(['ci', zip, '--tests', 'optional', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(CliResult.parse(JSON.parse(run.stdout))).toMatchObject({
+      status: 'succeeded',
+      tests: { status: 'failed' },
+      testsPolicy: 'optional',
+    });
+    expect(run.stderr).toMatch(/tests\s+failed/);
+    expectCleanedUp(privateDaemon(run.stderr));
+  });
+
+  it('the forge config decides when --tests is not given: "tests": "optional" passes, "test": false is skipped', async () => {
+    const optional = writeFixture(sandbox.cwd, 'tests-fail', 'lenient', {
+      '.forgerc.json': JSON.stringify({ tests: 'optional' }),
+    });
+    const lenient = await sandbox.run(['ci', optional, '--json']);
+    expect(lenient.code, lenient.stderr).toBe(0);
+    const result = CliResult.parse(JSON.parse(lenient.stdout));
+    expect(result).toMatchObject({ tests: { status: 'failed' }, testsPolicy: 'optional' });
+
+    // --tests on the command line wins over the config.
+    const strict = await sandbox.run(['ci', optional, '--tests', 'required', '--json']);
+    expect(strict.code, strict.stderr).toBe(7);
+
+    const skipping = writeFixture(sandbox.cwd, 'tests-fail', 'untested', {
+      '.forgerc.json': JSON.stringify({ test: false }),
+    });
+    const skipped = await sandbox.run(['ci', skipping, '--json']);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(CliResult.parse(JSON.parse(skipped.stdout))).toMatchObject({
+      tests: { status: 'skipped', reason: 'the forge config sets "test": false' },
+    });
+  });
+
+  it('--tests takes required or optional only (exit 2, before any daemon)', async () => {
+    const zip = writeFixture(sandbox.cwd, 'tests-fail', 'app');
+    const run = await sandbox.run(['ci', zip, '--tests', 'maybe']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("argument 'maybe' is invalid");
   });
 
   it('a failing build: exit 1, no artifact, a report with the failed step, the daemon stopped', async () => {

@@ -29,6 +29,20 @@ afterAll(async () => {
 });
 
 const FIRST = "error TS2322: Type 'number' is not assignable to type 'string'.";
+const TYPE_ERROR = {
+  file: 'src/app.ts',
+  line: 3,
+  column: 7,
+  code: 'TS2322',
+  message: "Type 'number' is not assignable to type 'string'.",
+  tool: 'tsc',
+};
+/** The rows listing both errors under the message, in every view (the primary one marked ▶). */
+const LIST = [
+  /errors +2 errors \(tsc\):$/,
+  /▶ +src\/app\.ts:3:7 {2}TS2322 {2}Type 'number' is not assignable to type 'string'\.$/,
+  /^ +src\/app\.ts:1:21 {2}TS2307 {2}Cannot find module '\.\/sum' or its corresponding type declarations\.$/,
+];
 
 /** Index of the first line that contains `text`; -1 when none. */
 const lineOf = (lines: string[], text: string) => lines.findIndex((line) => line.includes(text));
@@ -43,6 +57,19 @@ describe('a failed build in forge', () => {
       location: 'src/app.ts:3:7',
       hint: expect.any(String),
       logCommand: `forge logs ${failed.buildId}`,
+      // The build printed two errors: both are listed, the first one primary.
+      errors: [
+        { ...TYPE_ERROR, primary: true },
+        {
+          file: 'src/app.ts',
+          line: 1,
+          column: 21,
+          code: 'TS2307',
+          message: "Cannot find module './sum' or its corresponding type declarations.",
+          tool: 'tsc',
+        },
+      ],
+      errorCount: 2,
     });
   });
 
@@ -64,8 +91,9 @@ describe('a failed build in forge', () => {
     expect(failed.repairs).toEqual([]);
     const lines = human.stderr.split('\n');
     const message = lineOf(lines, 'npm run build exited with code 2 [BUILD_FAILED]');
-    expect(lines[message + 1]).toMatch(/^ {2}diagnosis {2}.*\.\/sum.* \[MISSING_FILE\]$/);
-    expect(lines[message + 2]).toBe('  at         src/app.ts:1:21');
+    LIST.forEach((row, i) => expect(lines[message + 1 + i]).toMatch(row));
+    expect(lines[message + 4]).toMatch(/^ {2}diagnosis {2}.*\.\/sum.* \[MISSING_FILE\]$/);
+    expect(lines[message + 5]).toBe('  at         src/app.ts:1:21');
   });
 
   it('forge status says why the latest build failed', async () => {
@@ -78,8 +106,14 @@ describe('a failed build in forge', () => {
     // Then ScanBot's reading (diagnosis, at, fix), then where the whole log is.
     const log = lines.findIndex((line) => /^ {2}full log: forge logs \S+$/.test(line));
     expect(log, status.stdout).toBeGreaterThan(first + 1);
-    for (const line of lines.slice(first + 2, log)) expect(line).toMatch(/^ {2}(diagnosis|at|fix): /);
-    expect(lines[first + 2]).toMatch(/^ {2}diagnosis: .+ \[[A-Z_]+\]$/);
+    // Every error the build printed, the primary one marked.
+    expect(lines.slice(first + 2, first + 5)).toEqual([
+      '  2 errors (tsc):',
+      "  ▶ src/app.ts:3:7  TS2322  Type 'number' is not assignable to type 'string'.",
+      "  src/app.ts:1:21  TS2307  Cannot find module './sum' or its corresponding type declarations.",
+    ]);
+    for (const line of lines.slice(first + 5, log)) expect(line).toMatch(/^ {2}(diagnosis|at|fix): /);
+    expect(lines[first + 5]).toMatch(/^ {2}diagnosis: .+ \[[A-Z_]+\]$/);
   });
 
   it('forge logs ends with why it failed, after the whole log, then the diagnosis', async () => {
@@ -93,7 +127,8 @@ describe('a failed build in forge', () => {
     expect(heading, logs.stderr).toBeGreaterThan(0);
     expect(lines[heading + 1]).toMatch(new RegExp(`^ {2}error +src/app\\.ts:3:7  ${escape(FIRST)}$`));
     expect(lines[heading + 2]).toMatch(/^ +npm run build exited with code 2 \[BUILD_FAILED\]$/);
-    expect(lines[heading + 3]).toMatch(/^ {2}diagnosis {2}.+ \[[A-Z_]+\]$/);
+    LIST.forEach((row, i) => expect(lines[heading + 3 + i]).toMatch(row));
+    expect(lines[heading + 6]).toMatch(/^ {2}diagnosis {2}.+ \[[A-Z_]+\]$/);
     // Nothing else comes after the diagnosis rows (the last line is one of them).
     expect(lines.at(-1)).toMatch(/^ {2}(diagnosis|at|fix|repair|repaired) +\S/);
   });

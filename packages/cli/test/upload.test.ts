@@ -74,9 +74,28 @@ describe('forge upload end to end', () => {
     expect(code, stderr).toBe(0);
     const result = JSON.parse(stdout) as Record<string, unknown>;
     expect(Object.keys(result).sort()).toEqual(
-      ['buildId', 'cacheHit', 'durations', 'previewUrl', 'projectName', 'repairs', 'stage', 'status'].sort(),
+      [
+        'buildId',
+        'cacheHit',
+        'durations',
+        'previewUrl',
+        'projectName',
+        'repairs',
+        'stage',
+        'status',
+        'tests',
+        'testsPolicy',
+      ].sort(),
     );
-    expect(result).toMatchObject({ projectName: 'site', status: 'succeeded', cacheHit: false, repairs: [] });
+    expect(result).toMatchObject({
+      projectName: 'site',
+      status: 'succeeded',
+      cacheHit: false,
+      repairs: [],
+      // A static site without a test script: no tests, nothing failed.
+      tests: { status: 'none', command: null },
+      testsPolicy: 'required',
+    });
     expect(result.durations).toMatchObject({ extract: expect.any(Number) });
     expect(stderr).toMatch(/^ +\+\S+ {2}Extracting$/m);
     expect(stderr).toContain(`Build succeeded: site, build ${String(result.buildId)}`);

@@ -373,7 +373,7 @@ describe('the built-in engine', () => {
       "Scripts in shop's package.json:\n- dev: vite\n- build: vite build\nForge runs: install with npm ci; build with npm run build.",
     );
     expect((await me.say('how many files?')).reply).toBe(
-      'shop has 4 files in 1 folder (node_modules, .git and the build output not counted).\nAt the top: index.html, package.json.',
+      'shop has 4 files in 1 folder (node_modules, .git and the build output not counted).\nAt the top: index.html, package.json.\nTop folders: src/.',
     );
     expect((await me.say('where is app.tsx')).reply).toBe('app.tsx is at src/App.tsx.');
     expect((await me.say('where is nothing.ts?')).reply).toBe('There is no file named "nothing.ts" in shop.');
@@ -389,14 +389,16 @@ describe('the built-in engine', () => {
     );
     expect((await bot(app, 'BrainBot')).lastJob).toMatchObject({
       ok: true,
-      summary: "explained the project's builds",
+      summary: "explained the project's last failure",
     });
 
-    const unknown = (await me.say('what is the meaning of life?')).reply;
-    expect(unknown).toMatch(
-      /^I don't remember anything as "the meaning of life"\. I can't answer that without a language model\. Configure brain\.provider/,
+    const unknown = await me.say('what is the meaning of life?');
+    expect(unknown.reply).toMatch(
+      /^I don't know: I have nothing remembered as "the meaning of life", and Forge's records of shop do not answer it\. A language model could: configure brain\.provider/,
     );
-    expect(unknown).toContain('I can tell you about the current project');
+    expect(unknown.reply).toContain("I answer from Forge's records about a project");
+    expect(unknown.certainty).toBe('unknown');
+    expect(unknown.needs).toMatch(/^a language model: configure brain\.provider/);
 
     const help = (await me.say('help')).reply;
     expect(help).toContain('"where is App.tsx"');
@@ -587,10 +589,13 @@ describe('the brain with a language model', () => {
     call.write('canvas-confetti is not declared.');
     call.end();
     const last = (await socket.until((m) => m.type === 'chat' && m.final === true)) as Chat;
+    // The model quoted none of the records it was given: they are named after its answer.
     expect(last).toMatchObject({
       role: 'brain',
       replyId: first.replyId,
-      chat: 'It failed because canvas-confetti is not declared.',
+      chat: expect.stringMatching(
+        /^It failed because canvas-confetti is not declared\.\n\(From Forge's records: b\d+-[0-9a-f]+, src\/App\.tsx:1:22\.\)$/,
+      ),
     });
     expect(brainChats().every((m) => m.replyId === first.replyId && last.chat.startsWith(m.chat))).toBe(true);
     expect((await bot(app, 'BrainBot')).lastJob).toMatchObject({ summary: 'answered with llama-test' });
@@ -608,6 +613,7 @@ describe('the brain with a language model', () => {
       reply: 'It runs vite build.',
       authenticated: true,
       sessionExpired: false,
+      certainty: 'known',
     });
 
     expect(app.logLines().some((l) => l.msg === 'model request')).toBe(true);

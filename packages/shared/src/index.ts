@@ -3,6 +3,7 @@ export * from './config-view.ts';
 export * from './errors.ts';
 export * from './format.ts';
 export * from './node-summary.ts';
+export * from './tests-verdict.ts';
 export * from './paths.ts';
 export * from './domain/stage.ts';
 export * from './domain/bots.ts';

@@ -71,10 +71,15 @@ export type ProjectName = keyof typeof PROJECTS;
 /** The project as a ZIP. */
 export const projectZip = (name: ProjectName): Buffer => makeZip(PROJECTS[name]);
 
-/** Write `<as>.zip` (default: the project's name) into `dir`; returns its file name. */
-export function writeProject(dir: string, name: ProjectName, as: string = name): string {
+/** Write `<as>.zip` (default: the project's name) into `dir`, with `extra` files beside its own; returns its file name. */
+export function writeProject(
+  dir: string,
+  name: ProjectName,
+  as: string = name,
+  extra: Record<string, string> = {},
+): string {
   const file = `${as}.zip`;
-  writeZip(dir, file, PROJECTS[name]);
+  writeZip(dir, file, { ...PROJECTS[name], ...extra });
   return file;
 }
 

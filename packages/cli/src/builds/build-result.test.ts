@@ -58,6 +58,7 @@ describe('toBuildResult (the --json document of --wait)', () => {
       durations: { extract: 120, install: 30, build: 3_000 },
       cacheHit: true,
       previewUrl: 'http://127.0.0.1:5001/',
+      tests: { status: 'failed', command: 'npm test' },
       repairs: [],
     });
   });

@@ -6,16 +6,18 @@ import {
   LOCAL_WORKER,
   plural,
   stageLabel,
+  testsVerdict,
   type Build,
   type BuildStatus,
   type CliBuildResult,
   type CliResultError,
   type StageEvent,
+  type TestsPolicy,
 } from '@forge/shared';
 import { EXIT, type ExitCode } from '../output.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
-import { assistantRows, failureRows, formatLocation, logCommand } from './failure.ts';
+import { assistantRows, failureRows, formatLocation, logCommand, PRIMARY_MARK } from './failure.ts';
 import { statusTone } from './status-tone.ts';
 
 export { statusTone };
@@ -36,13 +38,14 @@ export function buildError(build: Build): CliResultError | undefined {
 function recordError(build: Build): CliResultError | undefined {
   if (build.status === 'succeeded' || !isFinished(build.status)) return undefined;
   if (build.error) {
-    const { code, message, firstLine, location, probableCause } = build.error;
+    const { code, message, firstLine, location, probableCause, errors, errorCount } = build.error;
     return {
       code,
       message,
       ...(firstLine ? { firstLine } : {}),
       ...(location ? { location: formatLocation(location) } : {}),
       ...(probableCause ? { probableCause } : {}),
+      ...(errors?.length ? { errors, errorCount: errorCount ?? errors.length } : {}),
     };
   }
   switch (build.status) {
@@ -66,7 +69,11 @@ function recordError(build: Build): CliResultError | undefined {
  * `diagnosis` is ScanBot's reading of a failure (when it made one), `repairs` what RepairBot made
  * during the build or proposes for it (always there, empty when none).
  */
-export function toBuildResult(build: Build, waitError?: CliResultError): CliBuildResult {
+export function toBuildResult(
+  build: Build,
+  waitError?: CliResultError,
+  policy?: TestsPolicy,
+): CliBuildResult {
   const durations: CliBuildResult['durations'] = {};
   for (const step of build.steps) {
     if (step.durationMs !== null) durations[step.name] = (durations[step.name] ?? 0) + step.durationMs;
@@ -82,6 +89,7 @@ export function toBuildResult(build: Build, waitError?: CliResultError): CliBuil
     previewUrl: build.previewUrl,
     ...(error ? { error } : {}),
     ...(build.diagnosis ? { diagnosis: build.diagnosis } : {}),
+    ...testsFields(build, policy),
     repairs: (build.repairs ?? []).map(({ id, code, summary, files, status, verification }) => ({
       id,
       code,
@@ -91,6 +99,32 @@ export function toBuildResult(build: Build, waitError?: CliResultError): CliBuil
       ...(verification ? { verification } : {}),
     })),
   };
+}
+
+function testsFields(
+  build: Build,
+  policy: TestsPolicy | undefined,
+): Pick<CliBuildResult, 'tests' | 'testsPolicy'> {
+  const tests = testsVerdict(build);
+  return { ...(tests ? { tests } : {}), ...(policy ? { testsPolicy: policy } : {}) };
+}
+
+/**
+ * Whether failed tests decide the verdict: the command's --tests, else the forge config's "tests"
+ * (in the plan), else required.
+ */
+export const testsPolicyOf = (build: Build, flag: TestsPolicy | undefined): TestsPolicy =>
+  flag ?? build.blueprint?.testsPolicy ?? 'required';
+
+/**
+ * The verdict's exit code: the build's own (buildExitCode), except a succeeded build whose tests
+ * failed with tests required: 7.
+ */
+export function verdictExitCode(build: Build, policy: TestsPolicy): ExitCode {
+  if (build.status === 'succeeded' && policy === 'required' && testsVerdict(build)?.status === 'failed') {
+    return EXIT.testsFailed;
+  }
+  return buildExitCode(build.status);
 }
 
 /**
@@ -132,7 +166,12 @@ export function formatStageLine(event: StageEvent, build: Pick<Build, 'createdAt
 
 type Paint = (tone: Tone | undefined, text: string) => string;
 
-const FACT_TONE: Record<string, Tone | undefined> = { error: 'bad', diagnosis: 'warn', repaired: 'good' };
+const FACT_TONE: Record<string, Tone | undefined> = {
+  error: 'bad',
+  [PRIMARY_MARK]: 'bad',
+  diagnosis: 'warn',
+  repaired: 'good',
+};
 
 /**
  * The end of `--wait` on stderr: status, the worker that ran it, time, cache hit, every step with its bot and duration, the
@@ -158,10 +197,15 @@ export function formatBuildSummary(build: Build, paint: Paint): string[] {
     lines.push(...formatTable(['STEP', 'BOT', 'TIME', 'RESULT', 'DETAIL'], rows, paint).map((l) => `  ${l}`));
   }
   const facts: [string, string][] = [];
-  if (build.test?.ran) {
-    const verdict = build.test.passed === null ? 'ran' : build.test.passed ? 'passed' : 'failed';
-    const command = build.test.command ? ` (${sanitize(build.test.command)})` : '';
-    facts.push(['tests', `${verdict}${command} in ${formatDuration(build.test.durationMs)}`]);
+  const tests = testsVerdict(build);
+  if (tests) {
+    const command = tests.command ? ` (${sanitize(tests.command)})` : '';
+    const took = build.test?.ran ? ` in ${formatDuration(build.test.durationMs)}` : '';
+    const why = tests.reason ? `: ${sanitize(tests.reason)}` : '';
+    facts.push([
+      'tests',
+      tests.status === 'none' ? 'none (no test script)' : `${tests.status}${command}${took}${why}`,
+    ]);
   }
   if (build.uiCheck) {
     const missing = build.uiCheck.missingAssets;

@@ -1,4 +1,4 @@
-import type { BuildError, Diagnosis, Repair } from '@forge/shared';
+import type { BuildError, Diagnosis, Repair, ToolError } from '@forge/shared';
 import { sanitize, type Tone } from '../terminal.ts';
 
 /**
@@ -33,11 +33,38 @@ export function failureRows(error: BuildError, options: { tail?: boolean } = {})
   const message = `${sanitize(error.message)} [${error.code}]`;
   if (first) rows.push(['error', first], ['', message]);
   else rows.push(['error', message]);
+  rows.push(...toolErrorRows(error));
   if (error.probableCause) rows.push(['cause', sanitize(error.probableCause)]);
   if (!first && options.tail !== false && error.tail?.length) {
     error.tail.forEach((line, i) => rows.push([i === 0 ? 'output' : '', sanitize(line)]));
   }
   return rows;
+}
+
+/** Label of the primary error's row in a list of tool errors (painted as the error). */
+export const PRIMARY_MARK = '▶';
+
+/** "src/cart.ts:2:14  TS2322  Type 'number' is not assignable…": one tool error on one line. */
+export function toolErrorText(e: ToolError): string {
+  const place = e.file ? `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}  ` : '';
+  return sanitize(`${place}${e.code ? `${e.code}  ` : ''}${e.message}`);
+}
+
+/**
+ * Every distinct error the tools printed, when there were several (one is the first error line
+ * already): a heading row with the count and the tools, then a row each, the primary one labelled
+ * PRIMARY_MARK.
+ */
+export function toolErrorRows(error: Pick<BuildError, 'errors' | 'errorCount'>): [string, string][] {
+  const errors = error.errors ?? [];
+  const count = Math.max(error.errorCount ?? 0, errors.length);
+  if (count < 2 || errors.length === 0) return [];
+  const tools = [...new Set(errors.map((e) => e.tool))].join(', ');
+  const cut = count > errors.length ? `, the first ${errors.length} listed` : '';
+  return [
+    ['errors', sanitize(`${count} errors (${tools}${cut}):`)],
+    ...errors.map((e): [string, string] => [e.primary ? PRIMARY_MARK : '', toolErrorText(e)]),
+  ];
 }
 
 /** failureRows as aligned lines ("  error  …" / "         …"), the first error line in the error colour. */
@@ -49,7 +76,8 @@ export function failureLines(
   const rows = failureRows(error, options);
   const width = Math.max(...rows.map(([label]) => label.length));
   return rows.map(
-    ([label, text]) => `  ${label.padEnd(width)}  ${label === 'error' ? paint('bad', text) : text}`,
+    ([label, text]) =>
+      `  ${label.padEnd(width)}  ${label === 'error' || label === PRIMARY_MARK ? paint('bad', text) : text}`,
   );
 }
 
@@ -120,6 +148,7 @@ export function alignRows(
 
 const ROW_TONE: Record<string, Tone | undefined> = {
   error: 'bad',
+  [PRIMARY_MARK]: 'bad',
   diagnosis: 'warn',
   at: 'bold',
   repaired: 'good',

@@ -1,9 +1,15 @@
-import type { Build, CliResult, CliResultError, ClientStore } from '@forge/shared';
+import type { Build, CliResult, CliResultError, ClientStore, TestsPolicy } from '@forge/shared';
 import type { Connection, Deps } from '../deps.ts';
 import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
 import { paint } from '../terminal.ts';
-import { buildExitCode, formatBuildSummary, formatStageLine, toBuildResult } from './build-result.ts';
+import {
+  formatBuildSummary,
+  formatStageLine,
+  testsPolicyOf,
+  toBuildResult,
+  verdictExitCode,
+} from './build-result.ts';
 import { createBuildStore, trackBuild } from './build-tracker.ts';
 import { watchBuild } from './build-watch.ts';
 import { cancelBuild, isAlreadyFinished } from './cancel-build.ts';
@@ -36,6 +42,8 @@ export interface FollowBuildOptions {
   logs?: boolean;
   /** The daemon is forge ci's own and is stopped afterwards: a build left running ends with it. */
   privateDaemon?: boolean;
+  /** --tests: whether failed tests fail the verdict (else the forge config's "tests", else required). */
+  tests?: TestsPolicy;
 }
 
 /** How a followed build ended for forge: the exit code, the --json document, the last record. */
@@ -92,7 +100,7 @@ export async function followBuild(deps: Deps, options: FollowBuildOptions): Prom
   } finally {
     tracker.close();
   }
-  return finished(deps, build);
+  return finished(deps, build, undefined, options.tests);
 }
 
 /** The build as last known (its record, kept current by /ws); undefined before the record was read. */
@@ -101,13 +109,17 @@ function lastKnown(store: ClientStore, buildId: string): Build | undefined {
   return view?.fromRecord ? view.build : undefined;
 }
 
-function finished(deps: Deps, build: Build, waitError?: CliResultError): FollowOutcome {
+function finished(deps: Deps, build: Build, waitError?: CliResultError, flag?: TestsPolicy): FollowOutcome {
   for (const line of formatBuildSummary(build, paint(deps.term.stderrColor))) deps.out.info(line);
-  return {
-    exitCode: waitError ? EXIT.timedOut : buildExitCode(build.status),
-    result: toBuildResult(build, waitError),
-    build,
-  };
+  if (waitError) return { exitCode: EXIT.timedOut, result: toBuildResult(build, waitError), build };
+  const policy = testsPolicyOf(build, flag);
+  const exitCode = verdictExitCode(build, policy);
+  if (exitCode === EXIT.testsFailed) {
+    deps.out.info(
+      `The build succeeded and its tests failed: exit ${EXIT.testsFailed} (tests are required; --tests optional reports them without failing).`,
+    );
+  }
+  return { exitCode, result: toBuildResult(build, undefined, policy), build };
 }
 
 /** --timeout expired: say so, cancel the build if asked, and report it as it is now (exit 4). */
@@ -129,7 +141,12 @@ async function timedOut(
     } catch (err) {
       if (!isAlreadyFinished(err)) throw err;
       // It finished at the last moment: that is its result.
-      return finished(deps, await client.request('build', { params: { id: buildId } }));
+      return finished(
+        deps,
+        await client.request('build', { params: { id: buildId } }),
+        undefined,
+        options.tests,
+      );
     }
     message = `Stopped waiting after ${deadline.label}; the build was cancelled (--cancel-on-timeout).`;
     out.info(`Cancelled build ${buildId}.`);

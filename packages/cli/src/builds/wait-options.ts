@@ -10,6 +10,8 @@ export interface WaitOptions {
   cancelOnTimeout?: boolean;
   /** --logs: the build's log on stderr too. */
   logs?: boolean;
+  /** --tests: whether failed tests fail the verdict (exit 7) or are only reported. */
+  tests?: 'required' | 'optional';
 }
 
 /** Light on purpose (commander only): command modules load it on the --help path. */
@@ -22,7 +24,13 @@ export function addWaitOptions(command: Command): Command {
       ).argParser(parseDuration),
     )
     .option('--cancel-on-timeout', 'cancel the build when --timeout expires (still exit 4)')
-    .option('--logs', "print the build's log on stderr as it is written");
+    .option('--logs', "print the build's log on stderr as it is written")
+    .addOption(
+      new Option(
+        '--tests <policy>',
+        'required: failed project tests fail the verdict (exit 7); optional: reported, exit 0. Default: the forge config\'s "tests", else required',
+      ).choices(['required', 'optional']),
+    );
 }
 
 /** --cancel-on-timeout needs --timeout; with `needsWait`, all three need --wait. Usage errors (exit 2). */
@@ -31,6 +39,7 @@ export function checkWaitOptions(opts: WaitOptions & { wait?: boolean }, needsWa
     opts.timeout !== undefined && '--timeout',
     opts.cancelOnTimeout && '--cancel-on-timeout',
     opts.logs && '--logs',
+    opts.tests !== undefined && '--tests',
   ].filter((flag): flag is string => typeof flag === 'string');
   if (needsWait && !opts.wait && given.length > 0) {
     throw new CliError(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only with --wait.`, {

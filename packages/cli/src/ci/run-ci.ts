@@ -76,6 +76,7 @@ export async function runCi(deps: Deps, opts: CiOptions): Promise<number> {
         projectName: upload.projectName,
         deadline,
         logs: opts.logs,
+        tests: opts.tests,
         privateDaemon: daemon !== undefined,
       });
     } finally {
@@ -146,7 +147,7 @@ async function writeArtifact(
   signal: AbortSignal,
 ): Promise<string | null> {
   const build = outcome.build;
-  if (outcome.exitCode !== EXIT.ok || build?.status !== 'succeeded') {
+  if (build?.status !== 'succeeded') {
     deps.out.info(`No artifact written to ${path}: the build did not succeed.`);
     return null;
   }

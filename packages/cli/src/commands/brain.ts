@@ -62,6 +62,9 @@ export async function runMessage(deps: Deps, opts: BrainOptions): Promise<number
       ? AUTHENTICATED_NOTE
       : null;
   if (note && !reply.reply.includes(note)) deps.out.info(note);
+  // An "I don't know" says on stderr what would let the brain answer (the JSON has it as `needs`).
+  if (reply.certainty === 'unknown' && reply.needs)
+    deps.out.info(sanitize(`To answer, it needs ${reply.needs}.`));
   return EXIT.ok;
 }
 

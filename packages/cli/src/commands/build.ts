@@ -63,6 +63,7 @@ async function build(deps: Deps, opts: BuildOptions, json: JsonResult): Promise<
       projectName: build.projectName,
       deadline,
       logs: opts.logs,
+      tests: opts.tests,
       json: opts.json,
     });
   } finally {

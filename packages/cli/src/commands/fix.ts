@@ -81,6 +81,7 @@ async function fix(deps: Deps, opts: FixOptions, json: JsonResult): Promise<numb
       projectName: build.projectName,
       deadline,
       logs: opts.logs,
+      tests: opts.tests,
       json: opts.json,
     });
   } finally {

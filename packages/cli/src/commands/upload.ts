@@ -68,6 +68,7 @@ async function upload(deps: Deps, opts: UploadOptions, json: JsonResult): Promis
       projectName: result.projectName,
       deadline,
       logs: opts.logs,
+      tests: opts.tests,
       json: opts.json,
     });
   } finally {

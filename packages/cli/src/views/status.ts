@@ -2,7 +2,7 @@ import type { Build, BotStatusResponse, HealthResponse, Project } from '@forge/s
 import { formatDuration } from '@forge/shared/schema-free';
 import { stageLabel } from '../protocol/facts.ts';
 import type { Connection } from '../deps.ts';
-import { diagnosisRows, failureRows, logCommand } from '../builds/failure.ts';
+import { diagnosisRows, failureRows, logCommand, PRIMARY_MARK } from '../builds/failure.ts';
 
 /** Everything `forge status` shows, in one JSON-able object. */
 export interface StatusSnapshot {
@@ -63,7 +63,8 @@ export function formatStatus(s: StatusSnapshot): string[] {
     );
     // Why it failed, first error line first, and where the whole log is.
     if (b.error && b.status !== 'cancelled') {
-      for (const [, text] of failureRows(b.error, { tail: false })) lines.push(`  ${text}`);
+      for (const [label, text] of failureRows(b.error, { tail: false }))
+        lines.push(label === PRIMARY_MARK ? `  ${PRIMARY_MARK} ${text}` : `  ${text}`);
       // ScanBot's reading: the cause, where, and what to do.
       if (b.diagnosis)
         for (const [label, text] of diagnosisRows(b.diagnosis)) lines.push(`  ${label}: ${text}`);

@@ -186,6 +186,11 @@ export const Blueprint = z.object({
   env: z.record(z.string(), z.string()),
   /** Per-stage timeout in ms. */
   timeoutMs: z.number().int().positive(),
+  /**
+   * The forge config's "tests": whether failed tests fail a waiting command's verdict ("required",
+   * exit 7) or are only reported ("optional"). Absent: the command's own default (required).
+   */
+  testsPolicy: z.enum(['required', 'optional']).optional(),
   /** Package manager provisioned from the registry; null when the project uses the npm that ships with Node. */
   toolchain: Toolchain.nullable().default(null),
   /** The Node version the project asks for, when it says; null when it does not. */

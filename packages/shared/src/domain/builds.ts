@@ -171,6 +171,25 @@ export const ExtractReport = z.object({
 });
 export type ExtractReport = z.infer<typeof ExtractReport>;
 
+/** Errors listed one by one on a failed build; the rest are only counted (BuildError.errorCount). */
+export const MAX_LISTED_TOOL_ERRORS = 50;
+
+/** One error a tool printed in the failing step's output (tsc, Vite/Rollup, esbuild, webpack, Babel, ESLint). */
+export const ToolError = z.object({
+  /** Project-relative file it points at (never a path outside the project); absent when the tool named none. */
+  file: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  column: z.number().int().positive().optional(),
+  /** The tool's own code for it: "TS2322", "UNRESOLVED_IMPORT", "no-undef"… */
+  code: z.string().optional(),
+  message: z.string(),
+  /** Which tool printed it: "tsc", "vite", "esbuild", "webpack", "babel", "eslint", "angular", "turbopack". */
+  tool: z.string(),
+  /** The error the build's firstLine (and its diagnosis) names: shown first and highlighted. */
+  primary: z.boolean().optional(),
+});
+export type ToolError = z.infer<typeof ToolError>;
+
 /** Why a build did not succeed: a code of the error catalogue (its hint says what to do) and what happened. */
 export const BuildError = z.object({
   code: ErrorCodeSchema,
@@ -189,6 +208,10 @@ export const BuildError = z.object({
   tail: z.array(z.string()).optional(),
   /** A likely cause Forge knew of before the failure (e.g. the project asks for another Node). */
   probableCause: z.string().optional(),
+  /** Every distinct error the failing step's tools printed, in the order printed (at most MAX_LISTED_TOOL_ERRORS). */
+  errors: z.array(ToolError).optional(),
+  /** How many distinct errors were printed in all (more than `errors` holds when the list was cut). */
+  errorCount: z.number().int().nonnegative().optional(),
 });
 export type BuildError = z.infer<typeof BuildError>;
 

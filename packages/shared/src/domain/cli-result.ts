@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BuildStatus, StepName } from './builds.ts';
+import { BuildStatus, StepName, ToolError } from './builds.ts';
 import { Stage } from './stage.ts';
 import { Diagnosis, Repair } from './assistants.ts';
 
@@ -26,7 +26,27 @@ export const CLI_ERROR_CODES = {
   PROTOCOL_ERROR: 'PROTOCOL_ERROR',
   /** Anything else that went wrong in forge (exit 1). */
   UNEXPECTED: 'UNEXPECTED',
+  /** The build succeeded and the project's tests failed, with tests required (exit 7). */
+  TESTS_FAILED: 'TESTS_FAILED',
 } as const;
+
+/**
+ * What a build's test run says for a verdict: `passed`/`failed` when the runner ran and its exit
+ * code said so, `skipped` when TestBot did not run it (the forge config's "test": false, a runner
+ * that needs what the machine lacks: `reason` says why), `none` when the project has no tests.
+ */
+export const TestsVerdict = z.object({
+  status: z.enum(['passed', 'failed', 'skipped', 'none']),
+  /** The command TestBot ran (or would have run). */
+  command: z.string().nullable(),
+  /** Why the tests were not run, when they were not. */
+  reason: z.string().optional(),
+});
+export type TestsVerdict = z.infer<typeof TestsVerdict>;
+
+/** Whether failed tests fail the verdict: `required` (exit 7) or `optional` (reported, exit 0). */
+export const TestsPolicy = z.enum(['required', 'optional']);
+export type TestsPolicy = z.infer<typeof TestsPolicy>;
 
 /** What went wrong: a stable code and a sentence for people. */
 export const CliResultError = z.object({
@@ -43,6 +63,10 @@ export const CliResultError = z.object({
   probableCause: z.string().optional(),
   /** The command that prints the whole log, e.g. "forge logs b_123". */
   logCommand: z.string().optional(),
+  /** Every distinct error the failing tools printed (the build record's error.errors), the primary first-flagged. */
+  errors: z.array(ToolError).optional(),
+  /** How many distinct errors were printed in all (more than `errors` holds when the list was cut). */
+  errorCount: z.number().int().nonnegative().optional(),
 });
 export type CliResultError = z.infer<typeof CliResultError>;
 
@@ -81,6 +105,10 @@ export const CliBuildResult = z.object({
       Repair.pick({ id: true, code: true, summary: true, files: true, status: true, verification: true }),
     )
     .optional(),
+  /** The project's test run as a verdict (absent while the build has not reached its tests). */
+  tests: TestsVerdict.optional(),
+  /** Whether that verdict decided the exit code (--tests, else the forge config's "tests", else required). */
+  testsPolicy: TestsPolicy.optional(),
   ...ciFiles,
 });
 export type CliBuildResult = z.infer<typeof CliBuildResult>;

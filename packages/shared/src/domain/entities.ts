@@ -119,6 +119,9 @@ export const AssistantChatMessage = z.object({
 });
 export type AssistantChatMessage = z.infer<typeof AssistantChatMessage>;
 
+/** Whether an answer holds what was asked (`known`) or says plainly that it does not (`unknown`). */
+export const BrainCertainty = z.enum(['known', 'unknown']);
+export type BrainCertainty = z.infer<typeof BrainCertainty>;
 /** Brain chat message (spec §3). */
 export const BrainChatMessage = z.object({
   id: z.string(),
@@ -127,6 +130,9 @@ export const BrainChatMessage = z.object({
   timestamp: z.string(),
   authenticated: z.boolean().optional(),
   sessionExpired: z.boolean().optional(),
+  /** The answer's certainty (an "I don't know" is marked as such), with what would let it answer. */
+  certainty: BrainCertainty.optional(),
+  needs: z.string().optional(),
 });
 export type BrainChatMessage = z.infer<typeof BrainChatMessage>;
 
@@ -148,12 +154,22 @@ export const BrainReply = z.object({
   reply: z.string(),
   authenticated: z.boolean(),
   sessionExpired: z.boolean(),
+  /** Set on answers to a question (not on the handshake's own notes). */
+  certainty: BrainCertainty.optional(),
+  /** With `unknown`: what would let the brain answer ("a build of shop first", "a language model"). */
+  needs: z.string().optional(),
 });
 export type BrainReply = z.infer<typeof BrainReply>;
 
 export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
 /** Forge chat item (spec §3). */
-export const ForgeChatItem = z.object({ role: ForgeChatRole, message: z.string(), timestamp: z.string() });
+export const ForgeChatItem = z.object({
+  role: ForgeChatRole,
+  message: z.string(),
+  timestamp: z.string(),
+  /** A brain answer's certainty: `unknown` is an "I don't know". */
+  certainty: BrainCertainty.optional(),
+});
 export type ForgeChatItem = z.infer<typeof ForgeChatItem>;
 export const ChatBody = z.object({
   q: z.string().trim().min(1),

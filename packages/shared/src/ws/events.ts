@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Stage } from '../domain/stage.ts';
 import { LogLevel } from '../domain/log.ts';
 import { FileNode } from '../domain/files.ts';
-import { BuildOutput, ForgeChatRole } from '../domain/entities.ts';
+import { BrainCertainty, BuildOutput, ForgeChatRole } from '../domain/entities.ts';
 import { Settings } from '../domain/settings.ts';
 import { BuildError, BuildStatus, CancelReason } from '../domain/builds.ts';
 import { Diagnosis, Repair } from '../domain/assistants.ts';
@@ -118,6 +118,8 @@ export const ServerMessage = z.discriminatedUnion('type', [
     replyId: z.string().optional(),
     /** False while a streamed reply is still coming. */
     final: z.boolean().optional(),
+    /** A brain answer's certainty (on its one-piece or final message): `unknown` is an "I don't know". */
+    certainty: BrainCertainty.optional(),
   }),
   z.object({
     type: z.literal('bot-status'),

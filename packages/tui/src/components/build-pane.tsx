@@ -5,10 +5,12 @@ import {
   errorHint,
   formatDuration,
   isFinished,
+  testsVerdict,
   type Build,
   type BuildError,
   type Diagnosis,
   type LogLevel,
+  type ToolError,
 } from '@forge/shared';
 import { useBuild } from '../hooks/use-build.tsx';
 import { useNow } from '../hooks/use-now.ts';
@@ -35,7 +37,25 @@ const isNarrow = (width: number) => paneInnerColumns(width) < 70;
  * is), ScanBot's diagnosis one more (and one for its suggestion), RepairBot's repairs one.
  */
 const infoRows = (build: Build | null | undefined): number =>
-  (failureOf(build) ? 2 : 1) + diagnosisRowCount(diagnosisOf(build)) + (repairsOf(build).length > 0 ? 1 : 0);
+  (failureOf(build) ? 2 : 1) +
+  toolErrorRowCount(failureOf(build)) +
+  diagnosisRowCount(diagnosisOf(build)) +
+  (repairsOf(build).length > 0 ? 1 : 0);
+
+/** Tool errors listed one by one in the pane; the rest are counted on one line (forge logs lists them all). */
+const PANE_LISTED_ERRORS = 5;
+
+/** The errors of a failure that printed several (one is the first error line already), else []. */
+const toolErrorsOf = (error: BuildError | null): ToolError[] =>
+  error?.errors && Math.max(error.errorCount ?? 0, error.errors.length) > 1 ? error.errors : [];
+
+/** A heading, the listed errors, and a line for the ones not listed. */
+const toolErrorRowCount = (error: BuildError | null): number => {
+  const errors = toolErrorsOf(error);
+  if (errors.length === 0) return 0;
+  const shown = Math.min(errors.length, PANE_LISTED_ERRORS);
+  return 1 + shown + (Math.max(error!.errorCount ?? 0, errors.length) > shown ? 1 : 0);
+};
 
 /** The build's error when it failed (a cancel says so on one line of its own), else null. */
 const failureOf = (build: Build | null | undefined): BuildError | null =>
@@ -59,8 +79,8 @@ export const buildListRows = (height: number, width: number, build?: Build | nul
   Math.max(0, paneInnerRows(height) - infoRows(build) - (isNarrow(width) ? 1 : 0));
 
 /** "src/App.tsx:12:5". */
-const placeOf = ({ file, line, column }: NonNullable<BuildError['location']>) =>
-  `${file}:${line}${column ? `:${column}` : ''}`;
+const placeOf = ({ file, line, column }: { file: string; line?: number; column?: number }) =>
+  `${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`;
 
 const ROW_ICON: Record<RowState, { icon: string; color: string }> = {
   done: { icon: '✓', color: 'green' },
@@ -140,6 +160,20 @@ function OutputText({ line }: { line: DisplayRow }) {
  * (two lines: the first error line with its file:line, then the message and where the full log
  * is), else what is going on.
  */
+const TESTS_COLOR = { passed: 'green', failed: 'red', skipped: 'yellow', none: undefined } as const;
+
+/** " · tests failed": the verdict of the build's test run, once it has one (nothing without tests). */
+function TestsNote({ build }: { build: Build }) {
+  const tests = testsVerdict(build);
+  if (!tests || tests.status === 'none') return null;
+  return (
+    <Text>
+      <Text dimColor> · tests </Text>
+      <Text color={TESTS_COLOR[tests.status]}>{tests.status}</Text>
+    </Text>
+  );
+}
+
 function InfoLine({ build }: { build: Build }) {
   if (build.previewUrl) {
     return (
@@ -149,6 +183,7 @@ function InfoLine({ build }: { build: Build }) {
           {build.previewUrl}
         </Text>
         <Text dimColor> (p opens it)</Text>
+        <TestsNote build={build} />
       </Text>
     );
   }
@@ -202,6 +237,38 @@ function InfoLine({ build }: { build: Build }) {
           ? 'Queued: the build starts when a build slot is free.'
           : 'Preview: when the build is ready.'}
     </Text>
+  );
+}
+
+/**
+ * Every error the failed step printed, when it printed several: the count and the tools, then one
+ * line each (file:line:col, the tool's code, its message), the primary one — the first error line's
+ * — marked and in red; past PANE_LISTED_ERRORS, how many more and where they all are.
+ */
+function ToolErrorLines({ error, buildId }: { error: BuildError; buildId: string }) {
+  const errors = toolErrorsOf(error);
+  const count = Math.max(error.errorCount ?? 0, errors.length);
+  const shown = errors.slice(0, PANE_LISTED_ERRORS);
+  const tools = [...new Set(errors.map((e) => e.tool))].join(', ');
+  return (
+    <>
+      <Text dimColor wrap="truncate-end">
+        {count} errors ({tools}):
+      </Text>
+      {shown.map((e, i) => (
+        <Text key={i} color={e.primary ? 'red' : undefined} wrap="truncate-end">
+          {e.primary ? '▶ ' : '  '}
+          {e.file && <Text bold>{placeOf({ file: e.file, line: e.line, column: e.column })} </Text>}
+          {e.code && <Text dimColor={!e.primary}>{e.code} </Text>}
+          {e.message}
+        </Text>
+      ))}
+      {count > shown.length && (
+        <Text dimColor wrap="truncate-end">
+          {'  '}… {count - shown.length} more: forge logs {buildId}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -357,6 +424,9 @@ export function BuildPane({
       {build ? (
         <>
           <InfoLine build={build} />
+          {toolErrorsOf(failureOf(build)).length > 0 && (
+            <ToolErrorLines error={failureOf(build)!} buildId={build.id} />
+          )}
           {diagnosisOf(build) && <DiagnosisLines diagnosis={diagnosisOf(build)!} />}
           {repairsOf(build).length > 0 && <RepairLine build={build} />}
         </>

@@ -34,6 +34,20 @@ export interface AskOptions extends AskContext {
   onDelta?: (textSoFar: string) => void;
 }
 
+/** The places a record answer quotes: build ids, repair ids and file:line. */
+const CITATION = /\bb\d+-[0-9a-f]{4,}\b|\br_\d+\b|[\w@./-]+\.[a-z][\w]{0,5}:\d+(?::\d+)?/g;
+
+/**
+ * A model's answer that quotes none of the records it was given gets them named after it, so every
+ * answer says where its facts are (the user can check them).
+ */
+export function withSources(text: string, retrieved: EngineAnswer): string {
+  if (retrieved.certainty !== 'known') return text;
+  const cites = [...new Set(retrieved.text.match(CITATION) ?? [])];
+  if (cites.length === 0 || cites.some((c) => text.includes(c))) return text;
+  return `${text}\n(From Forge's records: ${cites.slice(0, 6).join(', ')}.)`;
+}
+
 const sameGreeting = (a: string, b: string): boolean =>
   a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
@@ -49,13 +63,23 @@ const SUMMARIES: Record<Intent, string> = {
   recall: 'recalled a memory cell',
   forget: 'forgot a memory cell',
   memories: 'listed the memory cells',
+  projects: 'listed the projects',
   blueprint: "described the project's blueprint",
   scripts: "listed the project's scripts",
-  files: "counted the project's files",
+  files: "described the project's files",
   'find-file': 'found a file',
   builds: "explained the project's builds",
+  build: 'explained one build',
+  failure: "explained the project's last failure",
+  tests: "reported the project's tests",
+  repairs: "listed RepairBot's repairs",
+  logs: "quoted a build's log",
+  steps: "listed a build's steps",
+  dependencies: "listed the project's dependencies",
+  code: "searched the project's code",
+  bot: 'told what a bot did',
   guest: 'told a guest what it may ask',
-  unknown: 'said what it cannot answer',
+  unknown: 'said it does not know',
   model: 'answered with the model',
 };
 
@@ -96,9 +120,16 @@ function createBrain(services: AppServices, deps: AppDeps) {
   }
 
   async function askModel(question: string, options: AskOptions): Promise<BrainAnswer> {
-    const facts = projectFacts(services, options.project);
+    // The model is given what the records say about the question's own subject: the project it
+    // names (not the selected one), and the facts the built-in engine found, to cite.
+    const retrieved = await engine.records(question, options);
+    if (retrieved.certainty === 'unknown' && retrieved.project === null) {
+      // A project or build the question names that Forge does not hold: no model can answer about it.
+      return { ...retrieved, source: 'engine' };
+    }
+    const facts = projectFacts(services, retrieved.project ?? options.project);
     const files = facts ? await fileFacts(services, facts.name).catch(() => null) : null;
-    const context = modelContext(facts, files, memory.list());
+    const context = modelContext(facts, files, memory.list(), retrieved);
     const controller = new AbortController();
     inflight.add(controller);
     try {
@@ -109,7 +140,14 @@ function createBrain(services: AppServices, deps: AppDeps) {
         temperature: 0.3,
         maxTokens: 1_024,
       });
-      return { text, intent: 'model', source: 'model' };
+      return {
+        text: withSources(text, retrieved),
+        intent: 'model',
+        source: 'model',
+        // The model is told to say "I don't know" when the facts do not hold the answer.
+        certainty: /^\s*I don'?t know\b/i.test(text) ? 'unknown' : 'known',
+        ...(facts ? { project: facts.name } : {}),
+      };
     } catch (err) {
       const reason =
         err instanceof ModelError ? err.message : `unexpected failure (${(err as Error).message})`;
@@ -117,7 +155,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
         { model: model!.model, url: model!.url, err: reason },
         'brain model unreachable; answered built-in',
       );
-      const builtIn = await engine.answer(question, options);
+      const builtIn = retrieved;
       return {
         ...builtIn,
         text: `${builtIn.text}\n(The language model was unreachable: ${reason} This is Forge's built-in answer.)`,
@@ -214,6 +252,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
               : {
                   intent: 'guest',
                   source: 'engine',
+                  certainty: 'known',
                   text:
                     'You are a guest: I answer "help" and "status" only. To authenticate, send your greeting phrase, ' +
                     'then your code phrase, in the brain chat.',
@@ -254,6 +293,12 @@ function createBrain(services: AppServices, deps: AppDeps) {
         authenticated,
         sessionExpired,
       });
+      /** An answer to a question says whether it holds the answer, and what would let it if not. */
+      const answered = (answer: BrainAnswer, authenticated: boolean): BrainReply => ({
+        ...reply(answer.text, authenticated),
+        certainty: answer.certainty,
+        ...(answer.needs ? { needs: answer.needs } : {}),
+      });
       if (sessions.expired(session)) return reply(EXPIRED_REPLY, false, true);
       const text = message.trim();
       const greeting = flags.get(GREETING_FLAG);
@@ -271,12 +316,12 @@ function createBrain(services: AppServices, deps: AppDeps) {
           sessionRemaining: sessions.remaining(session),
           ...(project ? { project } : {}),
         });
-        return reply(answer.text, true);
+        return answered(answer, true);
       }
 
       const guest: AskContext = { authenticated: false, sessionRemaining: 0 };
       const guestAnswer = engine.guest(text, guest);
-      if (guestAnswer) return reply((await brain.ask(text, guest)).text);
+      if (guestAnswer) return answered(await brain.ask(text, guest), false);
       if (!greeting || !code) return reply(setupReply(greeting !== null, code !== null));
 
       if (sameGreeting(greeting, text)) {

@@ -1,29 +1,12 @@
-import { formatSessionTime, type Build } from '@forge/shared';
+import { formatSessionTime } from '@forge/shared';
 import type { ModelClient } from '../../assistants/model/types.ts';
 import type { MemoryService } from '../memory/service.ts';
-import { commandText, fileFacts, projectFacts, type FactServices, type ProjectFacts } from './facts.ts';
+import { STATUS_WORDS, ago, createRecordAnswers, known, unknown, type EngineAnswer } from './answers.ts';
+import { fileFacts, projectFacts, projectNames, type FactServices } from './facts.ts';
+import { parseSubject, type Subject } from './subject.ts';
 
-/** What a question was about: the BrainBot card says it, never the question itself. */
-export type Intent =
-  | 'help'
-  | 'status'
-  | 'remember'
-  | 'recall'
-  | 'forget'
-  | 'memories'
-  | 'blueprint'
-  | 'scripts'
-  | 'files'
-  | 'find-file'
-  | 'builds'
-  | 'guest'
-  | 'unknown'
-  | 'model';
-
-export interface EngineAnswer {
-  text: string;
-  intent: Intent;
-}
+export type { Certainty, EngineAnswer, Intent } from './answers.ts';
+export { failureText, repairsText } from './answers.ts';
 
 /** Who is asking: the session, for status and for what a guest may ask. */
 export interface AskContext {
@@ -44,8 +27,6 @@ export interface EngineDeps {
 /** Keys and values the brain remembers are bounded like the memory routes' (MemoryKeyParams, MemorySetBody). */
 const MAX_KEY = 200;
 const MAX_VALUE = 10_000;
-/** Files named in one answer. */
-const MAX_LISTED = 10;
 
 /** Lower case, no trailing punctuation or spaces: what the matchers read. */
 const normalize = (text: string): string =>
@@ -73,103 +54,50 @@ const MEMORIES =
   /^(?:memory|memories|what do you (?:remember|know)|what have you remembered|(?:list|show)(?: (?:your|the|all))? (?:memory|memories|memory cells))$/;
 const HELP = /^(?:help|\?|what can you do|what can i ask|how does this work|commands)$/;
 const STATUS = /^(?:status|how are you|are you there|health|session)$/;
-const FIND_FILE = /^(?:where(?:'s|\s+is|\s+are)|find|locate)\s+(?:the\s+)?(?:file\s+)?(.+)$/is;
-const SCRIPTS =
-  /\b(?:scripts?|commands?|how (?:do|can|should) i (?:build|run|start|test|install|deploy)|dev server)\b/;
-const BUILDS = /\b(?:builds?|built|fail\w*|errors?|broken|break|went wrong|diagnos\w*|repair\w*|fix\w*)\b/;
-const BLUEPRINT =
-  /\b(?:blueprint|framework|package manager|kind of (?:project|app)|type of (?:project|app)|project type|what project|which project|output (?:dir|directory|folder)|stack|node version|apps?)\b/;
-const FILES = /\b(?:files?|folders?|directories|structure|tree)\b/;
-
-function ago(iso: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 60) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-  const days = Math.round(hours / 24);
-  return `${days} days ago`;
-}
-
-const STATUS_WORDS: Record<Build['status'], string> = {
-  queued: 'is waiting for a slot',
-  running: 'is running',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  'timed-out': 'timed out',
-  cancelled: 'was cancelled',
-  interrupted: 'was interrupted by a daemon restart',
-};
-
-const isFailure = (b: Build) =>
-  b.status === 'failed' || b.status === 'timed-out' || b.status === 'interrupted';
-
-/** "src/App.tsx:12:5" */
-const place = (file: string, line?: number, column?: number): string =>
-  `${file}${line ? `:${line}${column ? `:${column}` : ''}` : ''}`;
-
-/** Why a build failed: ScanBot's diagnosis when it made one, else the build's own error. */
-export function failureText(build: Build): string {
-  const d = build.diagnosis;
-  if (d) {
-    const lines = [`Cause: ${d.summary}${d.file ? ` (${place(d.file, d.line, d.column)})` : ''}`];
-    if (d.suggestion) lines.push(`Suggestion: ${d.suggestion}`);
-    return lines.join('\n');
-  }
-  const e = build.error;
-  if (!e) return 'It left no error.';
-  const lines = [`Error: ${e.message}`];
-  if (e.firstLine && e.firstLine !== e.message) lines.push(`First error line: ${e.firstLine}`);
-  if (e.location) lines.push(`At ${place(e.location.file, e.location.line, e.location.column)}`);
-  if (e.probableCause) lines.push(`Likely cause: ${e.probableCause}`);
-  return lines.join('\n');
-}
-
-export function repairsText(build: Build): string | null {
-  if (build.repairs.length === 0) return null;
-  return [
-    `Repairs of ${build.id}:`,
-    ...build.repairs.map(
-      (r) => `- ${r.summary} (${r.status}${r.files.length ? `; ${r.files.join(', ')}` : ''})`,
-    ),
-  ].join('\n');
-}
-
 const NO_PROJECT =
-  'There is no project yet: upload one (a ZIP) and I can tell you about its blueprint, files and builds.';
+  "I don't know: there is no project yet. Upload one (a ZIP) and I can tell you about its plan, files, builds, tests and repairs.";
+const UPLOAD_NEEDED = 'a project (upload a ZIP)';
+
+/** What the engine reads from Forge's records, in the words a user can ask for it. */
+const CAN =
+  'I answer from Forge\'s records about a project (the selected one, or one you name: "the plan of shop"): ' +
+  'its plan and decisions, scripts, dependencies, files and folders ("which files are in src?"), code ("where is the login handled?"), ' +
+  "builds (by id too), steps, logs, tests, the last failure and RepairBot's repairs; and what you asked me to remember.";
 
 /**
- * The brain's built-in engine: answers from what Forge knows (the current project's blueprint,
- * scripts, files, builds with their diagnoses and repairs, and the memory cells), with no model and
- * no network, and says plainly what it cannot answer.
+ * The brain's built-in engine: answers from Forge's records about the project the question names
+ * (else the selected one) — its plan with evidence, builds, steps, logs, tests, repairs, files and
+ * code — and from the memory cells, with no model and no network. What the records do not hold it
+ * says it does not know, and what would let it answer.
  */
 export function createEngine({ services, memory, model, now }: EngineDeps) {
   const lookup = (key: string) => memory.find(key) ?? memory.find(withoutArticle(key));
+  const records = createRecordAnswers({ services, now });
 
   function help(ctx: AskContext): EngineAnswer {
     if (!ctx.authenticated) {
-      return {
-        intent: 'help',
-        text:
-          'You are a guest: I answer "help" and "status" only. To authenticate, send your greeting phrase, ' +
-          'then your code phrase. Then ask me about the current project, its files and builds, or what to remember.',
-      };
+      return known(
+        'help',
+        'You are a guest: I answer "help" and "status" only. To authenticate, send your greeting phrase, ' +
+          'then your code phrase. Then ask me about your projects, their files, builds, tests and repairs, or what to remember.',
+      );
     }
-    return {
-      intent: 'help',
-      text: [
-        "I'm BrainBot. Ask me about the current project:",
-        '- "what is the blueprint", "which framework", "what scripts": how Forge builds it',
-        '- "how many files", "where is App.tsx": its files',
-        '- "last build", "why did the build fail", "what did you repair": its builds, diagnoses and repairs',
+    return known(
+      'help',
+      [
+        'I\'m BrainBot. Ask me about the selected project, or name one ("… of shop"):',
+        '- "what is the plan", "why pnpm", "what scripts", "which dependencies": how Forge builds it, with the evidence',
+        '- "how many files", "which files are in src?", "where is App.tsx", "where is the login handled?", "what uses date-fns?": its files and code, with file:line',
+        '- "last build", "what happened in b12-3fa9c1", "how long did install take", "show the logs": its builds',
+        '- "why did the build fail", "how do the tests do", "what did RepairBot do": failures, tests and repairs',
+        '- "which projects are there": every project Forge holds',
         '- "remember <name> is <value>", "what is <name>", "forget <name>", "what do you remember": my memory',
         '- "status": this session and what I can reach',
         model
-          ? `Anything else goes to the language model ${model.model}.`
+          ? `Anything else goes to the language model ${model.model}, with the facts I found.`
           : 'Anything else needs a language model: set brain.provider in the Forge config.',
       ].join('\n'),
-    };
+    );
   }
 
   function status(ctx: AskContext): EngineAnswer {
@@ -190,193 +118,185 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
         `Project: ${facts.name}${last ? `, last build ${last.id} ${STATUS_WORDS[last.status]} ${ago(last.endedAt ?? last.createdAt, now())}` : ', not built yet'}.`,
       );
     }
-    return { intent: 'status', text: lines.join('\n') };
+    return known('status', lines.join('\n'));
   }
 
   async function remember(question: string): Promise<EngineAnswer> {
+    const ask = (text: string) => known('remember', text);
     const match = REMEMBER.exec(question.trim());
-    if (!match)
-      return { intent: 'remember', text: 'Tell me what to remember as: remember <name> is <value>.' };
+    if (!match) return ask('Tell me what to remember as: remember <name> is <value>.');
     const key = cleanKey(match[1]!);
     const value = match[2]!.trim().replace(/(?<=\S)[.!]+$/, '');
-    if (key === '' || value === '')
-      return { intent: 'remember', text: 'Tell me what to remember as: remember <name> is <value>.' };
+    if (key === '' || value === '') return ask('Tell me what to remember as: remember <name> is <value>.');
     if (key.length > MAX_KEY)
-      return {
-        intent: 'remember',
-        text: `That name is too long to remember (${MAX_KEY} characters at most).`,
-      };
+      return ask(`That name is too long to remember (${MAX_KEY} characters at most).`);
     if (value.length > MAX_VALUE)
-      return { intent: 'remember', text: `That is too long to remember (${MAX_VALUE} characters at most).` };
+      return ask(`That is too long to remember (${MAX_VALUE} characters at most).`);
     const existing = memory.find(key);
     const cell = await memory.set(existing?.key ?? key, value);
-    return {
-      intent: 'remember',
-      text: existing
+    return ask(
+      existing
         ? `Updated: ${cell.key} is ${cell.value} (it was ${existing.value}).`
         : `Remembered: ${cell.key} is ${cell.value}.`,
-    };
+    );
   }
 
   async function forget(raw: string): Promise<EngineAnswer> {
     const key = cleanKey(raw);
     const cell = lookup(key);
-    if (!cell) return { intent: 'forget', text: `I have nothing remembered as "${key}".` };
+    if (!cell) return known('forget', `I have nothing remembered as "${key}".`);
     await memory.delete(cell.key);
-    return { intent: 'forget', text: `Forgotten: ${cell.key}.` };
+    return known('forget', `Forgotten: ${cell.key}.`);
   }
 
   function memories(): EngineAnswer {
     const cells = memory.list();
     if (cells.length === 0)
-      return { intent: 'memories', text: 'I remember nothing yet. Teach me: remember <name> is <value>.' };
+      return known('memories', 'I remember nothing yet. Teach me: remember <name> is <value>.');
     const shown = cells.slice(0, 50);
-    return {
-      intent: 'memories',
-      text: [
+    return known(
+      'memories',
+      [
         `I remember ${cells.length} thing${cells.length === 1 ? '' : 's'}:`,
         ...shown.map((c) => `- ${c.key}: ${c.value}`),
         ...(cells.length > shown.length
           ? [`…and ${cells.length - shown.length} more (forge memory ls).`]
           : []),
       ].join('\n'),
-    };
-  }
-
-  function blueprint(facts: ProjectFacts): EngineAnswer {
-    const bp = facts.blueprint;
-    if (!bp) {
-      return {
-        intent: 'blueprint',
-        text: `Forge has not planned ${facts.name} yet: build it once (say "build" in the chat) and I can tell you how it builds.`,
-      };
-    }
-    const kind = {
-      'static-build': 'a site built to static files',
-      static: 'a static site (served as is)',
-      server: 'a server app',
-      unknown: 'a project Forge does not know how to build',
-    }[bp.kind];
-    const lines = [
-      `${facts.name} is ${kind}: framework ${bp.framework}${bp.packageManager ? `, package manager ${bp.packageManager}` : ''}.`,
-    ];
-    const commands = (
-      [
-        ['Install', bp.install],
-        ['Build', bp.build],
-        ['Test', bp.test],
-        ['Start', bp.start],
-      ] as const
-    )
-      .filter(([, argv]) => argv)
-      .map(([label, argv]) => `${label}: ${commandText(argv)}`);
-    if (commands.length) lines.push(commands.join('. ') + '.');
-    if (bp.outputDir) lines.push(`Output folder: ${bp.outputDir}.`);
-    if (bp.apps.length > 1) lines.push(`It holds ${bp.apps.length} apps; Forge builds ${bp.appDir}.`);
-    if (bp.node) {
-      lines.push(
-        `Node: it asks for ${bp.node.wanted} (${bp.node.file}); this machine has ${bp.node.current}${bp.node.satisfied === false ? ', which does not satisfy it' : ''}.`,
-      );
-    }
-    return { intent: 'blueprint', text: lines.join('\n') };
-  }
-
-  function scripts(facts: ProjectFacts): EngineAnswer {
-    const entries = Object.entries(facts.scripts);
-    const lines =
-      entries.length > 0
-        ? [
-            `Scripts in ${facts.name}'s package.json:`,
-            ...entries.slice(0, 30).map(([k, v]) => `- ${k}: ${v}`),
-          ]
-        : [`${facts.name} has no package.json scripts.`];
-    const bp = facts.blueprint;
-    if (bp) {
-      const run = (
-        [
-          ['install', bp.install],
-          ['build', bp.build],
-          ['test', bp.test],
-          ['start', bp.start],
-        ] as const
-      )
-        .filter(([, argv]) => argv)
-        .map(([label, argv]) => `${label} with ${commandText(argv)}`);
-      if (run.length) lines.push(`Forge runs: ${run.join('; ')}.`);
-    }
-    return { intent: 'scripts', text: lines.join('\n') };
-  }
-
-  function builds(facts: ProjectFacts, question: string): EngineAnswer {
-    const last = facts.builds[0];
-    if (!last)
-      return {
-        intent: 'builds',
-        text: `${facts.name} has not been built yet. Say "build" in the chat to build it.`,
-      };
-    const lines = [
-      `The last build of ${facts.name} (${last.id}) ${STATUS_WORDS[last.status]} ${ago(last.endedAt ?? last.createdAt, now())}.`,
-    ];
-    if (isFailure(last)) lines.push(failureText(last));
-    else if (/\b(?:fail\w*|errors?|broken|wrong|diagnos\w*)\b/.test(question)) {
-      const failed = facts.builds.find(isFailure);
-      if (failed) {
-        lines.push(
-          `The most recent failure was ${failed.id}, ${ago(failed.endedAt ?? failed.createdAt, now())}:`,
-          failureText(failed),
-        );
-      } else lines.push('None of its recent builds failed.');
-    }
-    const repaired = facts.builds.find((b) => b.repairs.length > 0);
-    const repairs = repaired ? repairsText(repaired) : null;
-    if (repairs) lines.push(repairs);
-    else if (/\brepair\w*|\bfix\w*/.test(question))
-      lines.push('RepairBot has made no repairs to it recently.');
-    return { intent: 'builds', text: lines.join('\n') };
-  }
-
-  async function files(facts: ProjectFacts): Promise<EngineAnswer> {
-    const found = await fileFacts(services, facts.name);
-    const top = found.files.filter((f) => !f.includes('/'));
-    const text = [
-      `${facts.name} has ${found.truncated ? 'at least ' : ''}${found.files.length} file${found.files.length === 1 ? '' : 's'} in ${found.folders} folder${found.folders === 1 ? '' : 's'} (node_modules, .git and the build output not counted).`,
-      ...(top.length ? [`At the top: ${top.slice(0, 15).join(', ')}${top.length > 15 ? ', …' : ''}.`] : []),
-    ].join('\n');
-    return { intent: 'files', text };
-  }
-
-  async function findFile(facts: ProjectFacts, raw: string): Promise<EngineAnswer> {
-    const name = cleanKey(raw).toLowerCase();
-    const { files: all } = await fileFacts(services, facts.name);
-    const base = (p: string) => p.slice(p.lastIndexOf('/') + 1).toLowerCase();
-    let matches = all.filter(
-      (p) => base(p) === name || p.toLowerCase() === name || p.toLowerCase().endsWith(`/${name}`),
     );
-    const exact = matches.length > 0;
-    if (!exact) matches = all.filter((p) => base(p).includes(name));
-    if (matches.length === 0)
-      return { intent: 'find-file', text: `There is no file named "${cleanKey(raw)}" in ${facts.name}.` };
-    const listed = matches.slice(0, MAX_LISTED).join(', ');
-    const more = matches.length > MAX_LISTED ? ` and ${matches.length - MAX_LISTED} more` : '';
-    if (exact && matches.length === 1)
-      return { intent: 'find-file', text: `${cleanKey(raw)} is at ${matches[0]}.` };
-    return {
-      intent: 'find-file',
-      text: exact
-        ? `There are ${matches.length} files named ${cleanKey(raw)}: ${listed}${more}.`
-        : `No file is named exactly "${cleanKey(raw)}"; these names contain it: ${listed}${more}.`,
-    };
   }
 
-  function cannot(prefix: string | null): EngineAnswer {
-    const can =
-      'I can tell you about the current project (its blueprint, scripts and commands), its files ("how many files", "where is App.tsx"), ' +
-      'its builds ("why did the build fail", with the diagnosis and repairs), and what you asked me to remember ' +
-      '("remember X is Y", "what is X", "forget X", "what do you remember").';
-    const lead = model
-      ? "I can't answer that from what Forge knows."
-      : "I can't answer that without a language model. Configure brain.provider (the URL and model of an OpenAI-compatible server such as a local Ollama) in the Forge config, or set FORGE_BRAIN_URL and FORGE_BRAIN_MODEL.";
-    return { intent: 'unknown', text: [prefix, lead, can].filter(Boolean).join(' ') };
+  function projectList(): EngineAnswer {
+    const all = services.repo.projects();
+    if (all.length === 0) return unknown(NO_PROJECT, UPLOAD_NEEDED, null);
+    return known(
+      'projects',
+      [
+        `Forge holds ${all.length} project${all.length === 1 ? '' : 's'}:`,
+        ...all.map(
+          (p) =>
+            `- ${p.name}: ${p.lastBuild ? `last build ${p.lastBuild.id} ${STATUS_WORDS[p.lastBuild.status]} (${p.lastBuild.createdAt.slice(0, 19).replace('T', ' ')} UTC)` : 'not built yet'}`,
+        ),
+      ].join('\n'),
+      null,
+    );
+  }
+
+  /** Whether a word the question gives after "of/in/for" is something of the project (not a project). */
+  async function placedInProject(project: string, word: string): Promise<boolean> {
+    const facts = projectFacts(services, project);
+    if (!facts) return false;
+    const w = word.toLowerCase().replace(/\/+$/, '');
+    const m = facts.manifest;
+    if (
+      m &&
+      [...m.dependencies, ...m.devDependencies, ...m.peerDependencies, ...m.scripts].some(
+        (e) => e.name.toLowerCase() === w,
+      )
+    )
+      return true;
+    if (facts.builds.some((b) => b.steps.some((st) => st.name === w))) return true;
+    const { files } = await fileFacts(services, project).catch(() => ({ files: [] as string[] }));
+    return files.some((f) => {
+      const lower = f.toLowerCase();
+      return lower === w || lower.startsWith(`${w}/`) || lower.includes(`/${w}/`) || lower.endsWith(`/${w}`);
+    });
+  }
+
+  /**
+   * What the records say about the question: its subject (project, build, bot, file, topic) found
+   * first, then the answer from that subject's records. Never an answer about a project the question
+   * did not mean: a project it names that Forge does not hold is an "I don't know".
+   */
+  async function fromRecords(question: string, ctx: AskContext, s: Subject): Promise<EngineAnswer> {
+    if (s.topic === 'projects') return projectList();
+    const names = projectNames(services);
+    let build = null;
+    let project: string | null = s.project;
+    if (s.buildId) {
+      build = services.repo.get(s.buildId);
+      if (!build) {
+        return unknown(
+          `I don't know a build ${s.buildId}: Forge's records hold no build with that id.`,
+          'a build id from "forge builds" or the builds list',
+          null,
+        );
+      }
+      if (project && project !== build.projectName) {
+        return unknown(
+          `I don't know how to answer that: build ${build.id} is a build of ${build.projectName}, not of ${project}.`,
+          `the build id of a ${project} build, or a question about ${build.projectName}`,
+          null,
+        );
+      }
+      project = build.projectName;
+    }
+    const fallback = ctx.project ?? null;
+    if (!project && s.named) {
+      const base = projectFacts(services, fallback)?.name ?? null;
+      const placed = base !== null && !s.namedAsProject ? await placedInProject(base, s.named) : false;
+      if (!placed && (s.namedAsProject || looksLikeName(s.named, s.topic))) {
+        const near = names.find((n) => editDistance(n.toLowerCase(), s.named!.toLowerCase()) <= 2);
+        return unknown(
+          `I don't know a project named "${s.named}".${near ? ` Did you mean ${near}?` : ''} ${names.length ? `Forge holds: ${names.join(', ')}.` : 'Forge holds no project yet.'}`,
+          names.length ? 'the name of one of those projects' : UPLOAD_NEEDED,
+          null,
+        );
+      }
+    }
+    const facts = projectFacts(services, project ?? fallback);
+    if (!facts) return unknown(NO_PROJECT, UPLOAD_NEEDED, null);
+
+    switch (s.topic) {
+      case 'plan':
+        return records.plan(facts, s);
+      case 'scripts':
+        return records.scripts(facts);
+      case 'dependencies':
+        // "what uses date-fns?" is the code's; "which version of express does it use?" the manifest's.
+        return /\b(?:uses?|used|using|imports?|imported)\b/.test(s.rest) && !/\bversions?\b/.test(s.rest)
+          ? records.code(facts, s)
+          : records.dependencies(facts, s);
+      case 'failure':
+        return records.failure(facts, build);
+      case 'tests':
+        return records.tests(facts, build);
+      case 'repairs':
+        return records.repairs(facts, build);
+      case 'logs':
+        return records.logs(facts, build);
+      case 'steps':
+        return records.steps(facts, build, s);
+      case 'builds':
+        return records.builds(facts, build);
+      case 'bot':
+        return records.bot(facts, s.bot ?? 'BuildBot', build);
+      case 'files':
+        return records.files(facts, s);
+      case 'find':
+        return records.find(facts, s);
+      case 'code':
+        return records.code(facts, s);
+      default:
+        // "tell me about broken-dep", "b12-3fa9c1?": the project's (or build's) builds in brief.
+        if (build || ((s.project || s.named) && s.terms.length === 0)) return records.builds(facts, build);
+        return cannot(question, facts.name);
+    }
+  }
+
+  function cannot(question: string, project: string | null): EngineAnswer {
+    const recall = RECALL.exec(question.trim());
+    const asked = recall ? cleanKey(recall[1]!) : null;
+    const lead = asked
+      ? `I don't know: I have nothing remembered as "${asked}", and Forge's records${project ? ` of ${project}` : ''} do not answer it.`
+      : `I don't know: Forge's records${project ? ` of ${project}` : ''} do not answer that.`;
+    const needs = model
+      ? 'a question about what Forge records (the model could not be used for this one)'
+      : 'a language model: configure brain.provider (the URL and model of an OpenAI-compatible server such as a local Ollama) in the Forge config, or set FORGE_BRAIN_URL and FORGE_BRAIN_MODEL';
+    const text = model
+      ? `${lead} ${CAN}`
+      : `${lead} A language model could: configure brain.provider (the URL and model of an OpenAI-compatible server such as a local Ollama) in the Forge config, or set FORGE_BRAIN_URL and FORGE_BRAIN_MODEL. ${CAN}`;
+    return unknown(text, needs, project);
   }
 
   return {
@@ -390,7 +310,7 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
 
     /**
      * What the engine answers even when a model is configured: help, status and the memory commands
-     * ("what is X" only when X is remembered). Null: a question for the model.
+     * ("what is X" only when X is remembered). Null: a question for the records or the model.
      */
     async local(question: string, ctx: AskContext): Promise<EngineAnswer | null> {
       const q = normalize(question);
@@ -403,31 +323,51 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
       const recall = RECALL.exec(question.trim());
       if (recall) {
         const cell = lookup(cleanKey(recall[1]!));
-        if (cell) return { intent: 'recall', text: `${cell.key} is ${cell.value}.` };
+        if (cell) return known('recall', `${cell.key} is ${cell.value}.`);
       }
       return null;
     },
 
-    /** Everything the engine knows; says plainly what it cannot answer. */
+    /** The question taken apart (for the model's context and the benchmark). */
+    subject(question: string): Subject {
+      return parseSubject(question, projectNames(services));
+    },
+
+    /** The answer from Forge's records alone (what a model is given as facts). */
+    records(question: string, ctx: AskContext): Promise<EngineAnswer> {
+      return fromRecords(question, ctx, this.subject(question));
+    },
+
+    /** Everything the engine knows; says plainly what it does not. */
     async answer(question: string, ctx: AskContext): Promise<EngineAnswer> {
       const local = await this.local(question, ctx);
       if (local) return local;
-      const q = normalize(question);
-      const finding = FIND_FILE.exec(question.trim());
-      const recall = RECALL.exec(question.trim());
-      const asksProject = finding || SCRIPTS.test(q) || BUILDS.test(q) || BLUEPRINT.test(q) || FILES.test(q);
-      if (asksProject) {
-        const facts = projectFacts(services, ctx.project);
-        if (!facts) return { intent: 'unknown', text: NO_PROJECT };
-        if (finding) return findFile(facts, finding[1]!);
-        if (SCRIPTS.test(q)) return scripts(facts);
-        if (BUILDS.test(q)) return builds(facts, q);
-        if (BLUEPRINT.test(q)) return blueprint(facts);
-        return files(facts);
-      }
-      return cannot(recall ? `I don't remember anything as "${cleanKey(recall[1]!)}".` : null);
+      return this.records(question, ctx);
     },
   };
+}
+
+/**
+ * Whether a word the question puts after "of/in/for" reads as a project's name ("broken-alll",
+ * "shop2") rather than a word of the sentence: names carry a hyphen, digit, dot or underscore, or
+ * stand where a record topic asks "of what".
+ */
+function looksLikeName(word: string, topic: Subject['topic']): boolean {
+  if (/[-_.\d]/.test(word)) return true;
+  return ['plan', 'tests', 'repairs', 'failure', 'logs', 'steps', 'builds', 'scripts'].includes(topic);
+}
+
+/** Levenshtein distance, for "did you mean" on a mistyped project name (names are short). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 export type Engine = ReturnType<typeof createEngine>;

@@ -1,33 +1,50 @@
 import type { MemoryCell } from '@forge/shared';
 import type { ModelMessage } from '../../assistants/model/types.ts';
-import { failureText, repairsText } from './engine.ts';
+import { failureText, repairsText, type EngineAnswer } from './answers.ts';
 import { commandText, type FileFacts, type ProjectFacts } from './facts.ts';
 
 /** The context sent with a question stays under this many characters (about 1,500 tokens). */
 export const MODEL_CONTEXT_LIMIT = 6_000;
 /** Each section gets at most this share, so one long section (memory, scripts) cannot crowd out the rest. */
 const SECTION_LIMIT = 1_800;
+/** The records found for the question itself get the largest share: they are what the answer cites. */
+const RETRIEVED_LIMIT = 2_400;
 
 const clip = (text: string, limit: number): string =>
   text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 
 const SYSTEM = [
   'You are BrainBot, the assistant inside Forge, a local workspace that builds, previews and repairs web projects.',
-  "Answer the user's question briefly and concretely. Use the facts below about their current project and what",
-  'they asked you to remember when they are relevant. When the facts do not hold the answer, say so rather than guess.',
+  "Answer the user's question briefly and concretely from the facts below: first the records Forge found for this",
+  'question (about the project it names), then a summary of that project and what the user asked you to remember.',
+  'Cite the facts you use as they are written (file:line, build id, time). Answer only about the project the facts',
+  'name. When the facts do not hold the answer, begin with "I don\'t know" and say what would let you answer; never guess.',
   'Plain text, no markdown headings.',
 ].join(' ');
 
 /**
- * What the model is told besides the question: a compact summary of the current project (blueprint,
- * scripts, files, the last build with its diagnosis and repairs) and the memory cells.
+ * What the model is told besides the question: the records the built-in engine found for the
+ * question (with their file:line, build ids and times), a compact summary of the project the question
+ * is about (blueprint, scripts, files, the last build with its diagnosis and repairs) and the memory
+ * cells.
  */
 export function modelContext(
   facts: ProjectFacts | null,
   files: FileFacts | null,
   cells: MemoryCell[],
+  retrieved: EngineAnswer | null = null,
 ): string {
   const sections: string[] = [];
+  if (retrieved) {
+    sections.push(
+      clip(
+        retrieved.certainty === 'known'
+          ? `Records found for this question:\n${retrieved.text}`
+          : `Forge's records do not answer this question directly (${retrieved.needs ?? 'no record'}).`,
+        RETRIEVED_LIMIT,
+      ),
+    );
+  }
   if (!facts) sections.push('Project: none uploaded yet.');
   else {
     const bp = facts.blueprint;

@@ -17,7 +17,7 @@ export const STREAM_INTERVAL_MS = 100;
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-type Extra = { replyId?: string; final?: boolean };
+type Extra = { replyId?: string; final?: boolean; certainty?: 'known' | 'unknown' };
 type ChatMessage = Extract<ServerMessage, { type: 'chat' }>;
 
 /**
@@ -77,7 +77,12 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     return {
       say: (chat, role, extra = {}) => {
         if (extra.final === false) return;
-        replies.push({ role, message: chat, timestamp: new Date().toISOString() });
+        replies.push({
+          role,
+          message: chat,
+          timestamp: new Date().toISOString(),
+          ...(extra.certainty ? { certainty: extra.certainty } : {}),
+        });
       },
       replies,
     };
@@ -186,7 +191,8 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     try {
       const answer = await brain.ask(question, { ...ctx, onDelta });
       if (timer) clearTimeout(timer);
-      to.say(answer.text, 'brain', streamed ? { replyId, final: true } : {});
+      const { certainty } = answer;
+      to.say(answer.text, 'brain', streamed ? { replyId, final: true, certainty } : { certainty });
     } finally {
       if (timer) clearTimeout(timer);
     }

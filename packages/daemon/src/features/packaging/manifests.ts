@@ -103,6 +103,13 @@ else
     echo "error: npm is required (it comes with Node.js) and is not on the PATH." >&2
     exit 1
   fi
+  # better-sqlite3 is compiled when its prebuilt binary cannot be fetched, and node-gyp then
+  # downloads Node's headers unless told where they are: a Node installed with them keeps them
+  # beside it, so only the npm registry is needed.
+  NODE_PREFIX=$(node -p 'require("path").resolve(process.execPath, "../..")')
+  if [ -z "\${npm_config_nodedir:-}" ] && [ -f "$NODE_PREFIX/include/node/common.gypi" ]; then
+    export npm_config_nodedir="$NODE_PREFIX"
+  fi
   echo "Installing Forge's dependencies from the npm registry..."
   npm install --omit=dev --no-audit --no-fund "$@"
   echo "$VERSION" > node_modules/.forge-installed

@@ -118,6 +118,17 @@ function applyOverrides(plan: Plan, forge: LoadedForgeConfig, log: DecisionLog, 
       'environment for every command, from the forge config',
     );
   }
+  if (config.tests !== undefined) {
+    plan.testsPolicy = config.tests;
+    log.add(
+      'testsPolicy',
+      config.tests,
+      file,
+      config.tests === 'required'
+        ? 'tests from the forge config: failed tests fail forge ci and --wait (exit 7)'
+        : 'tests from the forge config: failed tests are reported, forge ci and --wait still pass',
+    );
+  }
   if (config.timeout !== undefined) {
     plan.timeoutMs = config.timeout;
     log.add(

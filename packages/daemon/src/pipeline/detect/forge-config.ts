@@ -155,6 +155,11 @@ export const ForgeProjectConfig = z.strictObject({
   start: commandSetting.optional(),
   /** Test command; false skips the tests. */
   test: commandSetting.optional(),
+  /**
+   * Whether failed tests fail the verdict of `forge ci` and `--wait`: "required" (exit 7) or
+   * "optional" (reported, exit 0). The command's `--tests` wins over it.
+   */
+  tests: z.enum(['required', 'optional']).optional(),
   /** Project-relative folder the preview serves. */
   outputDir: folderSetting('dist').optional(),
   /** Extra environment for every command. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sanitizeLine, type BuildError } from '@forge/shared';
+import { MAX_LISTED_TOOL_ERRORS, sanitizeLine, type BuildError, type ToolError } from '@forge/shared';
 
 /**
  * The line of a failed command's output that says what went wrong, and where. Tools print their
@@ -41,7 +41,9 @@ export interface FirstError {
 }
 
 /** What a failed command printed that explains it (BuildFailure.evidence). */
-export type CommandEvidence = Pick<BuildError, 'firstLine' | 'location'> & { tail: string[] };
+export type CommandEvidence = Pick<BuildError, 'firstLine' | 'location' | 'errors' | 'errorCount'> & {
+  tail: string[];
+};
 
 export interface ProjectPaths {
   /** The project's root: locations are relative to it, and paths outside it are not locations. */
@@ -115,6 +117,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** A found error: its rank (1 best) and what it says. */
 interface Candidate extends FirstError {
   rank: 1 | 2 | 3;
+  /** The tool whose own error format it is (rank 1): "tsc", "esbuild", "vite", "webpack", "babel"… */
+  tool?: string;
 }
 
 /** The lines a rule sees: the window around line `i`, the path map. */
@@ -153,9 +157,15 @@ const cut = (text: string) =>
   text.length > MAX_EVIDENCE_LINE ? `${text.slice(0, MAX_EVIDENCE_LINE - 1)}…` : text;
 
 /** A statement of an error, with its place when one is known. */
-function candidate(rank: Candidate['rank'], view: View, text: string, location?: ErrorLocation): Candidate {
+function candidate(
+  rank: Candidate['rank'],
+  view: View,
+  text: string,
+  location?: ErrorLocation,
+  tool?: string,
+): Candidate {
   const firstLine = cut(tidy(view.paths.text(text)));
-  return { rank, firstLine, ...(location ? { location } : {}) };
+  return { rank, firstLine, ...(location ? { location } : {}), ...(tool ? { tool } : {}) };
 }
 
 // Places as tools print them.
@@ -229,7 +239,7 @@ function importTraceFile(view: View, from: number): string | undefined {
  * The error under a file line ("./app/page.tsx:3:7" then "Module not found: …"): its statement, with
  * the file's place when it has a line, or the file named in the text when it has none.
  */
-function underFileRef(view: View, j: number): Candidate | null {
+function underFileRef(view: View, j: number, tool: string): Candidate | null {
   const { lines, paths } = view;
   const ref = FILE_REF.exec(lines[j]!.trim());
   if (!ref) return null;
@@ -238,11 +248,11 @@ function underFileRef(view: View, j: number): Candidate | null {
   const message = statementAt(lines, k).replace(/^Error: /, '');
   if (ref[2] !== undefined) {
     const place = paths.place(ref[1]!, Number(ref[2]), Number(ref[3]));
-    if (place) return candidate(1, view, message, place);
+    if (place) return candidate(1, view, message, place, tool);
   }
   // A file without a line is no location (it needs one), but it still belongs in the line.
   const named = paths.place(ref[1]!, 1)?.file ?? importTraceFile(view, k);
-  return candidate(1, view, named ? `${named}: ${message}` : message);
+  return candidate(1, view, named ? `${named}: ${message}` : message, undefined, tool);
 }
 
 /** Vite, Rollup, Rolldown, esbuild's API, Turbopack: "error during build:" then the error. */
@@ -256,12 +266,18 @@ const afterHeader: Rule = (view) => {
   const transform = ESBUILD_TRANSFORM.exec(message);
   if (transform) {
     const place = paths.place(transform[1]!, Number(transform[2]), Number(transform[3]) + 1);
-    return candidate(1, view, transform[4]!, place);
+    return candidate(1, view, transform[4]!, place, 'esbuild');
   }
-  const fileFirst = underFileRef(view, j);
+  const header = lines[i]!.trim();
+  const tool = /^error during build/i.test(header)
+    ? 'vite'
+    : /turbopack/i.test(header)
+      ? 'turbopack'
+      : 'esbuild';
+  const fileFirst = underFileRef(view, j, tool);
   if (fileFirst) return fileFirst;
   const place = placeOn(message, paths) ?? placeBelow(view, j, 8);
-  return candidate(1, view, message.replace(/^Error: /, ''), place);
+  return candidate(1, view, message.replace(/^Error: /, ''), place, tool);
 };
 
 /** esbuild and Angular's esbuild builder: "✘ [ERROR] Could not resolve "x"" then "    src/a.ts:3:7:". */
@@ -276,15 +292,15 @@ const esbuildError: Rule = (view) => {
     const at = ESBUILD_PLACE.exec(line);
     // Angular reports a template it cannot map as line 0: the next place (the component) is better.
     const place = at ? view.paths.place(at[1]!, Number(at[2]), Number(at[3]) + 1) : undefined;
-    if (place) return candidate(1, view, m[1]!, place);
+    if (place) return candidate(1, view, m[1]!, place, 'esbuild');
   }
-  return candidate(1, view, m[1]!);
+  return candidate(1, view, m[1]!, undefined, 'esbuild');
 };
 
 const esbuildTransform: Rule = (view) => {
   const m = ESBUILD_TRANSFORM.exec(view.lines[view.i]!.trim());
   if (!m) return null;
-  return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1));
+  return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1), 'esbuild');
 };
 
 /** tsc (and Angular's webpack builder): "src/a.ts(3,7): error TS2307: …", "src/a.ts:3:7 - error TS2307: …". */
@@ -294,7 +310,8 @@ const tsc: Rule = (view) => {
   const line = view.lines[view.i]!.trim();
   const m = TSC_PLAIN.exec(line) ?? TSC_PRETTY.exec(line);
   if (!m) return null;
-  return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3])));
+  const tool = /^error NG/.test(m[4]!) ? 'angular' : 'tsc';
+  return candidate(1, view, m[4]!, view.paths.place(m[1]!, Number(m[2]), Number(m[3])), tool);
 };
 
 /** webpack: "ERROR in ./src/index.js 5:2-20" then "Module not found: Error: Can't resolve …" (0-based column). */
@@ -311,8 +328,9 @@ const webpack: Rule = (view) => {
     // "Module build failed (from ./node_modules/babel-loader/…):" says which loader; the next line says what.
     if (/^Module build failed\b.*:$/.test(message) && !isBlank(lines[j + 1])) message = lines[j + 1]!.trim();
   }
-  const place = m[2] === undefined ? undefined : paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1);
-  return candidate(1, view, message, place);
+  const place =
+    m[2] === undefined ? babelPlace(message, paths) : paths.place(m[1]!, Number(m[2]), Number(m[3]) + 1);
+  return candidate(1, view, message, place, 'webpack');
 };
 
 /** Next.js (webpack) and Create React App: "Failed to compile." then "./app/page.tsx:3:7" (or only the file) and the message. */
@@ -321,7 +339,19 @@ const failedToCompile: Rule = (view) => {
   if (!/^Failed to compile\.?$/.test(lines[i]!.trim())) return null;
   const j = nextLine(lines, i);
   if (j === -1) return null;
-  return underFileRef(view, j) ?? candidate(1, view, statementAt(lines, j));
+  return underFileRef(view, j, 'webpack') ?? candidate(1, view, statementAt(lines, j), undefined, 'webpack');
+};
+
+/** Babel: "SyntaxError: /abs/src/App.js: Unexpected token, expected "," (2:37)" (0-based column). */
+const BABEL = /^(?:\S+: )?SyntaxError: (\S+?\.\w+): (.{1,400}) \((\d+):(\d+)\)$/;
+function babelPlace(message: string, paths: PathMap): ErrorLocation | undefined {
+  const m = BABEL.exec(message);
+  return m ? paths.place(m[1]!, Number(m[3]), Number(m[4]) + 1) : undefined;
+}
+const babel: Rule = (view) => {
+  const line = view.lines[view.i]!.trim();
+  const place = BABEL.test(line) ? babelPlace(line, view.paths) : undefined;
+  return place ? candidate(1, view, line, place, 'babel') : null;
 };
 
 // Rank 2: a stated error.
@@ -416,6 +446,7 @@ const RULES: readonly Rule[] = [
   tsc,
   webpack,
   failedToCompile,
+  babel,
   stated,
   packageManager,
 ];
@@ -431,9 +462,12 @@ export class FirstErrorScanner {
   /** Index in #window of the next line to read. */
   #next = 0;
   readonly #best: (Candidate | undefined)[] = [undefined, undefined, undefined];
+  /** With `all`: every tool error (rank 1), not only the first, so reading goes on to the end. */
+  readonly #all: ToolErrorList | undefined;
 
-  constructor(paths: ProjectPaths) {
+  constructor(paths: ProjectPaths, options: { all?: boolean } = {}) {
     this.#paths = new PathMap(paths);
+    if (options.all) this.#all = new ToolErrorList();
   }
 
   push(text: string): void {
@@ -442,7 +476,7 @@ export class FirstErrorScanner {
 
   /** push() for a line already cleaned (colour codes and control characters removed). */
   pushClean(line: string): void {
-    if (this.#best[0]) return;
+    if (this.#best[0] && !this.#all) return;
     this.#window.push(line.length > MAX_SCANNED_LINE ? '' : line);
     while (this.#window.length - this.#next > LOOK_AHEAD) this.#read(this.#next++);
     if (this.#next > LOOK_BEHIND) {
@@ -453,24 +487,108 @@ export class FirstErrorScanner {
 
   /** The best error line of everything pushed so far (the last lines are read with less below them). */
   result(): FirstError | null {
-    while (this.#next < this.#window.length && !this.#best[0]) this.#read(this.#next++);
+    while (this.#next < this.#window.length && (!this.#best[0] || this.#all)) this.#read(this.#next++);
     const best = this.#best[0] ?? this.#best[1] ?? this.#best[2];
     if (!best) return null;
-    const { rank: _rank, ...found } = best;
+    const { rank: _rank, tool: _tool, ...found } = best;
     return found;
+  }
+
+  /** Every tool error read so far (needs `all`), the first result() names flagged primary. */
+  errors(): Pick<BuildError, 'errors' | 'errorCount'> {
+    const first = this.result();
+    return this.#all ? this.#all.list(first) : {};
   }
 
   #read(i: number): void {
     const line = this.#window[i]!;
-    if (this.#best[0] || !MAY_STATE_ERROR.test(line)) return;
+    if ((this.#best[0] && !this.#all) || !MAY_STATE_ERROR.test(line)) return;
     const view: View = { lines: this.#window, i, paths: this.#paths };
     for (const rule of RULES) {
       const found = rule(view);
       if (!found) continue;
       this.#best[found.rank - 1] ??= found;
+      if (found.rank === 1 && found.tool) this.#all?.add(found);
       return;
     }
+    const lint = this.#all && eslintError(view);
+    if (lint) this.#all!.add(lint);
   }
+}
+
+/**
+ * Codes tools put before their message: tsc's "error TS2322:", Angular's "error NG8001:" (and
+ * "TS2322:" under its esbuild "✘ [ERROR]"), Rolldown's "[UNRESOLVED_IMPORT]".
+ */
+const CODE_PREFIX = /^(?:(?:error )?((?:TS|NG)\d{4,5}): |\[([A-Z][A-Z0-9_]{2,40})\]:? (?:Error: )?)/;
+/** A plugin or tool tag before a message: "[vite]: ", "[plugin vite:esbuild] ". */
+const TAG_PREFIX = /^\[[\w:. -]{1,60}\]:? /;
+
+/**
+ * The distinct tool errors of one output, in the order printed: the first MAX_LISTED_TOOL_ERRORS
+ * kept, every one counted. Distinct means another place or another message: a tool that states the
+ * same error twice (a header and its line, a summary at the end) lists it once.
+ */
+class ToolErrorList {
+  readonly #errors: ToolError[] = [];
+  readonly #seen = new Set<string>();
+  #count = 0;
+
+  add(found: Candidate & { code?: string }): void {
+    let message = found.firstLine;
+    let code = found.code;
+    const m = CODE_PREFIX.exec(message);
+    if (m) {
+      code ??= m[1] ?? m[2];
+      message = message.slice(m[0].length);
+    }
+    while (TAG_PREFIX.test(message)) message = message.replace(TAG_PREFIX, '');
+    const at = found.location;
+    const key = `${at?.file ?? ''}:${at?.line ?? ''}:${at?.column ?? ''}\0${message}`;
+    if (this.#seen.has(key)) return;
+    // The same error without its place (webpack's summary, a header's repeat) is not another one.
+    if (!at && this.#errors.some((e) => e.message === message)) return;
+    this.#seen.add(key);
+    this.#count += 1;
+    if (this.#errors.length >= MAX_LISTED_TOOL_ERRORS) return;
+    this.#errors.push({
+      ...(at ? { file: at.file, line: at.line, ...(at.column ? { column: at.column } : {}) } : {}),
+      ...(code ? { code } : {}),
+      message,
+      tool: found.tool!,
+    });
+  }
+
+  /** The errors with the one `first` states flagged primary (it is the first when none matches). */
+  list(first: FirstError | null): Pick<BuildError, 'errors' | 'errorCount'> {
+    if (this.#errors.length === 0) return {};
+    const same = (e: ToolError) =>
+      first !== null &&
+      first.firstLine.includes(e.message) &&
+      e.file === first.location?.file &&
+      e.line === first.location?.line;
+    const index = Math.max(0, this.#errors.findIndex(same));
+    const errors = this.#errors.map((e, i) => (i === index ? { ...e, primary: true } : { ...e }));
+    return { errors, errorCount: this.#count };
+  }
+}
+
+/** ESLint's stylish format: the file on a line of its own, then "  3:7  error  Message  rule-id" under it. */
+const ESLINT = /^\s+(\d+):(\d+)\s+(?:error|Error:)\s+(.+?)(?:\s{2,}(@?[\w/-]+))?$/;
+function eslintError(view: View): (Candidate & { code?: string }) | null {
+  const m = ESLINT.exec(view.lines[view.i]!);
+  if (!m) return null;
+  for (let j = view.i - 1; j >= 0; j -= 1) {
+    const line = view.lines[j]!;
+    if (ESLINT.test(line) || /^\s+\d+:\d+\s+(?:warning|Warning:)\s/.test(line)) continue;
+    const place = view.paths.place(line.trim(), Number(m[1]), Number(m[2]));
+    if (!place || inDependencies(place.file)) return null;
+    return {
+      ...candidate(1, view, m[3]!, place, 'eslint'),
+      ...(m[4] ? { code: m[4] } : {}),
+    };
+  }
+  return null;
 }
 
 /** The first error line of a finished command's output (see FirstErrorScanner). */
@@ -494,7 +612,7 @@ export class OutputEvidence {
   #blank = false;
 
   constructor(paths: ProjectPaths, tailLines: number = ERROR_TAIL_LINES) {
-    this.#scanner = new FirstErrorScanner(paths);
+    this.#scanner = new FirstErrorScanner(paths, { all: true });
     this.#paths = new PathMap(paths);
     this.#size = tailLines;
   }
@@ -521,6 +639,6 @@ export class OutputEvidence {
     const tail = this.#tail.map((line) => cut(this.#paths.text(line)));
     if (tail[0] === '') tail.shift();
     const found = this.#scanner.result();
-    return { ...(found ? found : {}), tail };
+    return { ...(found ? found : {}), ...this.#scanner.errors(), tail };
   }
 }

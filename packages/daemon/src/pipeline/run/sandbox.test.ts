@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, type OutputLine, type RunCommandOptions } from './run-command.ts';
-import { sandboxAvailable } from './sandbox.ts';
+import { probeSandbox, sandboxAvailable } from './sandbox.ts';
 import { eventually, killQuietly, makeTempDir, pidsWithArg } from './test-support.ts';
 
 const available = await sandboxAvailable();
@@ -229,5 +229,35 @@ describe.skipIf(!available)('the sandbox of an install with a shared store', () 
     });
     expect(result.outcome).toBe('succeeded');
     expect(lines).toEqual(['tool-ran', 'write-refused']);
+  });
+
+  /** A folder directly in /tmp holding the only commands on PATH (a machine set up with a trimmed PATH). */
+  async function binInTmp() {
+    const dir = await mkdtemp('/tmp/forge-sbx-bin-');
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await symlink('/bin/sh', join(dir, 'sh'));
+    await symlink('/bin/true', join(dir, 'true'));
+    await symlink('/usr/bin/bwrap', join(dir, 'bwrap'));
+    await writeFile(join(dir, 'tool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+    return dir;
+  }
+
+  it('keeps a PATH folder directly in /tmp visible, read-only, and the rest of /tmp private', async () => {
+    const root = await home();
+    const bin = await binInTmp();
+    const sibling = await mkdtemp('/tmp/forge-sbx-sibling-');
+    cleanups.push(() => rm(sibling, { recursive: true, force: true }));
+    const { result, lines } = await sh(
+      root,
+      `tool; ${attempt('write', `echo x > '${bin}/y'`)}; ${attempt('other', `test -d '${sibling}'`)}`,
+      { sandbox: true, env: { PATH: bin } },
+    );
+    expect(result.outcome).toBe('succeeded');
+    expect(lines).toEqual(['tool-ran', 'write-refused', 'other-refused']);
+  });
+
+  it('finds the sandbox available when every PATH folder is directly in /tmp', async () => {
+    const bin = await binInTmp();
+    expect(await probeSandbox({ PATH: bin })).toBe(true);
   });
 });

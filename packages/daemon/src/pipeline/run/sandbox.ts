@@ -52,16 +52,28 @@ let probe: Promise<boolean> | undefined;
  * namespaces (it is not inside many containers). Probed once by running `true` in a sandbox.
  */
 export function sandboxAvailable(): Promise<boolean> {
-  probe ??= (async () => {
-    if (process.platform !== 'linux') return false;
-    const result = await execa('bwrap', [...BASE_ARGS, '--', 'true'], {
+  probe ??= probeSandbox(process.env);
+  return probe;
+}
+
+/**
+ * One uncached probe with `env`'s PATH, mounted as a real command's would be: a PATH that only lists
+ * folders under /tmp must still find `true` behind the sandbox's private /tmp.
+ */
+export async function probeSandbox(env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  try {
+    const result = await execa('bwrap', [...BASE_ARGS, ...(await pathUnderTmp(env)), '--', 'true'], {
       reject: false,
       stdin: 'ignore',
       timeout: 10_000,
+      env: { ...env },
+      extendEnv: false,
     });
     return result.exitCode === 0;
-  })().catch(() => false);
-  return probe;
+  } catch {
+    return false;
+  }
 }
 
 /** Package manager caches a sandboxed install may write, from the command's environment. */
@@ -177,14 +189,16 @@ async function readOnlyExcept(root: string, keep: readonly string[]): Promise<st
 /**
  * PATH folders under /tmp would vanish behind the sandbox's private /tmp. Each is bound back
  * read-only with the folder above it, which holds what its commands link to (a toolchain's bin/ and
- * node_modules/ when FORGE_HOME is under /tmp).
+ * node_modules/ when FORGE_HOME is under /tmp); a folder directly in /tmp is bound alone, since
+ * binding /tmp itself would undo the private /tmp.
  */
 async function pathUnderTmp(env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const args: string[] = [];
   const seen = new Set<string>();
   for (const entry of (env.PATH ?? '').split(delimiter)) {
     if (!entry.startsWith('/tmp/')) continue;
-    const real = await existingDir(dirname(entry));
+    const parent = dirname(entry);
+    const real = await existingDir(parent === '/tmp' ? entry : parent);
     if (!real || !real.startsWith('/tmp/') || seen.has(real)) continue;
     seen.add(real);
     args.push('--ro-bind', real, real);

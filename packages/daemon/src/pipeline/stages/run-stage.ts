@@ -105,9 +105,11 @@ export async function runStage<I, O>(
       },
       {
         signal: run.signal,
-        // A cancelled job is not the bot's failure: it stays out of its error count and "Fix".
-        failed: (r) =>
-          r.ok ? r.stepStatus === 'failed' || r.stepStatus === 'timed-out' : r.failure.status !== 'cancelled',
+        // A cancelled job is not the bot's failure: it stays out of its error count and "Fix". Nor is
+        // a step that did its job and found the project wanting (tests that fail, an output check
+        // that finds a missing asset: `ok` with a failed step): that is the project's result, which
+        // the build's record and verdict carry, and the bot stays healthy.
+        failed: (r) => !r.ok && r.failure.status !== 'cancelled',
       },
     );
   } catch (err) {

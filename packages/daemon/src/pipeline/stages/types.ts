@@ -11,7 +11,7 @@ export interface BuildFailure {
   /** Structured details for an HTTP answer (the archive entry at fault, the config field…). */
   details?: unknown;
   /** What the failing command printed that explains it: its first error line, where it points, its last lines. */
-  evidence?: Pick<BuildError, 'firstLine' | 'location' | 'tail'>;
+  evidence?: Pick<BuildError, 'firstLine' | 'location' | 'tail' | 'errors' | 'errorCount'>;
 }
 
 /**

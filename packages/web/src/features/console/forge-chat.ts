@@ -82,7 +82,12 @@ export function mergeChatMessage(
       // Once it ended (or the page was left meanwhile) only a longer text is news: a piece arriving
       // late never shortens a reply.
       if (!line.streaming && message.chat.length <= line.message.length) return lines;
-      const next: ChatLine = { ...line, message: message.chat, streaming: message.final !== true };
+      const next: ChatLine = {
+        ...line,
+        message: message.chat,
+        streaming: message.final !== true,
+        ...(message.certainty ? { certainty: message.certainty } : {}),
+      };
       return lines.map((l, i) => (i === index ? next : l));
     }
   }
@@ -98,6 +103,7 @@ export function mergeChatMessage(
     if (own >= 0) return lines.map((l, i) => (i === own ? { ...l, delivery: 'sent', echoed: true } : l));
   }
   const line: ChatLine = { id: newId(), role: message.role, message: message.chat, timestamp };
+  if (message.certainty) line.certainty = message.certainty;
   if (message.replyId !== undefined) {
     line.replyId = message.replyId;
     line.streaming = message.final !== true;

@@ -8,6 +8,7 @@ import { useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { brainStatusQueryKey, useBrainStatus } from '../queries.ts';
 
 /** Spec §4 system notes of the brain session. */
@@ -18,6 +19,10 @@ export const BRAIN_NOTES = {
 
 /** The phrases themselves are the user's secret; the hint only says what comes first. */
 export const BRAIN_HINT = 'Start with your greeting phrase, then send your code phrase.';
+
+/** What the "I don't know" mark says next to an answer: what would let the brain answer. */
+export const unknownReason = (needs: string | undefined): string =>
+  needs ? `To answer, it needs ${needs}.` : "Forge's records do not hold the answer.";
 
 let nextId = 0;
 const note = (
@@ -107,6 +112,8 @@ export function BrainChat({ className }: { className?: string }) {
         note('brain', reply.reply, {
           authenticated: reply.authenticated,
           sessionExpired: reply.sessionExpired,
+          ...(reply.certainty ? { certainty: reply.certainty } : {}),
+          ...(reply.needs ? { needs: reply.needs } : {}),
         }),
       ];
       if (reply.sessionExpired) notes.push(note('system', BRAIN_NOTES.expired, { sessionExpired: true }));
@@ -185,6 +192,11 @@ export function BrainChat({ className }: { className?: string }) {
               )}
             >
               {m.message}
+              {m.type === 'brain' && m.certainty === 'unknown' ? (
+                <div className="mt-1.5 whitespace-normal">
+                  <HonestyMark mark="unknown" reason={unknownReason(m.needs)} />
+                </div>
+              ) : null}
             </li>
           ))
         )}

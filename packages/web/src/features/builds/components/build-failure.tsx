@@ -14,6 +14,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
 import { BuildDiagnosis, PlaceLink } from './build-diagnosis.tsx';
+import { BuildErrorList } from './build-errors.tsx';
 
 /** Lines asked for per page of the full log (the route's most). */
 const LOG_PAGE_LINES = 10_000;
@@ -81,7 +82,8 @@ function FullLog({ build }: { build: Build }) {
 /**
  * Why a build failed, as a person reads it (the Build Failed state): ScanBot's diagnosis first — what
  * is wrong, where (a click opens the file in the code area at that line) and what to do — then the
- * first error line the tool printed with its file:line, Forge's one-sentence message, the probable
+ * first error line the tool printed with its file:line, Forge's one-sentence message, every error
+ * the tools printed when there were several (the first highlighted), the probable
  * cause when there is no diagnosis, the app's last lines when no line stated an error, RepairBot's
  * repairs (Apply fix / Undo) and "View full log". Nothing for a build that did not fail.
  */
@@ -110,6 +112,7 @@ export function BuildFailure({ build, project }: { build: Build; project: string
       <p>
         {error.message} <span className="text-muted-foreground">[{error.code}]</span>
       </p>
+      <BuildErrorList error={error} canOpen={canOpen} />
       {error.probableCause && !diagnosis ? <p className="text-pending">{error.probableCause}</p> : null}
       {!error.firstLine && error.tail?.length ? (
         <pre

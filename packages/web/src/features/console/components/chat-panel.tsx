@@ -7,6 +7,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { EmptyState, Mono } from '@/components/layout/page.tsx';
 import { Input } from '@/components/ui/input.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { CHAT_COMMANDS, type ChatLine } from '../forge-chat.ts';
 
 /** Distance from the bottom (px) within which the chat keeps following what arrives. */
@@ -34,6 +35,14 @@ function ChatBubble({ line }: { line: ChatLine }) {
       >
         {line.message}
       </p>
+      {line.role === 'brain' && line.certainty === 'unknown' ? (
+        <div className="max-w-[85%]">
+          <HonestyMark
+            mark="unknown"
+            reason="The brain says it does not know, and what would let it answer."
+          />
+        </div>
+      ) : null}
       {failed ? (
         <span className="max-w-[85%] font-mono text-[0.7rem] break-words text-error">Not sent: {failed}</span>
       ) : null}

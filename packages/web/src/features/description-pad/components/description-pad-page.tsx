@@ -15,12 +15,14 @@ import { useToast } from '@/components/ui/use-toast.tsx';
 import { PageFrame } from '@/components/layout/page.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
+import { unknownReason } from '@/features/brain/components/brain-chat.tsx';
 import { mergeChatMessage, type ChatLine } from '@/features/console/forge-chat.ts';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 
 /** What came back for the last description sent. */
 type PadResponse =
-  | { to: 'brain'; reply: string; note: string | null }
+  | { to: 'brain'; reply: string; note: string | null; unknown: boolean; needs?: string }
   | { to: 'forge'; replies: ChatLine[] }
   | { to: 'brain' | 'forge'; failed: string; reason: string };
 
@@ -42,7 +44,10 @@ function ReplyCard({ response }: { response: PadResponse }) {
           <CardTitle>Brain</CardTitle>
           {response.note ? <CardDescription>{response.note}</CardDescription> : null}
         </CardHeader>
-        <CardContent className="text-sm whitespace-pre-wrap">{response.reply}</CardContent>
+        <CardContent className="space-y-2 text-sm">
+          <p className="whitespace-pre-wrap">{response.reply}</p>
+          {response.unknown ? <HonestyMark mark="unknown" reason={unknownReason(response.needs)} /> : null}
+        </CardContent>
       </Card>
     );
   }
@@ -94,6 +99,8 @@ export function DescriptionPadPage() {
       setResponse({
         to: 'brain',
         reply: answer.reply,
+        unknown: answer.certainty === 'unknown',
+        ...(answer.needs ? { needs: answer.needs } : {}),
         note: answer.sessionExpired
           ? 'Session expired. Please re-authenticate.'
           : answer.authenticated

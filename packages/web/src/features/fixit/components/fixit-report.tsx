@@ -3,10 +3,12 @@ import { useProject } from '@/lib/project-context.tsx';
 import { useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx';
 import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
+import { BuildErrorList, listedErrors } from '@/features/builds/components/build-errors.tsx';
 import { LazyRepairList as RepairList } from './repair-list-lazy.tsx';
 
 /**
- * The FixIt side of the selected project's last build: ScanBot's diagnosis when it failed, and
+ * The FixIt side of the selected project's last build: ScanBot's diagnosis when it failed, every
+ * error its tools printed (when several), and
  * RepairBot's repairs — proposed ones with their diff and "Apply fix", applied ones with "Undo".
  * Nothing while there is nothing to repair, so the log keeps the panel to itself.
  */
@@ -17,7 +19,8 @@ export function FixItReport() {
   if (!build) return null;
   const failed = build.status === 'failed' || build.status === 'timed-out';
   const diagnosis = failed ? build.diagnosis : null;
-  if (!diagnosis && build.repairs.length === 0) return null;
+  const errors = failed ? listedErrors(build.error) : [];
+  if (!diagnosis && errors.length === 0 && build.repairs.length === 0) return null;
   return (
     <section
       aria-label="Diagnosis and repairs"
@@ -32,6 +35,9 @@ export function FixItReport() {
         <BuildWorker build={build} className="px-1 py-0 text-[0.7rem]" />
       </div>
       {diagnosis ? <BuildDiagnosis diagnosis={diagnosis} canOpen /> : null}
+      {errors.length > 0 && build.error ? (
+        <BuildErrorList error={build.error} canOpen className="text-xs" />
+      ) : null}
       <RepairList build={build} />
     </section>
   );
