@@ -103,7 +103,7 @@ describe('a proposed repair is proven on a scratch copy before it is shown', () 
     expect(repair).toMatchObject({ code: 'FIX_IMPORT_CASE', status: 'proposed' });
     expect(repair!.verification).toMatchObject({ status: 'partial' });
     expect(repair!.verification!.detail).toMatch(
-      /^verified: fixes 1 of 2 errors; the build then fails: .*\(page\.mjs:2/,
+      /^verified: fixes 1 of 1 error; the build then fails: .*\(page\.mjs:2/,
     );
     expect(snapshot(path.join(app.home, 'projects', 'proven-partial'))).toEqual(thenSyntax);
   });

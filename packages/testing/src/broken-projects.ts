@@ -519,6 +519,59 @@ document.querySelector('#app').innerHTML = '<h1>Hello without a build script</h1
   };
 }
 
+/**
+ * 11. Three errors at once, as `tsc` prints them all before Vite runs: two imports whose case differs
+ * from their files (./Greeting, ./Cart) and a package the code imports but package.json does not
+ * declare (clsx). RepairBot repairs all three in one pass: two imports corrected, clsx added.
+ */
+export function severalErrors(name = 'three-slips'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(
+        manifest(name, {
+          scripts: { dev: 'vite', build: 'tsc --noEmit && vite build', preview: 'vite preview' },
+          devDependencies: { typescript: BROKEN_VERSIONS.typescript, vite: BROKEN_VERSIONS.vite },
+        }),
+      ),
+      'tsconfig.json': json({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ['src'],
+      }),
+      'index.html': indexHtml('Three slips', '/src/main.ts'),
+      'src/greeting.ts': "export function greet(name: string): string {\n  return 'Hello, ' + name\n}\n",
+      'src/cart.ts':
+        'export function total(items: { price: number; quantity: number }[]): number {\n  return items.reduce((sum, i) => sum + i.price * i.quantity, 0)\n}\n',
+      'src/main.ts': SEVERAL_ERRORS_MAIN,
+      '.gitignore': 'node_modules\ndist\n*.local\n',
+    },
+    expected: {
+      toolError: /src\/main\.ts\(1,23\): error TS2307/,
+      diagnosis: { code: 'MISSING_PACKAGE', file: 'src/main.ts', subjects: ['clsx'] },
+      repair: 'ADD_MISSING_PACKAGES',
+      repairedFiles: ['package.json', 'src/main.ts'],
+    },
+  };
+}
+
+export const SEVERAL_ERRORS_MAIN = `import { greet } from './Greeting'
+import { total } from './Cart'
+import clsx from 'clsx'
+
+const app = document.querySelector<HTMLDivElement>('#app')!
+app.className = clsx('cart', { empty: false })
+app.textContent = greet('Forge') + ': ' + total([{ price: 10, quantity: 3 }])
+`;
+
 /** Every broken project, by the kind of breakage (the lockfile ones are made with the real npm). */
 export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject>> {
   const [drifted, peers] = await Promise.all([driftedLockfile(), peerConflict()]);
@@ -533,6 +586,7 @@ export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject
     missingLocalFile: missingLocalFile(),
     typeError: typeError(),
     missingBuildScript: missingBuildScript(),
+    severalErrors: severalErrors(),
   };
 }
 
@@ -546,7 +600,8 @@ export type BrokenKind =
   | 'syntaxError'
   | 'missingLocalFile'
   | 'typeError'
-  | 'missingBuildScript';
+  | 'missingBuildScript'
+  | 'severalErrors';
 
 const lockfiles = new Map<string, Promise<string>>();
 

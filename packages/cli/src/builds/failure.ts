@@ -97,6 +97,35 @@ export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
   const place = diagnosisPlace(diagnosis);
   if (place) rows.push(['at', place]);
   if (diagnosis.suggestion) rows.push(['fix', sanitize(diagnosis.suggestion)]);
+  rows.push(...otherRows(diagnosis));
+  return rows;
+}
+
+/** Other errors listed one by one under the diagnosis; the rest are counted. */
+const MAX_OTHER_ROWS = 5;
+
+/**
+ * The failure's other errors, each diagnosed: repaired with the first in the same pass (it has a
+ * repair), or left for the developer ("remains").
+ */
+function otherRows(diagnosis: Diagnosis): [string, string][] {
+  const others = diagnosis.others ?? [];
+  if (others.length === 0) return [];
+  const repairable = others.filter((o) => o.repair).length;
+  const rows: [string, string][] = [
+    [
+      'also',
+      `${others.length} more error${others.length === 1 ? '' : 's'}: ${repairable} repairable in the same pass, ${others.length - repairable} remain${others.length - repairable === 1 ? 's' : ''}`,
+    ],
+  ];
+  for (const o of others.slice(0, MAX_OTHER_ROWS)) {
+    const place = diagnosisPlace(o);
+    rows.push([
+      o.repair ? 'repairable' : 'remains',
+      `${place ? `${place} ` : ''}${sanitize(o.summary)} [${o.code}]`,
+    ]);
+  }
+  if (others.length > MAX_OTHER_ROWS) rows.push(['also', `…and ${others.length - MAX_OTHER_ROWS} more`]);
   return rows;
 }
 

@@ -66,8 +66,7 @@ export const REPAIR_CODES = [
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;
 
-/** ScanBot's reading of a failed build (in its record, build-finished and the CLI's JSON). */
-export const Diagnosis = z.object({
+const DIAGNOSIS_FIELDS = {
   code: DiagnosisCode,
   /** One sentence: what is wrong, naming the package, file or script. */
   summary: z.string(),
@@ -81,6 +80,20 @@ export const Diagnosis = z.object({
   subjects: z.array(z.string()).optional(),
   /** The repair RepairBot can make for it, when one is safe. */
   repair: RepairCode.optional(),
+};
+
+/** One more error of the same failure, diagnosed on its own (a Diagnosis without `others`). */
+export const DiagnosedError = z.object(DIAGNOSIS_FIELDS);
+export type DiagnosedError = z.infer<typeof DiagnosedError>;
+
+/** ScanBot's reading of a failed build (in its record, build-finished and the CLI's JSON). */
+export const Diagnosis = z.object({
+  ...DIAGNOSIS_FIELDS,
+  /**
+   * Every other distinct error of the failure, each diagnosed: those with a `repair` are made in the
+   * same pass as this one's; those without remain for the developer.
+   */
+  others: z.array(DiagnosedError).optional(),
 });
 export type Diagnosis = z.infer<typeof Diagnosis>;
 

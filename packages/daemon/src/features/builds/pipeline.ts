@@ -14,6 +14,7 @@ import {
   type ServerMessage,
   type Settings,
   type StepName,
+  type ToolError,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
@@ -461,7 +462,7 @@ export function createPipeline(deps: PipelineDeps) {
     };
     // The repairs made in place, each with the diagnosis it answered: the next failure is compared
     // with that one, so a repair that did not move the build forward is undone.
-    const made: { done: RepairDone; diagnosis: Diagnosis }[] = [];
+    const made: { done: RepairDone; diagnosis: Diagnosis; errors?: readonly ToolError[] | undefined }[] = [];
     let installMode: InstallMode | undefined;
     let repaired = false;
     if (source.fix) {
@@ -485,7 +486,8 @@ export function createPipeline(deps: PipelineDeps) {
       const code = diagnosis?.repair;
       const stop = new Stop(failed.failure, failed.bot, { step: failed.step, diagnosis });
       const last = made.at(-1);
-      if (last && diagnosis && compare(last.diagnosis, diagnosis).status === 'fails') {
+      const errors = failed.failure.evidence?.errors;
+      if (last && diagnosis && compare(last, { diagnosis, errors }).status === 'fails') {
         // The repair changed the project and the build fails just as before: it is taken back.
         const why = await undoInPlace(run, last.done, diagnosis);
         throw new Stop(failed.failure, failed.bot, {
@@ -504,7 +506,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       const auto = deps.settings().autoRepair;
       // A proposal is tried on a scratch copy of the project before it is shown (or dropped).
-      const trial: TrialRequest = { step: failed.step, diagnosis, replan: planOfCopy };
+      const trial: TrialRequest = { step: failed.step, diagnosis, errors, replan: planOfCopy };
       const { done, reason } = await repairFor(
         run,
         diagnosis,
@@ -526,7 +528,7 @@ export function createPipeline(deps: PipelineDeps) {
         });
       }
       if (!auto) throw stop;
-      made.push({ done, diagnosis });
+      made.push({ done, diagnosis, errors });
       repaired = true;
       installMode = done.plan.install ?? installMode;
       run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);

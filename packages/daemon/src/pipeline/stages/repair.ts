@@ -41,8 +41,9 @@ const PROPOSED_VERBS: Record<string, string> = {
 
 /** A plan's summary (worded as done: "RepairBot added x") as a proposal: "RepairBot would add x". */
 export function proposedSummary(summary: string): string {
-  return summary.replace(/^RepairBot (\w+)/, (all, verb: string) =>
-    PROPOSED_VERBS[verb] ? `RepairBot would ${PROPOSED_VERBS[verb]}` : all,
+  // A repair joined from several says each of its parts after "; " with its own verb.
+  return summary.replace(/(^RepairBot |; )(\w+)/g, (all, lead: string, verb: string) =>
+    PROPOSED_VERBS[verb] ? `${lead === '; ' ? '; ' : 'RepairBot would '}${PROPOSED_VERBS[verb]}` : all,
   );
 }
 

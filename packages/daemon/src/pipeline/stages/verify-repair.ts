@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import { cp, mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import type { Blueprint, Diagnosis, RepairVerification, StepName } from '@forge/shared';
+import type {
+  Blueprint,
+  DiagnosedError,
+  Diagnosis,
+  RepairVerification,
+  StepName,
+  ToolError,
+} from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import { diagnose } from '../../assistants/diagnose/index.ts';
 import { applyPlan, installArgs, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
@@ -16,6 +23,8 @@ export interface TrialRequest {
   step: StepName;
   /** ScanBot's diagnosis of that failure: the errors the repair was made for. */
   diagnosis: Diagnosis;
+  /** The distinct errors the failed step's tools printed (the build record's error list). */
+  errors?: readonly ToolError[];
   /**
    * The build's plan for a folder (BlueprintBot again, with the toolchain the build provided): a
    * repair that changes what the plan reads (a forge config entry) is tried with the plan it makes.
@@ -30,11 +39,21 @@ export interface TrialResult {
   after?: Diagnosis;
 }
 
+/** A failure as the repair's progress is measured on it: ScanBot's reading and the tools' error list. */
+export interface FailureErrors {
+  diagnosis: Diagnosis;
+  errors?: readonly ToolError[] | undefined;
+}
+
 /** Steps a trial runs again: the install, then the build. A server's start is not tried on a copy. */
 const TRIED: ReadonlySet<StepName> = new Set<StepName>(['install', 'build']);
 
-/** The errors a diagnosis stands for: one per package, script or import it names, else one. */
+/** The errors a diagnosis stands for, its others' with its own: one per package, script or import, else one. */
 export function errorsOf(d: Diagnosis): string[] {
+  return [...new Set([d, ...(d.others ?? [])].flatMap(errorsOfOne))];
+}
+
+function errorsOfOne(d: DiagnosedError): string[] {
   if (d.subjects?.length && PER_SUBJECT.has(d.code)) return d.subjects.map((s) => `${d.code} ${s}`);
   // What it is about when it says (the import, the script), else its place: the same import failing
   // at another line is the same error, another type error in the same file is another.
@@ -137,7 +156,13 @@ export async function tryRepair(
       projectDir: root,
       stepStartedAt: null,
     });
-    return { verification: compare(trial.diagnosis, after), after };
+    return {
+      verification: compare(
+        { diagnosis: trial.diagnosis, errors: trial.errors },
+        { diagnosis: after, errors: failed.failure.evidence?.errors },
+      ),
+      after,
+    };
   } catch (error) {
     if (ctx.signal.aborted) return notRun('the build was cancelled');
     return notRun(`the trial on a copy could not run: ${(error as Error).message}`);
@@ -148,18 +173,44 @@ export async function tryRepair(
 
 const notRun = (detail: string): TrialResult => ({ verification: { status: 'not-run', detail } });
 
-/** How far the repair took the build: the errors it was made for that are gone, and what it fails on now. */
-export function compare(before: Diagnosis, after: Diagnosis): RepairVerification {
-  const was = errorsOf(before);
-  const still = new Set(errorsOf(after));
+/** A tool error as it is told apart from another: its file, its code and its words (not its line, which an edit above it moves). */
+const toolKey = (e: ToolError): string =>
+  `${e.file ?? ''}|${e.code ?? ''}|${e.message.replace(/\s+/g, ' ').trim()}`;
+
+/**
+ * The errors of a failure before and after a repair, counted the same way on both sides: the
+ * tools' own error lists when both steps printed some, else ScanBot's diagnoses (every error it
+ * read, a package or an import each).
+ */
+function errorSets(before: FailureErrors, after: FailureErrors): { was: string[]; still: Set<string> } {
+  if (before.errors?.length && after.errors?.length) {
+    return {
+      was: [...new Set(before.errors.map(toolKey))],
+      still: new Set(after.errors.map(toolKey)),
+    };
+  }
+  return { was: errorsOf(before.diagnosis), still: new Set(errorsOf(after.diagnosis)) };
+}
+
+/**
+ * How far the repair took the build, from the real error lists: how many of the errors the step
+ * failed with are gone (N of M, M being those it failed with), how many remain, and what it fails on
+ * now. None gone: the repair did not move the build forward.
+ */
+export function compare(before: FailureErrors, after: FailureErrors): RepairVerification {
+  const { was, still } = errorSets(before, after);
   const fixed = was.filter((e) => !still.has(e)).length;
-  const now = `${after.summary}${where(after)}`;
+  const now = `${after.diagnosis.summary}${where(after.diagnosis)}`;
   if (fixed === 0) {
     return { status: 'fails', detail: `tried on a copy, the build still fails the same way: ${now}` };
   }
-  const total = was.length + [...still].filter((e) => !was.includes(e)).length;
+  const left = was.length - fixed;
+  const plural = (n: number) => (n === 1 ? '' : 's');
   return {
     status: 'partial',
-    detail: `verified: fixes ${fixed} of ${total} error${total === 1 ? '' : 's'}; the build then fails: ${now}`,
+    detail:
+      `verified: fixes ${fixed} of ${was.length} error${plural(was.length)}` +
+      (left > 0 ? ` (${left} remain${left === 1 ? 's' : ''})` : '') +
+      `; the build then fails: ${now}`,
   };
 }
