@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { cp, mkdtemp } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, mkdtemp, readdir, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   Blueprint,
@@ -84,9 +84,8 @@ export function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
 }
 
 /**
- * Try a proposed repair before it is shown: the project is copied into FORGE_HOME's scratch folder
- * (node_modules with it, so an install only adds what the repair asks for; a copy, not links, so no
- * tool of the trial can write through to the user's files), the repair applied to the copy, and the
+ * Try a proposed repair before it is shown: the project is snapshotted into FORGE_HOME's scratch
+ * folder (snapshotProject: its files copied, its node_modules hard-linked), the repair applied to the copy, and the
  * failed step run again there as the build runs it — same sandbox, same provisioned toolchain, same
  * caches. The copy is removed afterwards, whatever happened.
  */
@@ -103,11 +102,7 @@ export async function tryRepair(
   const scratch = await mkdtemp(path.join(layout.tmpDir, `repair-trial-${ctx.buildId}-`));
   const root = path.join(scratch, 'project');
   try {
-    await cp(layout.projectDir(ctx.projectName), root, {
-      recursive: true,
-      verbatimSymlinks: true,
-      mode: fs.constants.COPYFILE_FICLONE,
-    });
+    await snapshotProject(layout.projectDir(ctx.projectName), root);
     await applyPlan(plan, root, path.join(scratch, 'backup'), {
       scratchDir: layout.tmpDir,
       scope: { installDir: input.blueprint.installDir, appDir: input.blueprint.appDir },
@@ -168,6 +163,45 @@ export async function tryRepair(
     return notRun(`the trial on a copy could not run: ${(error as Error).message}`);
   } finally {
     discardDir(scratch, layout.tmpDir);
+  }
+}
+
+/**
+ * A scratch copy of the project at `dest`: every file of the upload copied (copy-on-write where the
+ * disk can), so no tool of the trial writes through to the user's files; the install's node_modules
+ * hard-linked, folder by folder, so a large install costs no copy. An install in the copy replaces
+ * its node_modules (removing links, never the files behind them), and tools add new files there
+ * rather than rewrite the ones a package shipped.
+ */
+export async function snapshotProject(src: string, dest: string): Promise<void> {
+  const installs: string[] = [];
+  await cp(src, dest, {
+    recursive: true,
+    verbatimSymlinks: true,
+    mode: fs.constants.COPYFILE_FICLONE,
+    filter: (from) => {
+      if (path.basename(from) !== 'node_modules' || !fs.lstatSync(from).isDirectory()) return true;
+      installs.push(path.relative(src, from));
+      return false;
+    },
+  });
+  for (const rel of installs) await linkTree(path.join(src, rel), path.join(dest, rel));
+}
+
+/** `to` as a tree of hard links to the files of `from` (links kept as links; a copy across disks). */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const a = path.join(from, entry.name);
+    const b = path.join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(a, b);
+    else if (entry.isSymbolicLink()) await symlink(await readlink(a), b);
+    else if (entry.isFile()) {
+      await link(a, b).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV' && error.code !== 'EPERM' && error.code !== 'EMLINK') throw error;
+        await copyFile(a, b);
+      });
+    }
   }
 }
 
