@@ -572,6 +572,62 @@ app.className = clsx('cart', { empty: false })
 app.textContent = greet('Forge') + ': ' + total([{ price: 10, quantity: 3 }])
 `;
 
+/**
+ * 12. A build script written as CommonJS (require) in a package.json that says "type": "module": Node
+ * stops at "require is not defined in ES module scope". RepairBot renames it to build.cjs and the
+ * build script with it. No registry needed.
+ */
+export function commonJsInEsm(name = 'cjs-in-esm'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(manifest(name, { scripts: { build: 'node build.js' }, devDependencies: {} })),
+      'build.js': COMMONJS_BUILD,
+      '.gitignore': 'node_modules\ndist\n',
+    },
+    expected: {
+      toolError: /require is not defined in ES module scope/,
+      diagnosis: { code: 'MODULE_FORMAT_MISMATCH', file: 'build.js', line: 1, subjects: ['build.js'] },
+      repair: 'USE_COMMONJS_EXTENSION',
+      repairedFiles: ['build.cjs', 'build.js', 'package.json'],
+    },
+  };
+}
+
+const COMMONJS_BUILD = `const fs = require('node:fs')
+
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', '<!doctype html><title>CommonJS</title><h1>built by build.cjs</h1>')
+`;
+
+/**
+ * 13. A build that reads API_URL from the environment and stops without it; .env.example declares it
+ * (with no value). ScanBot names the variable and the line that reads it; no repair invents a value.
+ */
+export function missingEnvVariable(name = 'needs-api-url'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(manifest(name, { scripts: { build: 'node build.js' }, devDependencies: {} })),
+      'build.js': `import fs from 'node:fs'
+
+const api = process.env.API_URL
+if (!api) throw new Error('API_URL is not set')
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', \`<!doctype html><title>API</title><p>\${api}</p>\`)
+`,
+      '.env.example': '# Where the site fetches its data from.\nAPI_URL=\n',
+      '.gitignore': 'node_modules\ndist\n.env\n',
+    },
+    expected: {
+      toolError: /Error: API_URL is not set/,
+      diagnosis: { code: 'MISSING_ENV', file: 'build.js', line: 3, subjects: ['API_URL'] },
+      repair: null,
+      repairedFiles: [],
+    },
+  };
+}
+
 /** Every broken project, by the kind of breakage (the lockfile ones are made with the real npm). */
 export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject>> {
   const [drifted, peers] = await Promise.all([driftedLockfile(), peerConflict()]);
@@ -587,6 +643,8 @@ export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject
     typeError: typeError(),
     missingBuildScript: missingBuildScript(),
     severalErrors: severalErrors(),
+    commonJsInEsm: commonJsInEsm(),
+    missingEnvVariable: missingEnvVariable(),
   };
 }
 
@@ -601,7 +659,9 @@ export type BrokenKind =
   | 'missingLocalFile'
   | 'typeError'
   | 'missingBuildScript'
-  | 'severalErrors';
+  | 'severalErrors'
+  | 'commonJsInEsm'
+  | 'missingEnvVariable';
 
 const lockfiles = new Map<string, Promise<string>>();
 

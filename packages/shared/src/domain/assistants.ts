@@ -42,6 +42,8 @@ export const DIAGNOSIS_CODES = [
   'PACKAGE_NOT_ON_REGISTRY',
   /** Two packages that must be the same version are not (react and react-dom); subjects: [name@version, name@version]. */
   'MISMATCHED_PACKAGE_VERSIONS',
+  /** Node ran a CommonJS file as an ES module ("require is not defined in ES module scope"); subjects: [the file, the package.json that makes it ESM]. */
+  'MODULE_FORMAT_MISMATCH',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;
@@ -62,6 +64,8 @@ export const REPAIR_CODES = [
   'DROP_FOREIGN_NODE_MODULES',
   /** Pin a package that must match another (react-dom to react) to that one's version in package.json, then reinstall unlocked. */
   'ALIGN_PACKAGE_VERSIONS',
+  /** Rename a CommonJS .js file that a "type": "module" package makes ESM to .cjs, and the package.json scripts that run it. */
+  'USE_COMMONJS_EXTENSION',
 ] as const;
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;

@@ -2,6 +2,7 @@ import type { DiagnosedError, Diagnosis, ToolError } from '@forge/shared';
 import { syntaxError, typeError, unknown } from './code-rules.ts';
 import { Context, type DiagnoseInput } from './context.ts';
 import { missingEnv } from './env-rules.ts';
+import { moduleFormat } from './module-format-rules.ts';
 import { findUnresolved, missingFile, missingPackages } from './imports.ts';
 import {
   commandMissing,
@@ -83,6 +84,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     notPlanned,
     mismatchedVersions,
     missingEnv,
+    moduleFormat,
     imports,
     networkAtBuild,
     portInUse,

@@ -1,6 +1,7 @@
 import { formatCommand, type Diagnosis, type RepairCode } from '@forge/shared';
 import { planAddPackages } from './add-packages.ts';
 import { planAlignVersions } from './align-versions.ts';
+import { planCommonJsExtension } from './commonjs-extension.ts';
 import { installArgs } from './install-args.ts';
 import { readInside, readInsideBytes } from './project.ts';
 import { unifiedDiff } from './diff.ts';
@@ -32,6 +33,7 @@ const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => P
   USE_FRAMEWORK_BUILD: planFrameworkBuild,
   DROP_FOREIGN_NODE_MODULES: planDropNodeModules,
   ALIGN_PACKAGE_VERSIONS: planAlignVersions,
+  USE_COMMONJS_EXTENSION: planCommonJsExtension,
 };
 
 /**

@@ -26,6 +26,7 @@ export const DIAGNOSIS_LABELS: Record<DiagnosisCode, string> = {
   MISSING_ENV: 'Missing environment variable',
   PACKAGE_NOT_ON_REGISTRY: 'Not on the registry',
   MISMATCHED_PACKAGE_VERSIONS: 'Package versions apart',
+  MODULE_FORMAT_MISMATCH: 'CommonJS run as ES module',
 };
 
 /** A place in a file: "src/App.tsx:12:5", "build.mjs:1", or just the file. */
