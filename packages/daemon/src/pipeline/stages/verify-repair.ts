@@ -13,6 +13,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import { diagnose } from '../../assistants/diagnose/index.ts';
 import { applyPlan, installArgs, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
 import { discardDir } from '../../fs/moves.ts';
+import { builtOutput } from '../checks/built-output.ts';
 import { buildIn } from './build.ts';
 import { installIn } from './install.ts';
 import type { BuildFailure, StageContext } from './types.ts';
@@ -129,8 +130,19 @@ export async function tryRepair(
     }
     if (!failed && bp.build && trial.step === 'build') {
       lines.length = 0;
+      const started = Date.now();
       const r = await buildIn(capturing, bp, { layout, root });
       if (!r.ok) failed = { failure: r.failure, step: 'build' };
+      else if (bp.kind !== 'server') {
+        // A static build passes only with a site to serve, looked for as the build's own check does.
+        const output = await builtOutput({ projectDir: root, blueprint: bp, since: started });
+        if (!output.ok) {
+          failed = {
+            failure: { status: 'failed', code: output.code, message: output.message },
+            step: 'build',
+          };
+        }
+      }
     }
     if (ctx.signal.aborted) return notRun('the build was cancelled');
     if (!failed) {
