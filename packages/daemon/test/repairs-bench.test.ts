@@ -5,6 +5,7 @@ import {
   commonJsInEsm,
   importCaseMismatch,
   missingEnvVariable,
+  peerConflict,
   severalErrors,
   typeError,
 } from '@forge/testing';
@@ -13,8 +14,8 @@ import { makeZip, upload, watch } from './build-helpers.ts';
 import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
 import { runRepairCases, score, table } from '../bench/repairs/run.ts';
 
-// The smaller version of `pnpm bench assistants` for RepairBot, run in CI: five kinds of the
-// broken-project catalogue (two need no registry, three install from npm), scored the same way as
+// The smaller version of `pnpm bench assistants` for RepairBot, run in CI: six kinds of the
+// broken-project catalogue (two need no registry, four install from npm), scored the same way as
 // the full benchmark by a real daemon process.
 
 const BUILD_TIMEOUT_MS = 300_000;
@@ -53,6 +54,7 @@ describe('RepairBot benchmark, CI subset', () => {
           importCaseMismatch: importCaseMismatch('bench-case'),
           severalErrors: severalErrors('bench-three'),
           typeError: typeError('bench-type'),
+          peerConflict: await peerConflict('bench-peers'),
         },
         async (name, project, autoRepair) => {
           const res = await fetch(`${app.url}/api/settings`, {
@@ -70,10 +72,10 @@ describe('RepairBot benchmark, CI subset', () => {
       );
       const s = score(outcomes);
       expect(s, table(outcomes) + '\n' + outcomes.map((o) => o.note ?? '').join('\n')).toEqual({
-        kinds: 5,
-        repairable: 3,
-        passed: 3,
-        explained: 5,
+        kinds: 6,
+        repairable: 4,
+        passed: 4,
+        explained: 6,
         overreach: 0,
       });
     },

@@ -293,7 +293,8 @@ document.querySelector('#app').innerHTML = \`<h1 class="\${clsx('title', { lit: 
 /**
  * 5. React 19 with react-helmet-async 2, whose peers stop at React 18. The lockfile was written with
  * legacy peer deps (as on a machine with legacy-peer-deps=true in its .npmrc), so `npm ci` refuses
- * with ERESOLVE. RepairBot installs again in npm's legacy peer mode.
+ * with ERESOLVE. The registry has a react-helmet-async whose peers accept React 19 (3.x): RepairBot
+ * asks for it in package.json and installs unlocked; legacy peer mode is only the last resort.
  */
 export async function peerConflict(name = 'helmet-peers'): Promise<BrokenProject> {
   const pkg = manifest(name, {
@@ -325,8 +326,8 @@ export default function App() {
     expected: {
       toolError: /ERESOLVE/,
       diagnosis: { code: 'PEER_DEPENDENCY_CONFLICT', subjects: ['react-helmet-async'] },
-      repair: 'LEGACY_PEER_DEPS',
-      repairedFiles: [],
+      repair: 'USE_PEER_COMPATIBLE_VERSION',
+      repairedFiles: ['package.json', 'package-lock.json'],
     },
   };
 }

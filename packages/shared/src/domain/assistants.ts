@@ -66,6 +66,8 @@ export const REPAIR_CODES = [
   'ALIGN_PACKAGE_VERSIONS',
   /** Rename a CommonJS .js file that a "type": "module" package makes ESM to .cjs, and the package.json scripts that run it. */
   'USE_COMMONJS_EXTENSION',
+  /** A peer conflict: ask for the newest version of the package whose peers accept the project's (tried before legacy peer mode). */
+  'USE_PEER_COMPATIBLE_VERSION',
 ] as const;
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;

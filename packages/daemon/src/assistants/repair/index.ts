@@ -34,6 +34,7 @@ const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => P
   DROP_FOREIGN_NODE_MODULES: planDropNodeModules,
   ALIGN_PACKAGE_VERSIONS: planAlignVersions,
   USE_COMMONJS_EXTENSION: planCommonJsExtension,
+  USE_PEER_COMPATIBLE_VERSION: planLegacyPeers,
 };
 
 /**
