@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { DURATION_EXAMPLES, parseDuration as readDuration, writeDuration } from '@forge/shared/schema-free';
 import { workerNameProblem } from './protocol/facts.ts';
 
 /** `--port N`: 0 (any free port) to 65535. */
@@ -39,41 +40,17 @@ export function parseWorkerName(value: string): string {
   return value;
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** The longest `--timeout`: a day (a longer CI wait is surely a typo). */
 export const MAX_DURATION_MS = 24 * 3_600_000;
 
-/**
- * `--timeout <duration>`: whole numbers with a unit, largest first, each unit once: `90s`, `10m`,
- * `1h`, `1h30m`, `500ms`. A bare number is refused (seconds or milliseconds?), and so is zero.
- */
+/** `--timeout <duration>`: Forge's one duration grammar (`90s`, `10m`, `1h30m`), up to a day. */
 export function parseDuration(value: string): number {
-  const match = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(value.trim());
-  const parts = match?.slice(1) ?? [];
-  const ms = parts.reduce(
-    (total, amount, i) =>
-      total + (amount === undefined ? 0 : Number(amount) * DURATION_UNITS_MS[['h', 'm', 's', 'ms'][i]!]!),
-    0,
-  );
-  if (!match || parts.every((p) => p === undefined) || ms <= 0 || ms > MAX_DURATION_MS) {
-    throw new InvalidArgumentError('expected a duration from 1ms to 24h such as 90s, 10m, 1h or 1h30m.');
+  const ms = readDuration(value);
+  if (ms === null || ms > MAX_DURATION_MS) {
+    throw new InvalidArgumentError(`expected ${DURATION_EXAMPLES}, up to 24h.`);
   }
   return ms;
 }
 
 /** A duration as the user would write it back: `1h30m`, `90s` → `1m30s`, `500ms`. */
-export function formatTimeout(ms: number): string {
-  const parts: string[] = [];
-  let rest = ms;
-  for (const [unit, size] of [
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1_000],
-    ['ms', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n > 0) parts.push(`${n}${unit}`);
-    rest -= n * size;
-  }
-  return parts.join('') || '0s';
-}
+export const formatTimeout = writeDuration;

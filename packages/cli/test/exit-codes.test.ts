@@ -146,7 +146,7 @@ describe('forge upload --wait exit codes', () => {
 
   it.each([
     [['upload', 'x.zip', '--wait', '--timeout', '90'], /'90' is invalid. expected a duration/],
-    [['upload', 'x.zip', '--wait', '--timeout', '1.5m'], /'1\.5m' is invalid/],
+    [['upload', 'x.zip', '--wait', '--timeout', '1m1m'], /'1m1m' is invalid/],
     [['upload', 'x.zip', '--timeout', '5s'], /--timeout applies only with --wait/],
     [['upload', 'x.zip', '--wait', '--cancel-on-timeout'], /--cancel-on-timeout needs --timeout/],
     [['ci', 'x.zip', '--timeout', 'soon'], /'soon' is invalid/],

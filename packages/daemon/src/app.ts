@@ -40,6 +40,7 @@ import type { ServerMessage } from '@forge/shared';
 import { concurrencyOf, createFleet, type Fleet } from './fleet/fleet.ts';
 import { homeLayout, type HomeLayout } from './home-layout.ts';
 import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
+import { createLogArchive } from './features/builds/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
@@ -51,7 +52,7 @@ import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
 import { createFilesService, type FilesService } from './features/files/service.ts';
 import { registerFileRoutes } from './features/files/routes.ts';
 import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
-import { createFlags } from './features/forge/flags.ts';
+import { createFlags } from './store/flags.ts';
 import { registerForgeRoutes } from './features/forge/routes.ts';
 import { registerOperationRoutes } from './features/forge/operations-routes.ts';
 import { registerBrainRoutes } from './features/brain/routes.ts';
@@ -180,7 +181,9 @@ export function createApp(deps: AppDeps): ForgeApp {
   });
   setDebugLogging(settings.get().debugMode);
   const layout = homeLayout(deps.config.home);
-  const repo = createBuildRepo(deps.store);
+  const repo = createBuildRepo(deps.store, {
+    logArchive: createLogArchive(layout.buildLogsDir, layout.tmpDir),
+  });
   const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings.get()) });
   const previews = createPreviewRegistry({ logger });
   const sandbox = deps.sandbox ?? true;
@@ -276,11 +279,13 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
-  registerBotRoutes(api, { fleet, builds, repo, services });
   registerFileRoutes(api, { files });
   registerForgeRoutes(api, { autoForge });
   registerRepairRoutes(api, services);
+  // IntegrationBot's and PackageBot's services are looked up when a card is pressed, not here.
+  const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
   const features: FeatureHandle[] = [
+    botJobs,
     // First: AuthBot's guard must be in place before the routes it protects are registered.
     registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LOG_DIR } from '@forge/shared';
 
 /**
  * Where things live inside FORGE_HOME (ARCHITECTURE §4). One place, so no feature builds these
@@ -37,6 +38,11 @@ export interface HomeLayout {
    * own, kept between its builds; the package-manager caches are FORGE_HOME/caches (cachesDir).
    */
   buildHome(name: string): string;
+  /**
+   * Where LogBot moves old builds' log lines out of the store, one `<build id>.log` each; the build
+   * repository reads them back (features/builds/log-archive.ts).
+   */
+  buildLogsDir: string;
 }
 
 export function homeLayout(home: string): HomeLayout {
@@ -53,6 +59,7 @@ export function homeLayout(home: string): HomeLayout {
     cachesDir: path.join(home, 'caches'),
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
+    buildLogsDir: path.join(home, LOG_DIR, 'builds'),
   };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, FileNode, FileStructureResponse, ServerMessage, UploadResult } from '@forge/shared';
 import { STARTER_FILES, STARTER_OPEN_FILES } from '../src/features/files/starter-project.ts';
-import { BUILD_EVENT_SLACK_MS } from '../src/features/forge/auto-forge.ts';
+import { BUILD_EVENT_SLACK_MS, type AutoForgeNote } from '../src/features/forge/auto-forge.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
 
@@ -414,8 +414,23 @@ describe('auto-forge', () => {
     );
   const toggleState = (app: TestApp) => json<{ active: boolean }>(fetch(`${app.url}/api/forge/toggle`));
   const builds = (app: TestApp) => json<Build[]>(fetch(`${app.url}/api/builds?project=zero`));
-  /** Nothing can be awaited for "no rebuild": wait out the settle time (1.5 s) with a margin. */
-  const quietPeriod = () => new Promise((resolve) => setTimeout(resolve, 2_500));
+  /**
+   * Resolves once auto-forge has decided about a change of each of `paths` of `project` with
+   * `outcome`: "no rebuild" is awaited as an event, never by waiting out the settle time.
+   */
+  const decided = (app: TestApp, project: string, outcome: AutoForgeNote['outcome'], paths: string[]) => {
+    const left = new Set(paths);
+    return new Promise<void>((resolve) => {
+      const stop = app.forge.services.autoForge.onNote((note) => {
+        if (note.project !== project || note.outcome !== outcome) return;
+        for (const p of note.paths) left.delete(p);
+        if (left.size === 0) {
+          stop();
+          resolve();
+        }
+      });
+    });
+  };
 
   it('starts on, and the toggle survives a restart', async () => {
     const home = tempDir('forge-home-');
@@ -451,15 +466,27 @@ describe('auto-forge', () => {
     expect(rebuilt.status).toBe('succeeded');
     expect(await (await fetch(rebuilt.previewUrl!)).text()).toContain('Rebuilt by auto-forge');
 
-    // The build's own writes (its dist/ output) do not start another one.
-    await quietPeriod();
-    expect(await builds(app)).toHaveLength(2);
+    // The build's own writes (its dist/ output) start no build and are not among the reasons of the
+    // next one: a save right after the build is rebuilt for itself alone.
+    expect((await save(app, 'build.js', edited.replace('Rebuilt', 'Rebuilt again'), 'zero')).status).toBe(
+      200,
+    );
+    const next = await live.until(
+      (m) => m.type === 'log' && m.botName === 'WatchBot' && m.buildId !== started.buildId,
+      15_000,
+    );
+    expect(next).toMatchObject({
+      message: 'Auto-Forge: rebuilding zero because build.js was saved in Forge.',
+    });
+    await live.finished((next as { buildId: string }).buildId);
+    expect(await builds(app)).toHaveLength(3);
 
     await toggle(app, false);
+    const ignored = decided(app, 'zero', 'off', ['build.js', 'other.txt']);
     await save(app, 'build.js', ZERO_DEP_BUILD['build.js'], 'zero');
     fs.writeFileSync(path.join(app.home, 'projects/zero/other.txt'), 'changed on disk');
-    await quietPeriod();
-    expect(await builds(app)).toHaveLength(2);
+    await ignored;
+    expect(await builds(app)).toHaveLength(3);
   });
 
   it('rebuilds after a change on disk by another tool, but never a project that was never built', async () => {
@@ -467,10 +494,11 @@ describe('auto-forge', () => {
     const live = await watch(app);
     await structure(app);
     await app.forge.services.files.watchBot.ready('Forge');
+    const ignored = decided(app, 'Forge', 'never-built', ['client/src/App.tsx', 'package.json']);
     await save(app, 'client/src/App.tsx', 'export const App = () => null;\n');
     fs.writeFileSync(path.join(app.home, 'projects/Forge/package.json'), '{}');
     await live.until((m) => m.type === 'file-content-updated' && m.filePath === 'package.json', 10_000);
-    await quietPeriod();
+    await ignored;
     expect(await json<Build[]>(fetch(`${app.url}/api/builds?project=Forge`))).toEqual([]);
 
     const first = await json<UploadResult>(upload(app, makeZip('zero.zip', ZERO_DEP_BUILD)));

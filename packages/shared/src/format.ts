@@ -86,6 +86,15 @@ export function sanitizeLine(text: string): string {
   return last.replace(ANSI, '').replace(/\t/g, '  ').replace(CONTROLS, '');
 }
 
+/**
+ * A value from an uploaded project (a framework name, a file, a rule) on one line of a report:
+ * colour and cursor sequences removed, every other control character a space, so it can neither
+ * move a terminal's cursor nor break the line.
+ */
+export function inlineText(text: string): string {
+  return text.replace(ANSI, '').replace(CONTROLS, ' ');
+}
+
 /** A URL with its password (if any) replaced by "***", for printing and logs (a Redis URL may carry one). */
 export function redactUrlPassword(raw: string): string {
   try {

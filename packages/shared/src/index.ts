@@ -2,6 +2,8 @@ export * from './constants.ts';
 export * from './config-view.ts';
 export * from './errors.ts';
 export * from './format.ts';
+export * from './format-blueprint.ts';
+export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './tests-verdict.ts';
 export * from './paths.ts';

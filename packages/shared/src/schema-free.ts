@@ -7,5 +7,7 @@
 export * from './constants.ts';
 export * from './config-view.ts';
 export * from './format.ts';
+export * from './format-blueprint.ts';
+export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './paths.ts';

@@ -147,8 +147,7 @@ describe('FixIt in Chromium against a real daemon', () => {
     await report.scrollIntoViewIfNeeded();
     await screenshot(page, 'fixit-repaired');
 
-    // Endpoints of the platform issue (extensions, dynamic routes) still answer 503 by design.
-    expect(errors.filter((e) => !/status of (503|404)/.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
     await close();
   });
 });

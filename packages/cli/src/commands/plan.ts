@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { blueprintLines } from '@forge/shared/schema-free';
 import { defaultProjectName } from '../builds/resolve.ts';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { isZipName } from '../protocol/facts.ts';
-import { formatBlueprint } from '../views/blueprint.ts';
 
 export interface PlanOptions {
   /** A ZIP, or a project's name; absent: --project, else the current project. */
@@ -32,7 +32,7 @@ export async function run(deps: Deps, opts: PlanOptions): Promise<number> {
       ? await client.request('planArchive', { file: zip.zipUpload(file) })
       : await client.request('projectBlueprint', { params: { name: name! } });
   if (opts.json) deps.out.json(blueprint);
-  else for (const line of formatBlueprint(blueprint)) deps.out.data(line);
+  else for (const line of blueprintLines(blueprint)) deps.out.data(line);
   return 0;
 }
 

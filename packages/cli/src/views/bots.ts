@@ -1,5 +1,5 @@
 import type { BotInfo } from '@forge/shared';
-import { BOT_CATEGORIES } from '../protocol/facts.ts';
+import { BOT_CATEGORIES, botButtonDisabled } from '../protocol/facts.ts';
 import { formatTable } from '../table.ts';
 import { sanitize, type Tone } from '../terminal.ts';
 
@@ -19,9 +19,22 @@ export function botStatusTone(status: string): Tone | undefined {
   }
 }
 
+/** "Build and Fix disabled: <reason>" (or one of them) for a bot card's disabled buttons; null when none is. */
+export function disabledButtons(bot: string): string | null {
+  const build = botButtonDisabled(bot, 'build');
+  const fix = botButtonDisabled(bot, 'fix');
+  if (build && build === fix) return `Build and Fix disabled: ${sanitize(build)}`;
+  const parts = [
+    build ? `Build disabled: ${sanitize(build)}` : null,
+    fix ? `Fix disabled: ${sanitize(fix)}` : null,
+  ];
+  return parts.filter(Boolean).join('; ') || null;
+}
+
 /**
  * `forge bots`: the fleet grouped by category (infrastructure, development, operations, services, then
- * any other category the daemon reports), each bot with its status, current job, jobs run and failures.
+ * any other category the daemon reports), each bot with its status, current job, jobs run and failures,
+ * and under it the reason its card's Build or Fix is disabled when one is.
  */
 export function formatBots(
   bots: readonly BotInfo[],
@@ -43,9 +56,17 @@ export function formatBots(
       { text: String(b.failures), tone: b.failures > 0 ? ('bad' as const) : undefined },
       sanitize(b.currentJob ?? '-'),
     ]);
-    lines.push(
-      ...formatTable(['NAME', 'STATUS', 'JOBS', 'FAILURES', 'CURRENT JOB'], rows, paint).map((l) => `  ${l}`),
+    const [header, ...table] = formatTable(
+      ['NAME', 'STATUS', 'JOBS', 'FAILURES', 'CURRENT JOB'],
+      rows,
+      paint,
     );
+    lines.push(`  ${header}`);
+    table.forEach((line, i) => {
+      lines.push(`  ${line}`);
+      const off = disabledButtons(members[i]!.name);
+      if (off) lines.push(paint('dim', `      ${off}`));
+    });
   }
   return lines;
 }

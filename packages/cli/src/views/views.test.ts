@@ -1,7 +1,6 @@
-import { BOT_ROSTER, type Blueprint, type BotInfo } from '@forge/shared';
+import { BOT_ROSTER, blueprintLines, type Blueprint, type BotInfo } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
 import { paint } from '../terminal.ts';
-import { formatBlueprint } from './blueprint.ts';
 import { formatBots } from './bots.ts';
 import { formatDiff, formatRepair } from './repairs.ts';
 import { formatMemory } from '../commands/memory.ts';
@@ -71,7 +70,7 @@ describe('formatBlueprint', () => {
   };
 
   it('shows what will run, then each decision with its file (or default) and rule', () => {
-    expect(formatBlueprint(plan)).toEqual([
+    expect(blueprintLines(plan)).toEqual([
       'Plan',
       '  kind             static-build',
       '  framework        vite',
@@ -91,7 +90,7 @@ describe('formatBlueprint', () => {
   });
 
   it('quotes arguments a shell would split, and strips control characters', () => {
-    const lines = formatBlueprint({
+    const lines = blueprintLines({
       ...plan,
       framework: 'vite\u001b[2J',
       build: ['node', 'build script.js', "it's"],

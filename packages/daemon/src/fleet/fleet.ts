@@ -6,6 +6,7 @@ import {
   type ServerMessage,
   type Settings,
 } from '@forge/shared';
+import { createSlots } from './slots.ts';
 
 /**
  * How many jobs run at once across the fleet, and how many builds: with bot orchestration on,
@@ -55,9 +56,8 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
       { running: new Map(), jobsRun: 0, failures: 0, lastFailure: null, lastJob: null },
     ]),
   );
-  let active = 0;
+  const slots = createSlots(maxConcurrent);
   let nextJobId = 1;
-  const waiting: Array<() => void> = [];
 
   const statusOf = (name: string, state: BotState): string =>
     state.running.size > 0
@@ -73,31 +73,6 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
   const emit = (name: string) => {
     const state = bots.get(name)!;
     broadcast({ type: 'bot-status', botName: name, status: statusOf(name, state), job: jobText(state) });
-  };
-
-  const acquire = (signal?: AbortSignal): Promise<void> => {
-    if (active < maxConcurrent() && waiting.length === 0) {
-      active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
-        active++;
-        resolve();
-      };
-      const onAbort = () => {
-        const i = waiting.indexOf(grant);
-        if (i >= 0) waiting.splice(i, 1);
-        reject(signal!.reason instanceof Error ? signal!.reason : new Error(String(signal!.reason)));
-      };
-      waiting.push(grant);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  };
-  const release = () => {
-    active--;
-    while (active < maxConcurrent() && waiting.length > 0) waiting.shift()!();
   };
 
   return {
@@ -122,7 +97,7 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
       const state = bots.get(botName);
       if (!state) throw new Error(`Unknown bot ${botName}`);
       const slot = opts.slot ?? true;
-      if (slot) await acquire(opts.signal);
+      const release = slot ? await slots.acquire(opts.signal) : undefined;
       const id = nextJobId++;
       state.running.set(id, job);
       emit(botName);
@@ -158,7 +133,7 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
           state.failures++;
           state.lastFailure = job;
         }
-        if (slot) release();
+        release?.();
         emit(botName);
       }
     },
@@ -234,10 +209,10 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
       return bots.get(botName)?.lastFailure ?? null;
     },
     get activeJobs(): number {
-      return active;
+      return slots.running;
     },
     get queuedJobs(): number {
-      return waiting.length;
+      return slots.waiting;
     },
   };
 }

@@ -20,8 +20,9 @@ import { sweepScratch } from '../fs/atomic-write.ts';
 import { homeLayout, type HomeLayout } from '../home-layout.ts';
 import { concurrencyOf, createFleet } from '../fleet/fleet.ts';
 import { createBuildRepo, type BuildRepo } from '../features/builds/repo.ts';
+import { createLogArchive } from '../features/builds/log-archive.ts';
 import { BuildRun } from '../features/builds/build-run.ts';
-import { createBuildLane } from '../features/builds/build-lane.ts';
+import { createSlots } from '../fleet/slots.ts';
 import { createPipeline } from '../features/builds/pipeline.ts';
 import { createRepairJournal } from '../features/repairs/journal.ts';
 import {
@@ -261,7 +262,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     fs.mkdirSync(layout.tmpDir, { recursive: true });
     const store: Store = openStore(path.join(opts.home, STORE_FILE));
     cleanups.push(() => store.close());
-    const repo: BuildRepo = createBuildRepo(store);
+    const repo: BuildRepo = createBuildRepo(store, {
+      logArchive: createLogArchive(layout.buildLogsDir, layout.tmpDir),
+    });
     let settings: Settings = DEFAULT_SETTINGS;
     /** Messages the engine broadcasts go to the forwarder of the build they are about. */
     const broadcast = (message: ServerMessage) => {
@@ -294,7 +297,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       sandbox: opts.sandbox ?? true,
       broadcast,
       // BullMQ hands out at most `concurrency` jobs; the lane never makes one wait.
-      lane: createBuildLane(() => Number.MAX_SAFE_INTEGER),
+      lane: createSlots(() => Number.MAX_SAFE_INTEGER),
       journal: createRepairJournal(store),
       workerName: name,
     });

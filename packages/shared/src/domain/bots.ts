@@ -33,7 +33,11 @@ export const BotStatusResponse = z.object({
 });
 export type BotStatusResponse = z.infer<typeof BotStatusResponse>;
 
-export const BotActionBody = z.object({ botName: z.string().min(1) });
+export const BotActionBody = z.object({
+  botName: z.string().min(1),
+  /** The project the bot's job acts on; default the current one. */
+  project: z.string().min(1).optional(),
+});
 export type BotActionBody = z.infer<typeof BotActionBody>;
 export const BotActionResponse = z.object({ ok: z.boolean(), botName: z.string(), message: z.string() });
 export type BotActionResponse = z.infer<typeof BotActionResponse>;
@@ -120,3 +124,75 @@ export const isKnownBot = (name: string): boolean => BOT_ROSTER.some((b) => b.na
 /** Colour class of an activity status (spec §2.1): online green, pending yellow, anything else red. */
 export const activityTone = (status: string): 'online' | 'pending' | 'error' =>
   status === 'online' ? 'online' : status === 'pending' ? 'pending' : 'error';
+
+/**
+ * What the Build and Fix buttons of each bot's card do: the bot's own job, or `disabled` with the
+ * reason shown on the card (its title), in `forge bots` and in the route's 409 `BOT_HAS_NO_JOB`.
+ */
+export type BotButton = { does: string } | { disabled: string };
+export interface BotButtons {
+  build: BotButton;
+  fix: BotButton;
+}
+
+const RETRY = { does: 'retries its last failed job' } as const;
+const pipelineStep = (what: string): BotButtons => ({
+  build: { disabled: `${what} is a step of every build: use BuildBot's Build (or forge build)` },
+  fix: { disabled: `${what} is a step of every build: use BuildBot's Fix (or forge build)` },
+});
+const worksFrom = (where: string): BotButtons => ({
+  build: { disabled: `it works from ${where}` },
+  fix: { disabled: `it works from ${where}` },
+});
+
+export const BOT_BUTTONS: Readonly<Record<string, BotButtons>> = {
+  ExtractBot: worksFrom('every upload (upload a project ZIP)'),
+  DependencyBot: pipelineStep('installing dependencies'),
+  CacheBot: {
+    build: { does: 'verifies every project install cache and evicts the stale ones' },
+    fix: { does: "evicts the current project's install cache: its next build installs afresh" },
+  },
+  PreviewBot: pipelineStep('starting the preview'),
+  PackageBot: {
+    build: { does: 'packages the platform into an archive (as package-platform)' },
+    fix: RETRY,
+  },
+  WatchBot: worksFrom('the file explorer and editor (file changes)'),
+  BuildBot: {
+    build: { does: 'builds the current project from scratch' },
+    fix: { does: 'rebuilds the project of its last failed build' },
+  },
+  UiBot: pipelineStep('checking the output'),
+  TestBot: pipelineStep('running the tests'),
+  OptimizationBot: pipelineStep('reporting bundle sizes'),
+  LintBot: pipelineStep('running the linter'),
+  CodeGenBot: worksFrom('the Code Generator page (or forge generate)'),
+  BlueprintBot: pipelineStep('planning the project'),
+  WorkflowBot: { build: { does: 'describes the build workflow of the current project' }, fix: RETRY },
+  ScanBot: { build: { does: 'scans the current project for issues' }, fix: RETRY },
+  RepairBot: {
+    build: { does: "repairs the current project's last failed build, then rebuilds it" },
+    fix: { does: "repairs the current project's last failed build, then rebuilds it" },
+  },
+  IntegrationBot: {
+    build: { does: "integrates the current project's last successful build" },
+    fix: RETRY,
+  },
+  HealthBot: { build: { does: 'checks the daemon and the fleet' }, fix: RETRY },
+  BrainBot: worksFrom('the brain chat (or forge brain)'),
+  ForgeBot: worksFrom('the Forge assistant (or forge chat)'),
+  ChatBot: worksFrom('the Console chat (or forge chat)'),
+  ExtensionBot: worksFrom('the extension manager (or forge ext)'),
+  MemoryBot: worksFrom('the brain\'s "remember …" (or forge memory)'),
+  AuthBot: worksFrom('the university login (or forge family)'),
+  LogBot: {
+    build: { does: 'rotates the daemon log and exports the logs of old builds to files' },
+    fix: RETRY,
+  },
+};
+
+/** Why a bot's button is disabled, or null when it runs the bot's job. */
+export const botButtonDisabled = (botName: string, button: 'build' | 'fix'): string | null => {
+  const b = BOT_BUTTONS[botName]?.[button];
+  return b && 'disabled' in b ? b.disabled : null;
+};

@@ -20,9 +20,16 @@ export async function openPage(browser: Browser, viewport = { width: 1440, heigh
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
+    // A failed request is recorded below with its method and URL, which the console's line lacks.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource:')) errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(err.message));
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      const url = new URL(response.url());
+      errors.push(`${response.status()} ${response.request().method()} ${url.pathname}${url.search}`);
+    }
+  });
   let inFlight = 0;
   page.on('request', () => inFlight++);
   page.on('requestfinished', () => inFlight--);

@@ -1,50 +1,18 @@
 import type { Router } from 'express';
-import { BOT_ROSTER, routes } from '@forge/shared';
+import { BOT_ROSTER, botButtonDisabled, isFinished, routes } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { BuildService } from '../builds/service.ts';
-import { currentProject } from '../projects/routes.ts';
-import type { AppServices } from '../../app.ts';
+import { projectAsked } from '../projects/routes.ts';
+import type { AppServices, FeatureHandle } from '../../app.ts';
 import { forgeIssuesText, forgeStatusText, forgeWorkflowText } from '../forge/operations.ts';
+import { integrationOf } from '../integration/routes.ts';
+import { packagingOf } from '../packaging/routes.ts';
+import { evictProjectCache, logRotationFromEnv, rotateLogs, verifyCaches, type LogRotation } from './jobs.ts';
 
-/** Bots whose job is a step of the build pipeline: "Build" on their card runs a build. */
-const PIPELINE_BOTS = new Set([
-  'ExtractBot',
-  'DependencyBot',
-  'CacheBot',
-  'PreviewBot',
-  'PackageBot',
-  'BuildBot',
-  'UiBot',
-  'TestBot',
-  'OptimizationBot',
-  'BlueprintBot',
-  'IntegrationBot',
-  'RepairBot',
-  'LintBot',
-]);
-
-/** Bots whose "Build" runs their own job on the current project and answers what it found. */
-const OWN_JOBS: Record<string, (services: AppServices) => Promise<string>> = {
-  ScanBot: forgeIssuesText,
-  WorkflowBot: forgeWorkflowText,
-  HealthBot: forgeStatusText,
-};
-
-/** Where the work of the assistants' bots is asked for, for a card's "Build" on them. */
-const WORKS_FROM: Record<string, string> = {
-  CodeGenBot: 'the Code Generator page (or forge generate)',
-  BrainBot: 'the brain chat (or forge brain)',
-  ForgeBot: 'the Forge assistant (or forge chat)',
-  ChatBot: 'the Console chat (or forge chat)',
-  MemoryBot: 'the brain\'s "remember …" (or forge memory)',
-  LogBot: 'every build (its log)',
-  WatchBot: 'the file explorer and editor (file changes)',
-  ExtensionBot: 'the extension manager (or forge ext)',
-  AuthBot: 'the university login (or forge family)',
-};
+type Job = (services: AppServices, project: string | undefined) => Promise<string>;
 
 function requireBot(name: string): void {
   if (!BOT_ROSTER.some((b) => b.name === name)) {
@@ -52,47 +20,142 @@ function requireBot(name: string): void {
   }
 }
 
+/** The project a card's button acts on: the one named (it must exist), else the current one. */
+function projectOf(services: AppServices, named: string | undefined): string {
+  const project = projectAsked(services, named);
+  if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
+  return project;
+}
+
 export function registerBotRoutes(
   router: Router,
   deps: { fleet: Fleet; builds: BuildService; repo: BuildRepo; services: AppServices },
-): void {
-  const { fleet, builds, repo } = deps;
+  rotation: LogRotation = logRotationFromEnv(),
+): FeatureHandle {
+  const { fleet, builds, repo, services } = deps;
+
+  const cacheJob = (label: string, fn: () => Promise<string>) =>
+    fleet.run('CacheBot', { label }, fn, { summary: (s) => s });
+  const logJob = (label: string) =>
+    fleet.run('LogBot', { label }, () => rotateLogs(services, rotation), {
+      slot: false,
+      summary: (s) => s,
+    });
+
+  const repair: Job = async (s, named) => {
+    const project = projectOf(services, named);
+    // Nothing to repair is an answer, not a failed job: RepairBot's card stays as it was.
+    const latest = repo.list({ project, limit: 1 })[0];
+    if (!latest || latest.status === 'succeeded' || !isFinished(latest.status)) {
+      throw new ForgeError(
+        'NOTHING_TO_FIX',
+        latest
+          ? `The last build of ${project} (${latest.id}) is ${latest.status}: there is nothing to repair.`
+          : `Project "${project}" has no build yet.`,
+      );
+    }
+    const result = await fleet.run(
+      'RepairBot',
+      { label: `repair ${project}`, projectName: project },
+      () => s.repairs.fixLatest(project),
+      { summary: (r) => r.message },
+    );
+    return result.message;
+  };
+
+  /** Each card's Build: that bot's own job (BOT_BUTTONS says which, or why there is none). */
+  const BUILD: Record<string, Job> = {
+    ScanBot: (s) => forgeIssuesText(s),
+    WorkflowBot: (s) => forgeWorkflowText(s),
+    HealthBot: (s) => forgeStatusText(s),
+    BuildBot: async (_s, named) => {
+      const project = projectOf(services, named);
+      const build = await builds.startBuild(project, { noCache: true });
+      return `BuildBot started build ${build.id} of ${project}.`;
+    },
+    RepairBot: repair,
+    IntegrationBot: async (s) => {
+      const integration = integrationOf(s);
+      if (!integration)
+        throw new ForgeError('BOT_HAS_NO_JOB', 'IntegrationBot is not running on this daemon.');
+      const app = await integration.integrateLast();
+      return `IntegrationBot integrated ${app.name} (build ${app.buildId}) at ${app.path}.`;
+    },
+    PackageBot: (s) => {
+      const packaging = packagingOf(s);
+      if (!packaging) throw new ForgeError('BOT_HAS_NO_JOB', 'PackageBot is not running on this daemon.');
+      const { status } = packaging.trigger('PackageBot card');
+      return Promise.resolve(`PackageBot: ${status}.`);
+    },
+    CacheBot: (s) => cacheJob('verify caches', () => verifyCaches(s)),
+    LogBot: () => logJob('rotate logs'),
+  };
+
+  /** Each card's Fix, where it is not "run the failed job again". */
+  const FIX: Record<string, Job> = {
+    BuildBot: async () => {
+      const failed = fleet.lastFailure('BuildBot');
+      if (!failed?.projectName)
+        throw new ForgeError('NOTHING_TO_FIX', 'BuildBot has no failed job to retry.');
+      const build = await builds.startBuild(failed.projectName, { noCache: true });
+      return `BuildBot is retrying ${failed.label} as build ${build.id}.`;
+    },
+    RepairBot: repair,
+    CacheBot: (s, named) => {
+      const project = projectOf(services, named);
+      return cacheJob(`evict install cache of ${project}`, () =>
+        Promise.resolve().then(() => evictProjectCache(s, project)),
+      );
+    },
+  };
+
+  const refuse = (botName: string, button: 'build' | 'fix'): void => {
+    const reason = botButtonDisabled(botName, button);
+    if (reason) {
+      throw new ForgeError(
+        'BOT_HAS_NO_JOB',
+        `${botName} has no ${button === 'build' ? 'build' : 'fix'} job to run: ${reason}.`,
+      );
+    }
+  };
 
   defineRoute(router, routes.botStatus, () => ({ success: true, activities: fleet.activities() }));
   defineRoute(router, routes.bots, () => fleet.list());
 
   defineRoute(router, routes.botBuild, async ({ body }) => {
     requireBot(body.botName);
-    const own = OWN_JOBS[body.botName];
-    if (own) return { ok: true, botName: body.botName, message: await own(deps.services) };
-    if (!PIPELINE_BOTS.has(body.botName)) {
-      const where = WORKS_FROM[body.botName];
-      throw new ForgeError(
-        'BOT_HAS_NO_JOB',
-        `${body.botName} has no build job to run${where ? `: it works from ${where}` : '; it serves the workspace'}.`,
-      );
-    }
-    const project = currentProject(repo);
-    if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
-    const build = await builds.startBuild(project, { noCache: true });
-    return {
-      ok: true,
-      botName: body.botName,
-      message: `${body.botName} started build ${build.id} of ${project}.`,
-    };
+    refuse(body.botName, 'build');
+    const job = BUILD[body.botName];
+    if (!job) throw new ForgeError('BOT_HAS_NO_JOB', `${body.botName} has no build job to run.`);
+    return { ok: true, botName: body.botName, message: await job(services, body.project) };
   });
 
   defineRoute(router, routes.botFix, async ({ body }) => {
     requireBot(body.botName);
+    refuse(body.botName, 'fix');
+    const own = FIX[body.botName];
+    if (own) return { ok: true, botName: body.botName, message: await own(services, body.project) };
     const failed = fleet.lastFailure(body.botName);
-    if (!failed?.projectName) {
+    const again = BUILD[body.botName];
+    if (!failed || !again) {
       throw new ForgeError('NOTHING_TO_FIX', `${body.botName} has no failed job to retry.`);
     }
-    const build = await builds.startBuild(failed.projectName, { noCache: true });
     return {
       ok: true,
       botName: body.botName,
-      message: `${body.botName} is retrying ${failed.label} as build ${build.id}.`,
+      message: await again(services, failed.projectName ?? body.project),
     };
   });
+
+  // LogBot's recurring job: the logs are rotated on a schedule, not only when its card is pressed.
+  const timer =
+    rotation.intervalMs > 0
+      ? setInterval(() => {
+          logJob('scheduled log rotation').catch((err: unknown) =>
+            services.logger.warn({ err }, 'scheduled log rotation failed'),
+          );
+        }, rotation.intervalMs)
+      : null;
+  timer?.unref();
+  return { close: () => (timer ? clearInterval(timer) : undefined) };
 }

@@ -6,7 +6,7 @@ import { ModelError } from '../../assistants/model/types.ts';
 import { DEFAULT_BRAIN_SESSION_MINUTES } from '../../config/schema.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { readCookie } from '../../http/security.ts';
-import { createTextFlags } from './text-flags.ts';
+import { createFlags } from '../../store/flags.ts';
 import { createMemoryService, type MemoryService } from '../memory/service.ts';
 import { hashCodePhrase, verifyCodePhrase } from './code-phrase.ts';
 import { createEngine, type AskContext, type EngineAnswer, type Intent } from './engine.ts';
@@ -90,7 +90,7 @@ const SUMMARIES: Record<Intent, string> = {
 function createBrain(services: AppServices, deps: AppDeps) {
   const now = deps.now ?? Date.now;
   const sessionMinutes = deps.config.brain?.sessionMinutes ?? DEFAULT_BRAIN_SESSION_MINUTES;
-  const flags = createTextFlags(services.store);
+  const flags = createFlags(services.store);
   const memory: MemoryService = createMemoryService({ store: services.store, fleet: services.fleet, now });
   const sessions = createSessions(now);
   const { model, fleet, logger } = services;
@@ -103,8 +103,8 @@ function createBrain(services: AppServices, deps: AppDeps) {
 
   const configResult = (): BrainConfigResult => ({
     ok: true,
-    greetingSet: flags.get(GREETING_FLAG) !== null,
-    codeSet: flags.get(CODE_FLAG) !== null,
+    greetingSet: flags.text(GREETING_FLAG) !== null,
+    codeSet: flags.text(CODE_FLAG) !== null,
   });
 
   function setupReply(greetingSet: boolean, codeSet: boolean): string {
@@ -199,7 +199,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
         'BrainBot',
         { label: 'set greeting' },
         async () => {
-          const code = flags.get(CODE_FLAG);
+          const code = flags.text(CODE_FLAG);
           if (code && (await verifyCodePhrase(greeting.trim(), code))) {
             throw new ForgeError('VALIDATION_FAILED', 'The greeting must differ from the code phrase.');
           }
@@ -222,7 +222,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
               `The code phrase must be at least ${MIN_CODE_LENGTH} characters long (spaces at the ends do not count).`,
             );
           }
-          const greeting = flags.get(GREETING_FLAG);
+          const greeting = flags.text(GREETING_FLAG);
           if (greeting && sameGreeting(greeting, phrase)) {
             throw new ForgeError('VALIDATION_FAILED', 'The code phrase must differ from the greeting.');
           }
@@ -301,8 +301,8 @@ function createBrain(services: AppServices, deps: AppDeps) {
       });
       if (sessions.expired(session)) return reply(EXPIRED_REPLY, false, true);
       const text = message.trim();
-      const greeting = flags.get(GREETING_FLAG);
-      const code = flags.get(CODE_FLAG);
+      const greeting = flags.text(GREETING_FLAG);
+      const code = flags.text(CODE_FLAG);
 
       if (sessions.isAuthenticated(session)) {
         if (greeting && sameGreeting(greeting, text)) {

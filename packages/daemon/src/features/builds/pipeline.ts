@@ -56,7 +56,7 @@ import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
-import type { BuildLane } from './build-lane.ts';
+import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
 
@@ -70,7 +70,7 @@ export interface PipelineDeps {
   /** Run commands inside bubblewrap when the machine has it. */
   sandbox: boolean;
   broadcast: (message: ServerMessage) => void;
-  lane: BuildLane;
+  lane: Slots;
   /** RepairBot's journal: repairs made during builds, with the files they changed saved for undo. */
   journal: RepairJournal;
   /** What builds this engine runs record as where they ran: "local", or a `forge worker`'s name. */

@@ -1,14 +1,8 @@
 import crypto from 'node:crypto';
-import {
-  Build,
-  ERROR_CODES,
-  newBuild,
-  type ErrorCode,
-  type LogLevel,
-  ProjectKind,
-  Project,
-} from '@forge/shared';
+import { Build, ERROR_CODES, newBuild, type ErrorCode, ProjectKind, Project } from '@forge/shared';
+import { createFlags } from '../../store/flags.ts';
 import type { Store } from '../../store/store.ts';
+import { mergeBySeq, type LogArchive, type LogRow } from './log-archive.ts';
 
 /** The JSON part of a build row: the fields of Build the pipeline reads and writes whole. */
 type BuildRecordJson = Pick<
@@ -104,13 +98,7 @@ interface LastBuildColumns {
   output_kind: string | null;
 }
 
-export interface LogRow {
-  seq: number;
-  ts: string;
-  level: LogLevel;
-  botName: string;
-  message: string;
-}
+export type { LogRow } from './log-archive.ts';
 
 /** The part of a build stored as JSON. */
 const recordOf = (b: Build): BuildRecordJson => ({
@@ -160,9 +148,16 @@ function toBuild(row: BuildRow): Build {
 
 const CURRENT_PROJECT_FLAG = 'current-project';
 
-/** Builds, their logs and projects in SQLite. Every write is its own transaction (synchronous=FULL). */
-export function createBuildRepo(store: Store) {
+/**
+ * Builds, their logs and projects in SQLite. Every write is its own transaction (synchronous=FULL).
+ * A finished build's log lines may have been moved to `logArchive` (LogBot): `logs` and `lastLogSeq`
+ * read both, so every reader gets the same lines wherever they are.
+ */
+export function createBuildRepo(store: Store, opts: { logArchive?: LogArchive } = {}) {
+  const archive = opts.logArchive;
   const db = store.db;
+  // The user's chosen project lives in the daemon's flags: no table of its own for one value.
+  const flags = createFlags(store);
   const stmt = {
     nextSeq: db.prepare<[], { s: number | null }>('SELECT MAX(seq) AS s FROM builds'),
     insert: db.prepare(
@@ -194,6 +189,17 @@ export function createBuildRepo(store: Store) {
       `SELECT seq, ts, level, bot_name AS botName, message FROM build_logs
        WHERE build_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     ),
+    allLogs: db.prepare<[string], LogRow>(
+      'SELECT seq, ts, level, bot_name AS botName, message FROM build_logs WHERE build_id = ? ORDER BY seq',
+    ),
+    dropLogs: db.prepare<[string, number]>('DELETE FROM build_logs WHERE build_id = ? AND seq <= ?'),
+    // Finished builds only, ranked among their project's finished builds, newest first.
+    oldStoredLogs: db.prepare<[number], { id: string }>(
+      `SELECT id FROM (
+         SELECT id, seq, ROW_NUMBER() OVER (PARTITION BY project_name ORDER BY seq DESC) AS n FROM builds
+          WHERE status NOT IN ('queued', 'running')
+       ) WHERE n > ? AND EXISTS (SELECT 1 FROM build_logs WHERE build_id = id) ORDER BY seq`,
+    ),
     upsertProject: db.prepare<[string, string, string]>(
       `INSERT INTO projects (name, created_at, updated_at) VALUES (?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET updated_at = excluded.updated_at`,
@@ -210,12 +216,6 @@ export function createBuildRepo(store: Store) {
     ),
     newestProject: db.prepare<[], { name: string }>(
       'SELECT name FROM projects ORDER BY updated_at DESC, name LIMIT 1',
-    ),
-    // The user's choice lives in the daemon's flags (migration 3): no table of its own for one value.
-    chosenProject: db.prepare<[string], { value: string }>('SELECT value FROM flags WHERE key = ?'),
-    chooseProject: db.prepare<[string, string, string]>(
-      `INSERT INTO flags (key, value, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ),
     deleteProject: db.prepare<[string]>('DELETE FROM projects WHERE name = ?'),
     setOutput: db.prepare<[string | null, string | null, string]>(
@@ -309,10 +309,39 @@ export function createBuildRepo(store: Store) {
       if (rows.length) appendLogs(buildId, rows);
     },
     lastLogSeq(buildId: string): number {
-      return stmt.lastLogSeq.get(buildId)?.s ?? 0;
+      const stored = stmt.lastLogSeq.get(buildId)?.s ?? 0;
+      return Math.max(stored, archive?.read(buildId).at(-1)?.seq ?? 0);
     },
+    /** A build's log lines after `after` (seq), at most `limit`: the one reader of a build's log. */
     logs(buildId: string, after: number, limit: number): LogRow[] {
-      return stmt.logs.all(buildId, after, limit);
+      const archived = archive?.read(buildId) ?? [];
+      if (archived.length === 0) return stmt.logs.all(buildId, after, limit);
+      const stored = stmt.logs.all(buildId, after, limit);
+      return mergeBySeq(
+        archived.filter((r) => r.seq > after),
+        stored,
+      ).slice(0, limit);
+    },
+    /**
+     * Moves a finished build's log lines from the store to its archive file: written (and flushed)
+     * first, then only the lines written are deleted, so a crash in between leaves both copies
+     * (readers merge them) and a line stored meanwhile stays. Returns how many lines moved.
+     */
+    /**
+     * Finished builds whose lines are still in the store, past the newest `keep` finished builds of
+     * their project (keep is at least 1: a project's last build always keeps its lines here).
+     */
+    buildsToArchive(keep: number): string[] {
+      return stmt.oldStoredLogs.all(Math.max(1, keep)).map((r) => r.id);
+    },
+    async archiveLogs(buildId: string): Promise<number> {
+      if (!archive) throw new Error('This build repository has no log archive.');
+      const rows = stmt.allLogs.all(buildId);
+      const last = rows.at(-1);
+      if (!last) return 0;
+      await archive.write(buildId, rows);
+      stmt.dropLogs.run(buildId, last.seq);
+      return rows.length;
     },
     touchProject(name: string, now: Date): void {
       stmt.upsertProject.run(name, now.toISOString(), now.toISOString());
@@ -327,17 +356,10 @@ export function createBuildRepo(store: Store) {
     },
     /** The project the user last chose (upload, selector, `forge use`), or null before any choice. */
     chosenProject(): string | null {
-      const row = stmt.chosenProject.get(CURRENT_PROJECT_FLAG);
-      if (!row) return null;
-      try {
-        const value: unknown = JSON.parse(row.value);
-        return typeof value === 'string' ? value : null;
-      } catch {
-        return null;
-      }
+      return flags.text(CURRENT_PROJECT_FLAG);
     },
     chooseProject(name: string): void {
-      stmt.chooseProject.run(CURRENT_PROJECT_FLAG, JSON.stringify(name), new Date().toISOString());
+      flags.set(CURRENT_PROJECT_FLAG, name);
     },
     /** Forget a project that never got files (an upload refused before its first extraction). */
     deleteProject(name: string): void {

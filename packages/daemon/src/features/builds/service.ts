@@ -21,7 +21,7 @@ import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { killProcessGroup } from '../../pipeline/run/index.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { inspectArchive } from '../uploads/inspect-archive.ts';
-import { createBuildLane } from './build-lane.ts';
+import { createSlots } from '../../fleet/slots.ts';
 import { BuildRun } from './build-run.ts';
 import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
 import type { BuildRepo } from './repo.ts';
@@ -66,7 +66,7 @@ export function createBuildService(deps: BuildServiceDeps) {
   /** The build of the same project a new one replaces, until it has been superseded. */
   const replaces = new WeakMap<BuildRun, BuildRun>();
   const runDeps = { repo, broadcast: deps.broadcast, logger };
-  const lane = createBuildLane(() => concurrencyOf(deps.settings()));
+  const lane = createSlots(() => concurrencyOf(deps.settings()));
   const pipeline = createPipeline({ ...deps, lane, workerName: LOCAL_WORKER });
   const remote: RemoteQueue | null = deps.queueUrl
     ? createRemoteQueue({

@@ -3,18 +3,17 @@ import { pino } from 'pino';
 import type { Build, ServerMessage } from '@forge/shared';
 import type { BuildRepo } from '../builds/repo.ts';
 import { AUTO_FORGE_SETTLE_MS, BUILD_EVENT_SLACK_MS, createAutoForge } from './auto-forge.ts';
-import type { Flags } from './flags.ts';
+import { createFlags } from '../../store/flags.ts';
+import { openStore } from '../../store/store.ts';
 
 /** Just the fields auto-forge reads. */
 type BuildLike = Pick<Build, 'id' | 'status' | 'createdAt' | 'endedAt' | 'blueprint'>;
 
 function setup(initial: BuildLike[] = []) {
   const history: BuildLike[] = [...initial];
-  const stored = new Map<string, boolean>();
-  const flags: Flags = {
-    boolean: (key, fallback) => stored.get(key) ?? fallback,
-    set: (key, value) => void stored.set(key, value),
-  };
+  const store = openStore(':memory:');
+  stores.push(store);
+  const flags = createFlags(store);
   const started: string[] = [];
   const logs: ServerMessage[] = [];
   const repo = { list: () => [...history].reverse() } as unknown as BuildRepo;
@@ -55,7 +54,11 @@ beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(new Date('2026-01-01T12:00:00Z'));
 });
-afterEach(() => vi.useRealTimers());
+const stores: { close(): void }[] = [];
+afterEach(() => {
+  vi.useRealTimers();
+  for (const store of stores.splice(0)) store.close();
+});
 
 describe('auto-forge', () => {
   it('is on by default and rebuilds once, after the changes settle, saying why', async () => {

@@ -4,7 +4,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 import type { BuildService } from '../builds/service.ts';
 import type { ChangeOrigin } from '../files/service.ts';
-import type { Flags } from './flags.ts';
+import type { Flags } from '../../store/flags.ts';
 
 /** Rebuild once a project's files have been quiet this long. */
 export const AUTO_FORGE_SETTLE_MS = 1_500;
@@ -34,6 +34,14 @@ interface Pending {
   timer: NodeJS.Timeout | null;
 }
 
+/** What auto-forge made of one change it was told about: kept for a rebuild, or why not. */
+export interface AutoForgeNote {
+  project: string;
+  paths: readonly string[];
+  origin: ChangeOrigin;
+  outcome: 'pending' | 'off' | 'never-built' | 'build-own' | 'server-app';
+}
+
 const isRunning = (b: Build) => b.status === 'queued' || b.status === 'running';
 
 const listPaths = (paths: Set<string>): string => {
@@ -52,7 +60,11 @@ export function createAutoForge(deps: AutoForgeDeps) {
   const { flags, repo, logger } = deps;
   const settleMs = deps.settleMs ?? AUTO_FORGE_SETTLE_MS;
   const pending = new Map<string, Pending>();
+  const listeners = new Set<(note: AutoForgeNote) => void>();
   let closed = false;
+  const told = (note: AutoForgeNote): void => {
+    for (const listener of listeners) listener(note);
+  };
 
   const latestBuild = (project: string): Build | undefined => repo.list({ project, limit: 1 })[0];
   const kindOf = (project: string) =>
@@ -122,16 +134,19 @@ export function createAutoForge(deps: AutoForgeDeps) {
 
     /** A project's files changed (WatchBot for disk changes, the file API for the editor's). */
     noteChange(project: string, paths: string[], origin: ChangeOrigin, at: number = Date.now()): void {
-      if (closed || paths.length === 0 || !isActive()) return;
+      if (closed || paths.length === 0) return;
+      const note = (outcome: AutoForgeNote['outcome']) => told({ project, paths, origin, outcome });
+      if (!isActive()) return note('off');
       const latest = latestBuild(project);
-      if (!latest) return; // never built: Start Build is the first build, not a file save
+      if (!latest) return note('never-built'); // Start Build is the first build, not a file save
       if (origin === 'disk') {
         // The build's own writes (or an upload's extraction): seen while it ran, or just as it ended.
-        if (isRunning(latest)) return;
-        if (latest.endedAt && at <= Date.parse(latest.endedAt) + BUILD_EVENT_SLACK_MS) return;
+        if (isRunning(latest)) return note('build-own');
+        if (latest.endedAt && at <= Date.parse(latest.endedAt) + BUILD_EVENT_SLACK_MS)
+          return note('build-own');
         // A running server app may write into its own folder (data, logs): only editor saves count,
         // or every write would restart it, forever.
-        if (kindOf(project) === 'server') return;
+        if (kindOf(project) === 'server') return note('server-app');
       }
       let entry = pending.get(project);
       if (!entry) {
@@ -142,6 +157,16 @@ export function createAutoForge(deps: AutoForgeDeps) {
       entry.origins.add(origin);
       entry.lastChangeAt = Math.max(entry.lastChangeAt, at);
       arm(project, entry);
+      note('pending');
+    },
+
+    /**
+     * Calls `listener` with what auto-forge made of each change it is told about, as it decides:
+     * "nothing to do" is an event too, so a caller need not wait out the settle time to know it.
+     */
+    onNote(listener: (note: AutoForgeNote) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
 
     close(): void {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  blueprintLines,
   formatCommand,
   formatDuration,
   isFinished,
@@ -17,7 +18,7 @@ import type { AppServices } from '../../app.ts';
 import { formatScanReport, scanProject, type ScanRunner } from '../../assistants/scan/index.ts';
 import { isValidProjectName } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { BlueprintError, detectBlueprint, formatBlueprint } from '../../pipeline/detect/index.ts';
+import { BlueprintError, detectBlueprint } from '../../pipeline/detect/index.ts';
 import { runCommand } from '../../pipeline/run/index.ts';
 import { installKey, readInstallKey } from '../builds/install-cache.ts';
 import { sourceHash } from '../builds/pipeline.ts';
@@ -116,7 +117,7 @@ export async function forgeBlueprintText(services: AppServices, asked?: string |
 }
 
 function blueprintText(name: string, bp: Blueprint): string {
-  const lines = [`Blueprint of ${name} (BlueprintBot read its files just now)`, '', formatBlueprint(bp)];
+  const lines = [`Blueprint of ${name} (BlueprintBot read its files just now)`, '', ...blueprintLines(bp)];
   const notes: string[] = [];
   if (bp.appDir !== '.')
     notes.push(

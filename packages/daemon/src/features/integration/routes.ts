@@ -20,6 +20,10 @@ export function appsOf(services: AppServices): { list(): DynamicRoute[] } | null
   return integration ? { list: () => integration.list() } : null;
 }
 
+/** IntegrationBot's service of an app's daemon (the bot card's Build), null before registration. */
+export const integrationOf = (services: AppServices): IntegrationService | null =>
+  bound.get(services) ?? null;
+
 export function registerIntegrationRoutes(
   router: Router,
   services: AppServices,

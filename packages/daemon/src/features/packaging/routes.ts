@@ -7,7 +7,12 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { familyOf } from '../family/routes.ts';
 import { extensionsOf } from '../extensions/routes.ts';
 import { requireFamily } from './family-guard.ts';
-import { createPackagingService } from './service.ts';
+import { createPackagingService, type PackagingService } from './service.ts';
+
+const bound = new WeakMap<AppServices, PackagingService>();
+
+/** PackageBot's service of an app's daemon (the bot card's Build), null before registration. */
+export const packagingOf = (services: AppServices): PackagingService | null => bound.get(services) ?? null;
 
 /** The 404 text before the first archive: what the user has to do (the web's "Repackage Platform" card). */
 export const NO_PACKAGE_MESSAGE = 'No platform package yet: Repackage Platform first.';
@@ -30,6 +35,7 @@ export function registerPackagingRoutes(router: Router, services: AppServices, d
     onPackaged: (archive, actor) =>
       familyOf(services)?.audit('package', actor, `${archive.name} (${archive.bytes} bytes)`),
   });
+  bound.set(services, packaging);
 
   // Not defineRoute: it answers 200, and this answer is 202 Accepted (the work goes on after it).
   router.post(routes.packagePlatform.path, (req, res) => {

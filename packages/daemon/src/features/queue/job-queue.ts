@@ -1,6 +1,6 @@
 import type { Build, QueueKind } from '@forge/shared';
 import type { BuildRun } from '../builds/build-run.ts';
-import type { BuildLane } from '../builds/build-lane.ts';
+import type { Slots } from '../../fleet/slots.ts';
 import type { BuildSource, PlanOutcome, Pipeline } from '../builds/pipeline.ts';
 
 /**
@@ -30,7 +30,7 @@ export interface JobQueue {
 }
 
 /** The default: builds run in this daemon, at most the lane's capacity at once, in arrival order. */
-export function inProcessQueue(pipeline: Pipeline, lane: BuildLane): JobQueue {
+export function inProcessQueue(pipeline: Pipeline, lane: Slots): JobQueue {
   return {
     kind: 'in-process',
     run: (run, source, planned) => pipeline.run(run, source, planned),

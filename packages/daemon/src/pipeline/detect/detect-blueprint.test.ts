@@ -2,10 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Blueprint } from '@forge/shared';
+import { Blueprint, blueprintLines } from '@forge/shared';
 import { BlueprintError } from './blueprint-error.ts';
 import { DEFAULT_STAGE_TIMEOUT_MS, detectBlueprint } from './detect-blueprint.ts';
-import { formatBlueprint } from './format-blueprint.ts';
 import { MAX_READ_BYTES } from './project-files.ts';
 import { decision, useProjects } from './test-project.ts';
 
@@ -177,7 +176,7 @@ describe('the plan', () => {
         '.forgerc.json': '{ "env": { "SECRET_TOKEN": "hunter2" } }',
       }),
     );
-    const text = formatBlueprint(bp);
+    const text = blueprintLines(bp).join('\n');
     const lines = text.split('\n');
     expect(lines).toContain('  kind             static-build');
     expect(lines).toContain('  install          pnpm install --frozen-lockfile --reporter=append-only');

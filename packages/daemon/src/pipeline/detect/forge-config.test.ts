@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '@forge/shared';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { parseDuration } from './forge-config.ts';
 import { decision, useProjects, type ProjectTree } from './test-project.ts';
 
 const makeProject = useProjects();
@@ -197,6 +196,12 @@ describe('invalid overrides', () => {
     ['a nested env value', '{ "env": { "A": { "b": 1 } } }', 'env.A', /expected a string/],
     ['env as a list', '{ "env": ["A=1"] }', 'env', /map of variable names/],
     ['an unreadable timeout', '{ "timeout": "soon" }', 'timeout', /duration/],
+    [
+      'a bare number in quotes (seconds or milliseconds?)',
+      '{ "timeout": "90" }',
+      'timeout',
+      /duration such as 90s/,
+    ],
     ['a zero timeout', '{ "timeout": 0 }', 'timeout', /1 second to 24 hours/],
     ['a timeout of a week', '{ "timeout": "168h" }', 'timeout', /1 second to 24 hours/],
     ['an app outside the project', '{ "app": "../other" }', 'app', /inside the project/],
@@ -245,23 +250,5 @@ describe('invalid overrides', () => {
     expect(ERROR_CATALOGUE.BLUEPRINT_INVALID_CONFIG.status).toBe(422);
     expect(ERROR_CATALOGUE.BLUEPRINT_INVALID_PACKAGE_JSON.status).toBe(422);
     expect(ERROR_CATALOGUE.BLUEPRINT_UNKNOWN_APP.status).toBe(422);
-  });
-});
-
-describe('parseDuration', () => {
-  it.each<[string, number | null]>([
-    ['5m', 300_000],
-    ['90s', 90_000],
-    ['1h30m', 5_400_000],
-    ['1500ms', 1_500],
-    ['2.5m', 150_000],
-    ['60000', 60_000],
-    ['1 h 30 m', 5_400_000],
-    ['soon', null],
-    ['5 minutes', null],
-    ['-5m', null],
-    ['', null],
-  ])('%s → %s', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
   });
 });

@@ -1,5 +1,6 @@
 import { defaultLoadersSync } from 'cosmiconfig';
 import { z } from 'zod';
+import { DURATION_EXAMPLES, parseDuration } from '@forge/shared';
 import { BlueprintError, type BlueprintIssue } from './blueprint-error.ts';
 import { splitCommand, type Argv } from './command-line.ts';
 import type { DecisionLog } from './decisions.ts';
@@ -35,21 +36,7 @@ export const EXECUTABLE_CONFIG_FILES = ['.forgerc', '.config/forgerc', 'forge.co
 const MIN_TIMEOUT_MS = 1_000;
 /** A day: longer is surely a typo, and setTimeout cannot go past ~24.8 days anyway. */
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1_000;
-const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
-const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** "5m", "90s", "1h30m", "1500ms" or a plain number of ms; null when it is none of these. */
-export function parseDuration(text: string): number | null {
-  const compact = text.replace(/\s+/g, '');
-  if (/^\d+$/.test(compact)) return Number(compact);
-  if (!DURATION.test(compact)) return null;
-  let total = 0;
-  for (const [, amount, unit] of compact.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-    total += Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
-  }
-  return Math.round(total);
-}
 
 const commandSetting = z.unknown().transform((value, ctx): Argv | null => {
   if (value === false || value === null) return null;
@@ -131,7 +118,7 @@ const timeoutSetting = z.unknown().transform((value, ctx): number => {
   if (ms === null || !Number.isFinite(ms)) {
     ctx.addIssue({
       code: 'custom',
-      message: 'expected milliseconds (a number) or a duration such as "90s", "5m" or "1h"',
+      message: `expected milliseconds (a number) or ${DURATION_EXAMPLES} in quotes`,
     });
     return z.NEVER;
   }

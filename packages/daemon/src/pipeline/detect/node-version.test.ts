@@ -1,9 +1,8 @@
-import type { Toolchain } from '@forge/shared';
+import { blueprintLines, type Toolchain } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
 import { probableCauseOf } from '../../features/builds/pipeline.ts';
 import { DecisionLog } from './decisions.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { formatBlueprint } from './format-blueprint.ts';
 import { miseNode } from './node-sources.ts';
 import { detectNodeRequirement } from './node-version.ts';
 import { openProject } from './project-files.ts';
@@ -223,7 +222,7 @@ describe('the node requirement in the plan', () => {
       resolved: null,
     });
     expect(decision(bp, 'node').rule).toMatch(/^Not satisfied/);
-    expect(formatBlueprint(bp).split('\n')).toContain(
+    expect(blueprintLines(bp)).toContain(
       `  node             engines.node >=99 (this machine runs ${process.versions.node}: Forge provides one that satisfies it)`,
     );
     expect(probableCauseOf(bp, 'BUILD_FAILED')).toContain('the project asks for Node >=99 (package.json)');

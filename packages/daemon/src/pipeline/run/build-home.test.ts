@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,9 @@ describe.skipIf(!available)('a build with a writable home of its own, in the san
     const caches = join(home, '..', '..', 'caches');
     const npmCache = forgeCaches(caches).npm_config_cache!;
     cleanups.push(() => rm(join(npmCache, probe), { force: true }));
+    // A fresh machine's home may have no ~/.config yet: writing into a missing folder fails with
+    // ENOENT whether or not the sandbox protects it, which would prove nothing.
+    await mkdir(join(realHome, '.config'), { recursive: true });
     const argv = await nodeScript(
       dir,
       'build.cjs',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  mayHaveFile,
   EMPTY_WORKSPACE,
   applyRemoteContent,
   canCloseTab,
@@ -111,5 +112,34 @@ describe('tree operations follow into the tabs', () => {
   it('closes the tabs of a deleted folder, even the last one', () => {
     expect(removePaths(withFiles('src/a.ts', 'src/b.ts'), 'src').tabs).toEqual([]);
     expect(removePaths(withFiles('src/a.ts', 'b.ts'), 'src').activeId).toBe('t1');
+  });
+});
+
+describe('mayHaveFile', () => {
+  const file = (path: string) => ({ name: path.split('/').at(-1)!, path, type: 'file' as const });
+  const tree = [
+    file('package.json'),
+    {
+      name: 'client',
+      path: 'client',
+      type: 'folder' as const,
+      children: [
+        { name: 'src', path: 'client/src', type: 'folder' as const, children: [file('client/src/App.tsx')] },
+      ],
+    },
+    { name: 'server', path: 'server', type: 'folder' as const, folded: 'limit' as const },
+  ];
+
+  it('says no only when the tree shows every folder on the way and no such file', () => {
+    expect(mayHaveFile(tree, 'package.json')).toBe(true);
+    expect(mayHaveFile(tree, 'client/src/App.tsx')).toBe(true);
+    expect(mayHaveFile(tree, 'client/src/index.css')).toBe(false);
+    expect(mayHaveFile(tree, 'client')).toBe(false);
+    expect(mayHaveFile(tree, 'lib/x.ts')).toBe(false);
+    expect(mayHaveFile([], 'package.json')).toBe(false);
+  });
+
+  it('cannot tell inside a folder the tree did not list', () => {
+    expect(mayHaveFile(tree, 'server/routes.ts')).toBe(true);
   });
 });

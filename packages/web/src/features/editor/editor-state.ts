@@ -1,4 +1,4 @@
-import { languageFromPath } from '@forge/shared';
+import { languageFromPath, type FileNode } from '@forge/shared';
 import { baseName, isWithin, movedPath } from '@/features/files/tree.ts';
 
 /** One open file in the code area (spec §3 "Open editor file"); the icon is derived from the name. */
@@ -43,6 +43,25 @@ export const INITIAL_FILES = [
   'package.json',
   'server/routes.ts',
 ];
+
+/**
+ * Whether `path` may be in the project, by its file tree: false only when the tree shows every
+ * folder on the way and the file is not there; true when a folder on the way was not listed
+ * (ignored, or past the tree's size limit), since then the tree cannot tell.
+ */
+export function mayHaveFile(tree: readonly FileNode[], path: string): boolean {
+  const parts = path.split('/');
+  let level: readonly FileNode[] = tree;
+  for (const [i, part] of parts.entries()) {
+    const node = level.find((n) => n.name === part);
+    if (!node) return false;
+    if (i === parts.length - 1) return node.type === 'file';
+    if (node.type !== 'folder') return false;
+    if (node.folded || !node.children) return true;
+    level = node.children;
+  }
+  return false;
+}
 
 /** Unsaved: never saved at all, or edited since it was last saved or loaded. */
 export const isDirty = (tab: EditorTab): boolean =>

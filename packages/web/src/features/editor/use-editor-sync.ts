@@ -1,12 +1,20 @@
 import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { UI_TEXT } from '@forge/shared';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
-import { fetchFileContent, failureReason, isNotFound, useFileProject } from '@/features/files/queries.ts';
+import {
+  fetchFileContent,
+  failureReason,
+  fileStructureQuery,
+  isNotFound,
+  useFileProject,
+} from '@/features/files/queries.ts';
 import {
   applyRemoteContent,
   INITIAL_FILES,
   isDirty,
+  mayHaveFile,
   tabForFile,
   type RemoteOutcome,
 } from './editor-state.ts';
@@ -23,6 +31,7 @@ export function useEditorSync() {
   const store = useEditorStore();
   const { project, key, ready } = useFileProject();
   const { toast } = useToast();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (!ready) return;
@@ -43,11 +52,18 @@ export function useEditorSync() {
     }
 
     store.update(key, (ws) => ({ ...ws, status: 'loading' }));
+    // Only the starter files the project has are asked for (the explorer's tree, from its cache when
+    // it is there): asking for the others would be a 404 for each. Without a tree, all are asked.
+    const starters = queryClient.fetchQuery(fileStructureQuery(project)).then(
+      ({ tree }) => INITIAL_FILES.filter((path) => mayHaveFile(tree, path)),
+      () => INITIAL_FILES,
+    );
     // The store outlives this component: results land even if the user navigated away meanwhile.
-    void Promise.allSettled(INITIAL_FILES.map((path) => fetchFileContent(path, project))).then((results) => {
+    void starters.then(async (paths) => {
+      const results = await Promise.allSettled(paths.map((path) => fetchFileContent(path, project)));
       store.update(key, (ws) => {
         const loaded = results.flatMap((result, i) => {
-          const path = INITIAL_FILES[i]!;
+          const path = paths[i]!;
           if (result.status !== 'fulfilled' || ws.tabs.some((t) => t.path === path)) return [];
           return [tabForFile(store.nextId(), path, result.value)];
         });
@@ -70,7 +86,7 @@ export function useEditorSync() {
         });
       }
     });
-  }, [ready, key, project, store, toast]);
+  }, [ready, key, project, store, toast, queryClient]);
 
   useSocketMessages((message) => {
     if (message.type !== 'file-content-updated') return;

@@ -1,5 +1,5 @@
 import { CircleCheck, CircleX, Hammer, Wrench } from 'lucide-react';
-import { formatLocalTime } from '@forge/shared';
+import { BOT_BUTTONS, formatLocalTime, type BotButton } from '@forge/shared';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card.tsx';
@@ -30,6 +30,10 @@ function LastJob({ lastJob, now }: { lastJob: NonNullable<BotCardModel['lastJob'
   );
 }
 
+/** The title of a card's button: what it does, or why it is disabled. */
+const buttonTitle = (button: BotButton | undefined): string | undefined =>
+  button ? ('disabled' in button ? `Disabled: ${button.disabled}` : button.does) : undefined;
+
 /**
  * One bot: live status, what it does, what it last did, its current job and record, and its two
  * actions. `now` moves the "3 min ago" along.
@@ -38,6 +42,9 @@ export function BotCard({ bot, loading, now }: { bot: BotCardModel; loading: boo
   const build = useBotAction('build', bot.name);
   const fix = useBotAction('fix', bot.name);
   const busy = build.isPending || fix.isPending;
+  const buttons = BOT_BUTTONS[bot.name];
+  const buildOff = buttons !== undefined && 'disabled' in buttons.build;
+  const fixOff = buttons !== undefined && 'disabled' in buttons.fix;
   return (
     <Card role="listitem" aria-label={bot.name} className="justify-between">
       <CardHeader className="flex-row items-start justify-between gap-2">
@@ -78,14 +85,31 @@ export function BotCard({ bot, loading, now }: { bot: BotCardModel; loading: boo
         </dl>
       </CardContent>
       <CardFooter className="gap-2">
-        <Button variant="outline" size="sm" disabled={busy} onClick={() => build.mutate()}>
-          <Hammer />
-          Build
-        </Button>
-        <Button variant="outline" size="sm" disabled={busy} onClick={() => fix.mutate()}>
-          <Wrench />
-          Fix
-        </Button>
+        {/* A disabled button takes no pointer events: its wrapper carries the reason as a tooltip. */}
+        <span title={buttonTitle(buttons?.build)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy || buildOff}
+            title={buttonTitle(buttons?.build)}
+            onClick={() => build.mutate()}
+          >
+            <Hammer />
+            Build
+          </Button>
+        </span>
+        <span title={buttonTitle(buttons?.fix)}>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={busy || fixOff}
+            title={buttonTitle(buttons?.fix)}
+            onClick={() => fix.mutate()}
+          >
+            <Wrench />
+            Fix
+          </Button>
+        </span>
       </CardFooter>
     </Card>
   );

@@ -178,11 +178,11 @@ describe('bot factory screen', () => {
     );
     renderApp('/bot-factory');
     await screen.findByRole('list', { name: 'Bots' });
-    await within(card('UiBot')).findByText('active');
+    await within(card('CacheBot')).findByText('active');
 
-    fireEvent.click(within(card('UiBot')).getByRole('button', { name: 'Build' }));
+    fireEvent.click(within(card('CacheBot')).getByRole('button', { name: 'Build' }));
 
-    expect(await notices().findByText('Failed to trigger build for UiBot.')).toBeDefined();
+    expect(await notices().findByText('Failed to trigger build for CacheBot.')).toBeDefined();
     expect(notices().getByText('This bot has no build job to run.')).toBeDefined();
   });
 

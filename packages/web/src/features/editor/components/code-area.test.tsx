@@ -33,14 +33,15 @@ describe('code area (spec §2.3)', () => {
     await waitFor(() => expect(tabNames()).toEqual(['App.tsx', 'index.css', 'package.json']));
     expect(tabs()[0]!.getAttribute('aria-selected')).toBe('true');
     expect((editor() as HTMLTextAreaElement).value).toBe(STARTER['client/src/App.tsx']);
-    // Every file call names the current project.
+    // Only the files the project's tree lists are asked for (no 404 for the missing one), and every
+    // file call names the current project.
     const contentCalls = daemon.requests.filter((r) => r.url.pathname === '/api/files/content');
-    expect(contentCalls.map((r) => r.url.searchParams.get('project'))).toEqual([
-      PROJECT,
-      PROJECT,
-      PROJECT,
-      PROJECT,
+    expect(contentCalls.map((r) => r.url.searchParams.get('path')).sort()).toEqual([
+      'client/src/App.tsx',
+      'client/src/index.css',
+      'package.json',
     ]);
+    expect(contentCalls.map((r) => r.url.searchParams.get('project'))).toEqual([PROJECT, PROJECT, PROJECT]);
     // The missing starter file is skipped quietly.
     expect(screen.queryByText(UI_TEXT.fileLoadError)).toBeNull();
   });
