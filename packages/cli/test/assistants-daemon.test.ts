@@ -65,6 +65,8 @@ describe('a failed build, diagnosed and repaired with forge fix', () => {
         summary: expect.any(String),
         files: ['build.js'],
         status: 'proposed',
+        // Tried on a copy of the project before it was shown.
+        verification: { status: 'passes', detail: 'verified: the build passes' },
       },
     ]);
 
@@ -75,6 +77,7 @@ describe('a failed build, diagnosed and repaired with forge fix', () => {
     );
     expect(tail).toContainEqual(expect.stringMatching(/^ {2}at {9}build\.js:1:\d+$/));
     expect(tail.at(-1)).toMatch(new RegExp(`^ {2}repair {5}Run forge fix ${failed.buildId} to apply: `));
+    expect(tail.at(-1)).toMatch(/\(verified: the build passes\)$/);
   });
 
   it('forge fix --wait applies it, shows the diff, and follows the build to its success', async () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { major as semverMajor } from 'semver';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -442,9 +443,16 @@ describe(
         expect(await previewText(build)).toContain('Hello from the drifted lockfile');
       });
 
-      it("5. a peer-dependency conflict (npm ERESOLVE): installed again in npm's legacy peer mode", async () => {
+      it('5. a peer-dependency conflict (npm ERESOLVE): the version the registry has whose peers accept React 19, before any legacy peer mode', async () => {
         const { build, repair } = await repairedInPlace('peerConflict');
-        expect(repair.summary).toMatch(/legacy/i);
+        expect(repair.summary).toMatch(
+          /react-helmet-async from "2\.0\.5" to "\d+\.\d+\.\d+".*accept react@19/,
+        );
+        expect(repair.summary).not.toMatch(/legacy/i);
+        const pkg = JSON.parse(text(await downloaded(build.projectName), 'package.json')) as {
+          dependencies: Record<string, string>;
+        };
+        expect(semverMajor(pkg.dependencies['react-helmet-async']!)).toBeGreaterThanOrEqual(3);
         const install = build.steps.filter((s) => s.name === 'install');
         expect(install.at(-1)?.status).toBe('succeeded');
         expect(await previewText(build)).toContain('Hello from the helmet peers');

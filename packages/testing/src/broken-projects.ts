@@ -293,7 +293,8 @@ document.querySelector('#app').innerHTML = \`<h1 class="\${clsx('title', { lit: 
 /**
  * 5. React 19 with react-helmet-async 2, whose peers stop at React 18. The lockfile was written with
  * legacy peer deps (as on a machine with legacy-peer-deps=true in its .npmrc), so `npm ci` refuses
- * with ERESOLVE. RepairBot installs again in npm's legacy peer mode.
+ * with ERESOLVE. The registry has a react-helmet-async whose peers accept React 19 (3.x): RepairBot
+ * asks for it in package.json and installs unlocked; legacy peer mode is only the last resort.
  */
 export async function peerConflict(name = 'helmet-peers'): Promise<BrokenProject> {
   const pkg = manifest(name, {
@@ -325,8 +326,8 @@ export default function App() {
     expected: {
       toolError: /ERESOLVE/,
       diagnosis: { code: 'PEER_DEPENDENCY_CONFLICT', subjects: ['react-helmet-async'] },
-      repair: 'LEGACY_PEER_DEPS',
-      repairedFiles: [],
+      repair: 'USE_PEER_COMPATIBLE_VERSION',
+      repairedFiles: ['package.json', 'package-lock.json'],
     },
   };
 }
@@ -519,6 +520,115 @@ document.querySelector('#app').innerHTML = '<h1>Hello without a build script</h1
   };
 }
 
+/**
+ * 11. Three errors at once, as `tsc` prints them all before Vite runs: two imports whose case differs
+ * from their files (./Greeting, ./Cart) and a package the code imports but package.json does not
+ * declare (clsx). RepairBot repairs all three in one pass: two imports corrected, clsx added.
+ */
+export function severalErrors(name = 'three-slips'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(
+        manifest(name, {
+          scripts: { dev: 'vite', build: 'tsc --noEmit && vite build', preview: 'vite preview' },
+          devDependencies: { typescript: BROKEN_VERSIONS.typescript, vite: BROKEN_VERSIONS.vite },
+        }),
+      ),
+      'tsconfig.json': json({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ['src'],
+      }),
+      'index.html': indexHtml('Three slips', '/src/main.ts'),
+      'src/greeting.ts': "export function greet(name: string): string {\n  return 'Hello, ' + name\n}\n",
+      'src/cart.ts':
+        'export function total(items: { price: number; quantity: number }[]): number {\n  return items.reduce((sum, i) => sum + i.price * i.quantity, 0)\n}\n',
+      'src/main.ts': SEVERAL_ERRORS_MAIN,
+      '.gitignore': 'node_modules\ndist\n*.local\n',
+    },
+    expected: {
+      toolError: /src\/main\.ts\(1,23\): error TS2307/,
+      diagnosis: { code: 'MISSING_PACKAGE', file: 'src/main.ts', subjects: ['clsx'] },
+      repair: 'ADD_MISSING_PACKAGES',
+      repairedFiles: ['package.json', 'src/main.ts'],
+    },
+  };
+}
+
+export const SEVERAL_ERRORS_MAIN = `import { greet } from './Greeting'
+import { total } from './Cart'
+import clsx from 'clsx'
+
+const app = document.querySelector<HTMLDivElement>('#app')!
+app.className = clsx('cart', { empty: false })
+app.textContent = greet('Forge') + ': ' + total([{ price: 10, quantity: 3 }])
+`;
+
+/**
+ * 12. A build script written as CommonJS (require) in a package.json that says "type": "module": Node
+ * stops at "require is not defined in ES module scope". RepairBot renames it to build.cjs and the
+ * build script with it. No registry needed.
+ */
+export function commonJsInEsm(name = 'cjs-in-esm'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(manifest(name, { scripts: { build: 'node build.js' }, devDependencies: {} })),
+      'build.js': COMMONJS_BUILD,
+      '.gitignore': 'node_modules\ndist\n',
+    },
+    expected: {
+      toolError: /require is not defined in ES module scope/,
+      diagnosis: { code: 'MODULE_FORMAT_MISMATCH', file: 'build.js', line: 1, subjects: ['build.js'] },
+      repair: 'USE_COMMONJS_EXTENSION',
+      repairedFiles: ['build.cjs', 'build.js', 'package.json'],
+    },
+  };
+}
+
+const COMMONJS_BUILD = `const fs = require('node:fs')
+
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', '<!doctype html><title>CommonJS</title><h1>built by build.cjs</h1>')
+`;
+
+/**
+ * 13. A build that reads API_URL from the environment and stops without it; .env.example declares it
+ * (with no value). ScanBot names the variable and the line that reads it; no repair invents a value.
+ */
+export function missingEnvVariable(name = 'needs-api-url'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(manifest(name, { scripts: { build: 'node build.js' }, devDependencies: {} })),
+      'build.js': `import fs from 'node:fs'
+
+const api = process.env.API_URL
+if (!api) throw new Error('API_URL is not set')
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', \`<!doctype html><title>API</title><p>\${api}</p>\`)
+`,
+      '.env.example': '# Where the site fetches its data from.\nAPI_URL=\n',
+      '.gitignore': 'node_modules\ndist\n.env\n',
+    },
+    expected: {
+      toolError: /Error: API_URL is not set/,
+      diagnosis: { code: 'MISSING_ENV', file: 'build.js', line: 3, subjects: ['API_URL'] },
+      repair: null,
+      repairedFiles: [],
+    },
+  };
+}
+
 /** Every broken project, by the kind of breakage (the lockfile ones are made with the real npm). */
 export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject>> {
   const [drifted, peers] = await Promise.all([driftedLockfile(), peerConflict()]);
@@ -533,6 +643,9 @@ export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject
     missingLocalFile: missingLocalFile(),
     typeError: typeError(),
     missingBuildScript: missingBuildScript(),
+    severalErrors: severalErrors(),
+    commonJsInEsm: commonJsInEsm(),
+    missingEnvVariable: missingEnvVariable(),
   };
 }
 
@@ -546,7 +659,10 @@ export type BrokenKind =
   | 'syntaxError'
   | 'missingLocalFile'
   | 'typeError'
-  | 'missingBuildScript';
+  | 'missingBuildScript'
+  | 'severalErrors'
+  | 'commonJsInEsm'
+  | 'missingEnvVariable';
 
 const lockfiles = new Map<string, Promise<string>>();
 

@@ -95,12 +95,13 @@ export function toBuildResult(
     ...(build.diagnosis ? { diagnosis: build.diagnosis } : {}),
     ...(tests ? { tests } : {}),
     ...(policy ? { testsPolicy: policy } : {}),
-    repairs: (build.repairs ?? []).map(({ id, code, summary, files, status }) => ({
+    repairs: (build.repairs ?? []).map(({ id, code, summary, files, status, verification }) => ({
       id,
       code,
       summary,
       files,
       status,
+      ...(verification ? { verification } : {}),
     })),
   };
 }

@@ -97,6 +97,35 @@ export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
   const place = diagnosisPlace(diagnosis);
   if (place) rows.push(['at', place]);
   if (diagnosis.suggestion) rows.push(['fix', sanitize(diagnosis.suggestion)]);
+  rows.push(...otherRows(diagnosis));
+  return rows;
+}
+
+/** Other errors listed one by one under the diagnosis; the rest are counted. */
+const MAX_OTHER_ROWS = 5;
+
+/**
+ * The failure's other errors, each diagnosed: repaired with the first in the same pass (it has a
+ * repair), or left for the developer ("remains").
+ */
+function otherRows(diagnosis: Diagnosis): [string, string][] {
+  const others = diagnosis.others ?? [];
+  if (others.length === 0) return [];
+  const repairable = others.filter((o) => o.repair).length;
+  const rows: [string, string][] = [
+    [
+      'also',
+      `${others.length} more error${others.length === 1 ? '' : 's'}: ${repairable} repairable in the same pass, ${others.length - repairable} remain${others.length - repairable === 1 ? 's' : ''}`,
+    ],
+  ];
+  for (const o of others.slice(0, MAX_OTHER_ROWS)) {
+    const place = diagnosisPlace(o);
+    rows.push([
+      o.repair ? 'repairable' : 'remains',
+      `${place ? `${place} ` : ''}${sanitize(o.summary)} [${o.code}]`,
+    ]);
+  }
+  if (others.length > MAX_OTHER_ROWS) rows.push(['also', `…and ${others.length - MAX_OTHER_ROWS} more`]);
   return rows;
 }
 
@@ -105,7 +134,7 @@ export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
  * undone, and the proposed ones in one row that says how to apply them (`forge fix <buildId>`).
  */
 export function repairRows(
-  repairs: readonly Pick<Repair, 'summary' | 'status'>[],
+  repairs: readonly Pick<Repair, 'summary' | 'status' | 'verification'>[],
   buildId: string,
 ): [string, string][] {
   const rows: [string, string][] = [];
@@ -114,7 +143,10 @@ export function repairRows(
     else if (repair.status === 'failed') rows.push(['repair', `failed: ${sanitize(repair.summary)}`]);
     else if (repair.status === 'undone') rows.push(['repair', `undone: ${sanitize(repair.summary)}`]);
   }
-  const proposed = repairs.filter((r) => r.status === 'proposed').map((r) => sanitize(r.summary));
+  // A proposal says what its trial on a copy of the project showed ("verified: the build passes").
+  const proposed = repairs
+    .filter((r) => r.status === 'proposed')
+    .map((r) => sanitize(r.verification ? `${r.summary} (${r.verification.detail})` : r.summary));
   if (proposed.length > 0)
     rows.push(['repair', `Run ${fixCommand(buildId)} to apply: ${proposed.join('; ')}`]);
   return rows;

@@ -100,7 +100,13 @@ async function fix(deps: Deps, opts: FixOptions, json: JsonResult): Promise<numb
 function printFix(deps: Deps, build: Build, result: FixResult): void {
   const color = paint(deps.term.stdoutColor);
   if (result.repairs.length === 0) deps.out.info(result.message);
-  for (const repair of result.repairs) for (const line of formatRepair(repair, color)) deps.out.data(line);
+  for (const made of result.repairs) {
+    // What the proposal's trial on a copy of the project showed before it was applied.
+    const proposed = build.repairs.find((r) => r.status === 'proposed' && r.code === made.code);
+    const repair =
+      !made.verification && proposed?.verification ? { ...made, verification: proposed.verification } : made;
+    for (const line of formatRepair(repair, color)) deps.out.data(line);
+  }
   deps.out.info(
     `Build ${result.buildId} of ${build.projectName} started with the repairs (fixing build ${build.id}).`,
   );

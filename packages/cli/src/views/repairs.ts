@@ -10,6 +10,14 @@ const STATUS_TONE: Record<Repair['status'], Tone | undefined> = {
   undone: 'dim',
 };
 
+/** A proposal's trial on a copy of the project: passed green, partly yellow, not run dim. */
+const VERIFICATION_TONE: Record<NonNullable<Repair['verification']>['status'], Tone | undefined> = {
+  passes: 'good',
+  partial: 'warn',
+  fails: 'bad',
+  'not-run': 'dim',
+};
+
 /**
  * A unified diff with its lines coloured as git colours them: added green, removed red, hunk headers
  * dim, file headers bold. The text comes from project files, so escape codes in it are removed.
@@ -37,6 +45,10 @@ export function formatRepair(repair: Repair, paint: Paint): string[] {
     `${paint('bold', sanitize(repair.summary))}  ${paint('dim', `[${repair.code}, ${repair.id}]`)} ${paint(STATUS_TONE[repair.status], repair.status)}`,
   ];
   if (repair.files.length > 0) lines.push(`  files: ${repair.files.map(sanitize).join(', ')}`);
+  if (repair.verification) {
+    const v = repair.verification;
+    lines.push(`  ${paint(VERIFICATION_TONE[v.status], sanitize(v.detail))}`);
+  }
   lines.push(...formatDiff(repair.diff, paint).map((line) => `  ${line}`));
   return lines;
 }

@@ -125,12 +125,15 @@ describe('diagnoses of real failures through a real daemon', { timeout: TEST_TIM
         diagnosis: {
           code: 'MISSING_ENV',
           subjects: ['SESSION_SECRET'],
-          file: '.env.example',
+          // Where the server reads it; the suggestion names .env.example, which documents it.
+          file: 'server.js',
+          line: 1,
           summary: `The app's server needs the environment variable SESSION_SECRET, which is not set: "SESSION_SECRET must be set and at least 32 characters long".`,
         },
       });
       if (result.status !== 'failed') throw new Error('unreachable');
       expect(result.diagnosis?.suggestion).toContain('{ "env": { "SESSION_SECRET": "…" } }');
+      expect(result.diagnosis?.suggestion).toContain('.env.example documents it.');
       expect(result.diagnosis?.repair).toBeUndefined();
     });
 

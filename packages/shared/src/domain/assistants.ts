@@ -44,6 +44,8 @@ export const DIAGNOSIS_CODES = [
   'MISMATCHED_PACKAGE_VERSIONS',
   /** The tool another stack needs (python3, go, php, hugo, cargo…) is not on the machine, or older than asked; subjects: [tool, minimum version]. */
   'TOOLCHAIN_MISSING',
+  /** Node ran a CommonJS file as an ES module ("require is not defined in ES module scope"); subjects: [the file, the package.json that makes it ESM]. */
+  'MODULE_FORMAT_MISMATCH',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;
@@ -64,12 +66,15 @@ export const REPAIR_CODES = [
   'DROP_FOREIGN_NODE_MODULES',
   /** Pin a package that must match another (react-dom to react) to that one's version in package.json, then reinstall unlocked. */
   'ALIGN_PACKAGE_VERSIONS',
+  /** Rename a CommonJS .js file that a "type": "module" package makes ESM to .cjs, and the package.json scripts that run it. */
+  'USE_COMMONJS_EXTENSION',
+  /** A peer conflict: ask for the newest version of the package whose peers accept the project's (tried before legacy peer mode). */
+  'USE_PEER_COMPATIBLE_VERSION',
 ] as const;
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;
 
-/** ScanBot's reading of a failed build (in its record, build-finished and the CLI's JSON). */
-export const Diagnosis = z.object({
+const DIAGNOSIS_FIELDS = {
   code: DiagnosisCode,
   /** One sentence: what is wrong, naming the package, file or script. */
   summary: z.string(),
@@ -83,12 +88,39 @@ export const Diagnosis = z.object({
   subjects: z.array(z.string()).optional(),
   /** The repair RepairBot can make for it, when one is safe. */
   repair: RepairCode.optional(),
+};
+
+/** One more error of the same failure, diagnosed on its own (a Diagnosis without `others`). */
+export const DiagnosedError = z.object(DIAGNOSIS_FIELDS);
+export type DiagnosedError = z.infer<typeof DiagnosedError>;
+
+/** ScanBot's reading of a failed build (in its record, build-finished and the CLI's JSON). */
+export const Diagnosis = z.object({
+  ...DIAGNOSIS_FIELDS,
+  /**
+   * Every other distinct error of the failure, each diagnosed: those with a `repair` are made in the
+   * same pass as this one's; those without remain for the developer.
+   */
+  others: z.array(DiagnosedError).optional(),
 });
 export type Diagnosis = z.infer<typeof Diagnosis>;
 
 export const REPAIR_STATUSES = ['proposed', 'applied', 'failed', 'undone'] as const;
 export const RepairStatus = z.enum(REPAIR_STATUSES);
 export type RepairStatus = z.infer<typeof RepairStatus>;
+
+/**
+ * What RepairBot found when it tried a proposed repair on a scratch copy of the project (the failed
+ * step run again there, in the same sandbox with the same toolchain): the build passes, some of the
+ * errors it was made for are gone, none are (such a proposal is dropped), or it could not be tried.
+ */
+export const REPAIR_VERIFICATION_STATUSES = ['passes', 'partial', 'fails', 'not-run'] as const;
+export const RepairVerification = z.object({
+  status: z.enum(REPAIR_VERIFICATION_STATUSES),
+  /** One line: "verified: the build passes", "verified: fixes 2 of 3 errors; …", or why it was not run. */
+  detail: z.string(),
+});
+export type RepairVerification = z.infer<typeof RepairVerification>;
 
 /** One repair RepairBot proposed or made (record, CLI JSON, FixIt). */
 export const Repair = z.object({
@@ -106,6 +138,8 @@ export const Repair = z.object({
   at: z.string(),
   /** The build it was made for. */
   buildId: z.string().nullable().default(null),
+  /** A proposal's trial on a scratch copy of the project, before it was shown. */
+  verification: RepairVerification.optional(),
 });
 export type Repair = z.infer<typeof Repair>;
 

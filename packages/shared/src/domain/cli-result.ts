@@ -94,7 +94,9 @@ export const CliBuildResult = z.object({
   diagnosis: Diagnosis.optional(),
   /** Repairs RepairBot made during the build (or proposed: `forge fix <buildId>` applies them). */
   repairs: z
-    .array(Repair.pick({ id: true, code: true, summary: true, files: true, status: true }))
+    .array(
+      Repair.pick({ id: true, code: true, summary: true, files: true, status: true, verification: true }),
+    )
     .optional(),
   /** What the project's tests say, with counts when known (absent when the build never reached its tests). */
   tests: TestsVerdict.optional(),

@@ -319,7 +319,10 @@ function DiagnosisLines({ diagnosis }: { diagnosis: Diagnosis }) {
 function RepairLine({ build }: { build: Build }) {
   const repairs = repairsOf(build);
   const made = repairs.filter((r) => r.status === 'applied').map((r) => r.summary);
-  const proposed = repairs.filter((r) => r.status === 'proposed').map((r) => r.summary);
+  // A proposal says what its trial on a copy of the project showed ("verified: the build passes").
+  const proposed = repairs
+    .filter((r) => r.status === 'proposed')
+    .map((r) => (r.verification ? `${r.summary} (${r.verification.detail})` : r.summary));
   const failed = repairs.filter((r) => r.status === 'failed').map((r) => r.summary);
   const parts: ReactNode[] = [];
   if (made.length > 0)

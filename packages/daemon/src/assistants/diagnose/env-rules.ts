@@ -232,10 +232,75 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 async function readsEnv(ctx: Context, file: string, name: string): Promise<boolean> {
   const text = await ctx.readText(file, 4 * 1024 * 1024);
   if (text === null) return false;
+  return envRead(name).test(text);
+}
+
+/** How code reads the variable `name`: process.env.X, import.meta.env.X, env['X'], os.environ['X']… */
+function envRead(name: string): RegExp {
   const n = escape(name);
   return new RegExp(
     `(?:process\\.env|import\\.meta\\.env|Bun\\.env|\\benv)\\s*(?:\\.\\s*${n}\\b|\\[\\s*["'\`]${n}["'\`]\\s*\\])|\\b${n}\\b[^\\n]{0,40}=\\s*(?:process\\.env|import\\.meta\\.env)\\b|(?:os\\.environ|os\\.getenv|getenv|Deno\\.env\\.get)\\s*[[(.]\\s*(?:get\\(\\s*)?["']${n}["']|\\{[^}]{0,400}\\b${n}\\b[^}]{0,400}\\}\\s*=\\s*process\\.env\\b|\\b\\w*[Ee]nv\\w*\\(\\s*["'\`]${n}["'\`]`,
-  ).test(text);
+  );
+}
+
+/** Project files looked through for where a variable is read, at most (node_modules and outputs never). */
+const MAX_READ_SCAN = 2_000;
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte|astro|py)$/;
+const NOT_SOURCE = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  '.next',
+  '.nuxt',
+  '.output',
+  'coverage',
+]);
+
+/**
+ * Where the code reads `name`: the first line that reads it in a file the error's stack names, else
+ * in the project's source files (a bounded walk). The place a developer opens to see what it is for.
+ */
+async function readPlace(ctx: Context, name: string, frames: readonly Place[]): Promise<Place | null> {
+  const pattern = envRead(name);
+  const lineIn = async (file: string): Promise<Place | null> => {
+    const text = await ctx.readText(file, 4 * 1024 * 1024);
+    if (text === null) return null;
+    const lines = text.split('\n');
+    const i = lines.findIndex((l) => pattern.test(l));
+    return i < 0 ? null : { file, line: i + 1 };
+  };
+  for (const frame of frames) {
+    const found = await lineIn(frame.file);
+    if (found) return found;
+  }
+  let seen = 0;
+  const walk = async (dir: string): Promise<Place | null> => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(ctx.projectDir, dir), { withFileTypes: true });
+    } catch {
+      return null;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (seen >= MAX_READ_SCAN) return null;
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isFile() && CODE_FILE.test(e.name)) {
+        seen += 1;
+        const found = await lineIn(rel);
+        if (found) return found;
+      }
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || NOT_SOURCE.has(e.name) || e.name.startsWith('.')) continue;
+      const found = await walk(dir ? `${dir}/${e.name}` : e.name);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk('');
 }
 
 /** The project's forge config file (the plan's decision), if it has one. */
@@ -307,7 +372,11 @@ export async function missingEnv(ctx: Context): Promise<Diagnosis | null> {
       ? '"env" of the "forge" key in package.json'
       : `"env" of the forge config (${config})`
     : '"env" of a forge config (forge.config.json)';
-  const doc = template ? ` ${template} documents ${names.length > 1 ? 'them' : 'it'}.` : '';
+  // Where the code reads the variable (what a developer opens to see what it is for), else the file
+  // that documents it, else the project file the error points at.
+  const read = await readPlace(ctx, names[0]!, frames);
+  const readAt = read ? ` ${read.file}:${read.line} reads ${names[0]} from the environment.` : '';
+  const doc = `${readAt}${template ? ` ${template} documents ${names.length > 1 ? 'them' : 'it'}.` : ''}`;
   const advice: string[] = [];
   if (unset.length)
     advice.push(
@@ -322,8 +391,7 @@ export async function missingEnv(ctx: Context): Promise<Diagnosis | null> {
       `Change ${listText(given)} in ${configText} to a value the app accepts (the output says what it expects).`,
     );
   const suggestion = `${advice.join(' ')}${doc} Forge passes none of the daemon's own variables to builds. Use values meant for builds and previews, not production secrets: the config travels with the upload, and a real secret is never committed.`;
-  // The file that documents the variables, else the project file the error points at.
-  const place = template ? { file: template } : frames[0];
+  const place = read ?? (template ? { file: template } : frames[0]);
   return {
     code: 'MISSING_ENV',
     summary,

@@ -1,7 +1,8 @@
-import type { Diagnosis } from '@forge/shared';
+import type { DiagnosedError, Diagnosis, ToolError } from '@forge/shared';
 import { syntaxError, typeError, unknown } from './code-rules.ts';
 import { Context, type DiagnoseInput } from './context.ts';
 import { missingEnv } from './env-rules.ts';
+import { moduleFormat } from './module-format-rules.ts';
 import { findUnresolved, missingFile, missingPackages } from './imports.ts';
 import {
   commandMissing,
@@ -86,6 +87,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     notPlanned,
     mismatchedVersions,
     missingEnv,
+    moduleFormat,
     imports,
     networkAtBuild,
     portInUse,
@@ -96,9 +98,79 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   ];
   for (const rule of rules) {
     const found = await rule(ctx);
-    if (found && (await trueOfTheFiles(ctx, found))) return found;
+    if (found && (await trueOfTheFiles(ctx, found))) return withOthers(ctx, found);
   }
-  return unknown(ctx);
+  return withOthers(ctx, unknown(ctx));
+}
+
+/** Other errors listed beside the first one stop here (the build record lists 50 at most too). */
+const MAX_OTHERS = 50;
+
+/**
+ * The first diagnosis with every other distinct error of the same failure, each read on its own:
+ * every unresolved import (a missing package, an import whose case differs, a missing file) and
+ * every other error a tool printed (the build record's error list), so one pass can repair all that
+ * is repairable and say what remains. A tool error that an import diagnosis already explains (same
+ * place, or its message names the import) is not listed twice.
+ */
+async function withOthers(ctx: Context, primary: Diagnosis): Promise<Diagnosis> {
+  const others: DiagnosedError[] = [];
+  const same = (a: DiagnosedError, b: DiagnosedError): boolean =>
+    a.code === b.code &&
+    a.file === b.file &&
+    a.line === b.line &&
+    (a.subjects?.[0] ?? '') === (b.subjects?.[0] ?? '');
+  const add = (d: DiagnosedError): void => {
+    const { others: _nested, ...item } = d as Diagnosis;
+    if (others.length < MAX_OTHERS && !same(item, primary) && !others.some((o) => same(o, item))) {
+      others.push(item);
+    }
+  };
+  const found = findUnresolved(ctx);
+  const packages = await missingPackages(ctx, found);
+  // The first diagnosis may already name every missing package: then they are not listed again.
+  if (packages && !(primary.code === 'MISSING_PACKAGE' && sameNames(primary, packages))) {
+    if (await trueOfTheFiles(ctx, packages)) add(packages);
+  }
+  const imports: DiagnosedError[] = [];
+  for (const u of found) {
+    const d = missingFile(ctx, [u]);
+    if (d && (await trueOfTheFiles(ctx, d))) imports.push(d);
+  }
+  imports.forEach(add);
+  const explained = [primary, ...(packages ? [packages] : []), ...imports];
+  for (const e of ctx.input.error.errors ?? []) {
+    if (e.primary || explained.some((d) => explains(d, e))) continue;
+    add(fromToolError(e));
+  }
+  return others.length > 0 ? { ...primary, others } : primary;
+}
+
+const sameNames = (a: Diagnosis, b: Diagnosis): boolean =>
+  (b.subjects ?? []).every((name) => a.subjects?.includes(name));
+
+/** Whether a diagnosis is about the error a tool printed: the same place, or an import it names. */
+function explains(d: DiagnosedError, e: ToolError): boolean {
+  if (d.file && e.file === d.file && d.line !== undefined && e.line === d.line) return true;
+  return (d.subjects ?? []).some(
+    (s) => s.length > 1 && new RegExp(`["'\`]${escapeRegExp(s)}["'\`]`).test(e.message),
+  );
+}
+
+/** A tool's error that no rule reads more closely: a type error (tsc's TS codes) or, else, as printed. */
+function fromToolError(e: ToolError): DiagnosedError {
+  const place = {
+    ...(e.file ? { file: e.file } : {}),
+    ...(e.file && e.line ? { line: e.line } : {}),
+    ...(e.file && e.line && e.column ? { column: e.column } : {}),
+  };
+  const typeError = /^TS\d+$/.test(e.code ?? '') && e.code !== 'TS1005';
+  return {
+    code: typeError ? 'TYPE_ERROR' : 'UNKNOWN',
+    summary: `${e.tool}: ${e.message}${e.code ? ` (${e.code})` : ''}`,
+    ...place,
+    suggestion: 'RepairBot has no safe repair for it: correct the code at this place.',
+  };
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -73,12 +73,18 @@ const SECRET_ADVICE =
 describe('MISSING_ENV', () => {
   it('a Nitro server that stops at start for SESSION_SECRET, documented in .env.example', async () => {
     const d = await diagnoseCase('nitro-env-secret', { step: 'preview' });
-    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['SESSION_SECRET'], file: '.env.example' });
+    // Where the code reads it: what a developer opens to see what it is for.
+    expect(d).toMatchObject({
+      code: 'MISSING_ENV',
+      subjects: ['SESSION_SECRET'],
+      file: 'server/utils/session.js',
+      line: 1,
+    });
     expect(d.summary).toBe(
       `The app's server needs the environment variable SESSION_SECRET, which is not set: "SESSION_SECRET must be set and at least 32 characters long".`,
     );
     expect(d.suggestion).toBe(
-      'Set SESSION_SECRET in the "env" of a forge config (forge.config.json): { "env": { "SESSION_SECRET": "…" } }. .env.example documents it. ' +
+      'Set SESSION_SECRET in the "env" of a forge config (forge.config.json): { "env": { "SESSION_SECRET": "…" } }. server/utils/session.js:1 reads SESSION_SECRET from the environment. .env.example documents it. ' +
         "Forge passes none of the daemon's own variables to builds. Use values meant for builds and previews, not production secrets: the config travels with the upload, and a real secret is never committed.",
     );
     expect(d.repair).toBeUndefined();
@@ -89,7 +95,11 @@ describe('MISSING_ENV', () => {
       step: 'preview',
       lines: ['[error] SESSION_SECRET must be set and at least 32 characters long'],
     });
-    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['SESSION_SECRET'], file: '.env.example' });
+    expect(d).toMatchObject({
+      code: 'MISSING_ENV',
+      subjects: ['SESSION_SECRET'],
+      file: 'server/utils/session.js',
+    });
     expect(d.summary).toContain('"SESSION_SECRET must be set and at least 32 characters long"');
   });
 
@@ -117,9 +127,10 @@ describe('MISSING_ENV', () => {
       code: 'MISSING_ENV',
       subjects: ['SESSION_SECRET'],
       file: 'server.js',
-      line: 2,
+      line: 1,
     });
     expect(d.suggestion).toMatch(/^Set SESSION_SECRET in the "env" of a forge config/);
+    expect(d.suggestion).toContain('server.js:1 reads SESSION_SECRET from the environment.');
     expect(d.suggestion).not.toContain('documents');
   });
 
@@ -177,7 +188,8 @@ describe('MISSING_ENV', () => {
 
   it('"X is not defined" from an env helper, confirmed by .env.sample', async () => {
     const d = await diagnoseCase('node-env-not-defined');
-    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['PUBLIC_API_URL'], file: '.env.sample' });
+    // The call that reads it, not the helper's throw.
+    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['PUBLIC_API_URL'], file: 'build.js', line: 6 });
     expect(d.suggestion).toContain('.env.sample documents it.');
   });
 
@@ -185,7 +197,7 @@ describe('MISSING_ENV', () => {
     const d = await diagnoseCase('node-env-not-defined', {
       files: without('node-env-not-defined', '.env.sample'),
     });
-    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['PUBLIC_API_URL'], file: 'build.js', line: 2 });
+    expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['PUBLIC_API_URL'], file: 'build.js', line: 6 });
   });
 
   it('"X is not defined" that no file ties to the environment is not claimed', async () => {

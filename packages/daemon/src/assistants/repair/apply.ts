@@ -93,7 +93,8 @@ const TOOL_OWNED = /(?:^|\/)(?:node_modules|\.git)(?:\/|$)/;
 /**
  * What a repair may change, checked before anything is saved or written, whatever the planner said:
  * the files it declares (in `files`: the edit it is about, shown to the user and saved for undo) and
- * the install's own lockfile; it may delete nothing but that lockfile, and remove no node_modules but
+ * the install's own lockfile; it may delete nothing but that lockfile (or a declared file it renames:
+ * the same bytes written under a new declared name), and remove no node_modules but
  * the install's own top-level ones (the install folder's, and the app's when it is a package of that
  * install). So a committed `test/fixtures/…/node_modules` or any other file of the upload survives
  * every repair. Throws REPAIR_OUT_OF_SCOPE naming the path.
@@ -111,9 +112,19 @@ function checkScope(
   };
   const lockfiles = new Set([...LOCKFILE_NAMES].map((name) => relIn(scope.installDir, name)));
   const declared = new Set(plan.files.map((f) => checkRelPath(f)));
+  // A rename: a declared file deleted whose exact bytes the same plan writes under a new name.
+  const renamed = (w: Resolved): boolean =>
+    declared.has(w.rel) &&
+    writes.some(
+      (o) =>
+        o.content !== null &&
+        !o.exists &&
+        declared.has(o.rel) &&
+        Buffer.from(o.content as string | Uint8Array).equals(fs.readFileSync(w.abs)),
+    );
   for (const w of writes) {
     if (TOOL_OWNED.test(w.rel)) refuse(w.rel, 'write');
-    if (w.content === null && w.exists && !lockfiles.has(w.rel)) refuse(w.rel, 'delete');
+    if (w.content === null && w.exists && !lockfiles.has(w.rel) && !renamed(w)) refuse(w.rel, 'delete');
     if (w.exists && !declared.has(w.rel) && !lockfiles.has(w.rel)) refuse(w.rel, 'silently change');
   }
   if (plan.dropNodeModules) {

@@ -81,7 +81,12 @@ export function importPattern(specifier: string): RegExp {
  * in the importer only, every occurrence of that exact literal — and only when the corrected path
  * resolves to exactly one file on disk and the written one to none.
  */
-export async function planImportCase(diagnosis: Diagnosis, target: RepairTarget): Promise<PlanResult> {
+export async function planImportCase(
+  diagnosis: Pick<Diagnosis, 'file' | 'subjects'>,
+  target: RepairTarget,
+  /** Files as an earlier repair of the same pass leaves them (project-relative → text). */
+  pending?: ReadonlyMap<string, string>,
+): Promise<PlanResult> {
   const [written, corrected] = diagnosis.subjects ?? [];
   const importer = diagnosis.file === undefined ? null : projectRel(diagnosis.file);
   if (!written || !corrected || !importer) {
@@ -96,7 +101,7 @@ export async function planImportCase(diagnosis: Diagnosis, target: RepairTarget)
       reason: `"${written}" is not a relative import: RepairBot only corrects project paths`,
     };
   }
-  const source = await readInside(target.projectDir, importer);
+  const source = pending?.get(importer) ?? (await readInside(target.projectDir, importer));
   if (source === null) return { plan: null, reason: `${importer} is not a file in the project` };
 
   const importerDir = path.posix.dirname(importer);

@@ -1,8 +1,11 @@
 import { formatCommand, type Diagnosis, type RepairCode } from '@forge/shared';
 import { planAddPackages } from './add-packages.ts';
 import { planAlignVersions } from './align-versions.ts';
+import { planCommonJsExtension } from './commonjs-extension.ts';
 import { installArgs } from './install-args.ts';
-import { readInsideBytes } from './project.ts';
+import { readInside, readInsideBytes } from './project.ts';
+import { unifiedDiff } from './diff.ts';
+import type { InstallMode } from './types.ts';
 import { planFrameworkBuild } from './framework-build.ts';
 import { planImportCase } from './import-case.ts';
 import { planDropNodeModules, planLegacyPeers, planReinstallUnfrozen } from './install-repairs.ts';
@@ -30,6 +33,8 @@ const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => P
   USE_FRAMEWORK_BUILD: planFrameworkBuild,
   DROP_FOREIGN_NODE_MODULES: planDropNodeModules,
   ALIGN_PACKAGE_VERSIONS: planAlignVersions,
+  USE_COMMONJS_EXTENSION: planCommonJsExtension,
+  USE_PEER_COMPATIBLE_VERSION: planLegacyPeers,
 };
 
 /**
@@ -42,8 +47,83 @@ export async function planRepair(diagnosis: Diagnosis, target: RepairTarget): Pr
   if (target.signal?.aborted) return { plan: null, reason: 'the repair was cancelled' };
   const planned = await PLANNERS[diagnosis.repair](diagnosis, target);
   if (!planned.plan) return planned;
-  const same = await changesNothing(planned.plan, target);
-  return same ? { plan: null, reason: same } : planned;
+  const plan = await withOthersPlanned(planned.plan, diagnosis, target);
+  const same = await changesNothing(plan, target);
+  return same ? { plan: null, reason: same } : { plan };
+}
+
+/** How strongly an install mode departs from the plan's install: the stronger of two wins. */
+const MODE_RANK: Readonly<Record<InstallMode, number>> = { unfrozen: 1, 'legacy-peer': 2 };
+
+/**
+ * The repair of the first error joined by the repairs of the failure's other errors (its `others`),
+ * so one pass repairs every repairable error: every import whose case differs is corrected (several
+ * in one file one after the other), and a repair of another kind is added when the files it writes
+ * are not written by one already planned. What cannot be joined is left out (it remains in the
+ * diagnosis, and the build after the repair says whether it is still there).
+ */
+async function withOthersPlanned(
+  first: RepairPlan,
+  diagnosis: Diagnosis,
+  target: RepairTarget,
+): Promise<RepairPlan> {
+  const others = (diagnosis.others ?? []).filter((d) => d.repair);
+  if (others.length === 0) return first;
+  const plans: RepairPlan[] = [first];
+  const codes = new Set<RepairCode>([first.code]);
+  // Text of every file written so far: a later import-case correction of the same file starts there.
+  const pending = new Map<string, string>();
+  const remember = (plan: RepairPlan): void => {
+    for (const w of plan.writes) if (typeof w.content === 'string') pending.set(w.file, w.content);
+  };
+  remember(first);
+  for (const other of others) {
+    if (target.signal?.aborted) break;
+    let planned: PlanResult;
+    if (other.repair === 'FIX_IMPORT_CASE') {
+      planned = await planImportCase(other, target, pending);
+    } else if (codes.has(other.repair!)) {
+      continue;
+    } else {
+      planned = await PLANNERS[other.repair!](other, target);
+      const written = new Set(plans.flatMap((p) => p.writes.map((w) => w.file)));
+      if (planned.plan?.writes.some((w) => written.has(w.file))) continue;
+    }
+    if (!planned.plan) continue;
+    plans.push(planned.plan);
+    codes.add(planned.plan.code);
+    remember(planned.plan);
+  }
+  return plans.length === 1 ? first : await joinPlans(plans, target);
+}
+
+/** One plan doing what several do: each file written once (its last content), the diff of the whole. */
+async function joinPlans(plans: readonly RepairPlan[], target: RepairTarget): Promise<RepairPlan> {
+  const writes = new Map<string, RepairPlan['writes'][number]>();
+  for (const p of plans) for (const w of p.writes) writes.set(w.file, w);
+  const diffs: string[] = [];
+  for (const w of writes.values()) {
+    if (typeof w.content !== 'string' && w.content !== null) continue;
+    diffs.push(
+      unifiedDiff([{ file: w.file, before: await readInside(target.projectDir, w.file), after: w.content }]),
+    );
+  }
+  const modes = plans.flatMap((p) => (p.install ? [p.install] : []));
+  const install = modes.sort((a, b) => MODE_RANK[b] - MODE_RANK[a])[0];
+  const unique = (items: readonly string[]): string[] => [...new Set(items)];
+  const nodeModules = unique(
+    plans.flatMap((p) => (p.dropNodeModules ? (p.nodeModules ?? ['node_modules']) : [])),
+  );
+  return {
+    code: plans[0]!.code,
+    summary: plans.map((p, i) => (i === 0 ? p.summary : p.summary.replace(/^RepairBot /, ''))).join('; '),
+    files: unique(plans.flatMap((p) => p.files)),
+    diff: diffs.join(''),
+    writes: [...writes.values()],
+    backup: unique(plans.flatMap((p) => p.backup)),
+    ...(install ? { install } : {}),
+    ...(nodeModules.length > 0 ? { dropNodeModules: true, nodeModules } : {}),
+  };
 }
 
 /** Why a worked-out plan would leave the project and its install exactly as they are, or null when it changes something. */

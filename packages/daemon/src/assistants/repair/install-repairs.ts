@@ -4,6 +4,7 @@ import type { Diagnosis } from '@forge/shared';
 import { realWithin } from '../../fs/contain.ts';
 import { installTool } from './install-args.ts';
 import { lockfileOf, relJoin } from './project.ts';
+import { planPeerVersion } from './peer-version.ts';
 import type { PlanResult, RepairTarget } from './types.ts';
 
 /** Repairs that change how the next install runs, not the project's files (bar the lockfile it rewrites). */
@@ -53,6 +54,12 @@ export async function planLegacyPeers(diagnosis: Diagnosis, target: RepairTarget
       plan: null,
       reason: `${tool} does not fail an install on conflicting peer dependencies: there is no legacy peer mode to retry with`,
     };
+  }
+  // Legacy peer mode is the last resort: a version the registry has whose peers accept the
+  // project's comes first (the same plan, once written, is what a trial or the rebuild proves).
+  if (diagnosis.repair === 'LEGACY_PEER_DEPS') {
+    const compatible = await planPeerVersion(diagnosis, target);
+    if (compatible) return { plan: compatible };
   }
   const lockfile = await lockfileOf(target.projectDir, target.blueprint);
   const conflict = diagnosis.subjects?.length ? ` (peer conflict: ${diagnosis.subjects.join(', ')})` : '';

@@ -17,6 +17,7 @@ import {
   type ServerMessage,
   type Settings,
   type StepName,
+  type ToolError,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
 import type { Fleet } from '../../fleet/fleet.ts';
@@ -51,7 +52,9 @@ import { diagnoseStage } from '../../pipeline/stages/diagnose.ts';
 import { lintStage } from '../../pipeline/stages/lint.ts';
 import { gitSnapshot } from '../../pipeline/run/git-snapshot.ts';
 import { repairStage, type RepairDone } from '../../pipeline/stages/repair.ts';
-import { installArgs, type InstallMode } from '../../assistants/repair/index.ts';
+import { restoreBackup, type InstallMode } from '../../assistants/repair/index.ts';
+import { compare, withInstallMode, type TrialRequest } from '../../pipeline/stages/verify-repair.ts';
+import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { REPAIR_HINT } from '../../assistants/diagnose/context.ts';
 import { pathWith } from '../../pipeline/toolchains/index.ts';
 import type { RepairJournal } from '../repairs/journal.ts';
@@ -182,6 +185,9 @@ const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'PROJECT_NOT_BUILDABLE',
 ]);
 
+/** Repairs one build makes in place at most: each must move the build forward, and three is enough. */
+const MAX_REPAIRS_PER_BUILD = 3;
+
 /** Lockfiles an install may rewrite: a repaired install says when it changed one. */
 const LOCKFILES = [
   'package-lock.json',
@@ -203,17 +209,6 @@ function lockfileDigest(dir: string): { file: string; digest: string } | null {
     }
   }
   return null;
-}
-
-/** The plan with its install run the way a repair asks (no frozen lockfile, legacy peers). */
-function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
-  if (!bp.install || !bp.packageManager) return bp;
-  return {
-    ...bp,
-    install: installArgs(bp.packageManager, mode, bp.install),
-    // Yarn Berry reads immutability from its environment in CI too.
-    env: { ...bp.env, YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' },
-  };
 }
 
 /** When the last build step started (ms), to tell what the build wrote; null when there was none. */
@@ -369,12 +364,14 @@ export function createPipeline(deps: PipelineDeps) {
     bp: Blueprint,
     apply: boolean,
     installMode?: InstallMode,
+    trial?: TrialRequest,
   ): Promise<{ done: RepairDone; reason?: undefined } | { done: null; reason: string }> {
     const result = await runStage(env, run, stages.repair, {
       diagnosis,
       blueprint: bp,
       apply,
       ...(installMode ? { installMode } : {}),
+      ...(trial ? { trial } : {}),
     });
     if (!result.ok) {
       if (result.failure.status === 'cancelled') throw new Stop(result.failure, 'RepairBot');
@@ -384,6 +381,27 @@ export function createPipeline(deps: PipelineDeps) {
     if (!result.value) return { done: null, reason: result.detail };
     noteRepair(run, result.value.repair);
     return { done: result.value };
+  }
+
+  /**
+   * Take back a repair made in place that did not move the build forward: its files restored from
+   * the backup, its journal entry and the build's record marked undone, and the log saying why.
+   * Returns the reason, for the diagnosis.
+   */
+  async function undoInPlace(run: BuildRun, done: RepairDone, after: Diagnosis): Promise<string> {
+    const why = `${done.plan.code} was made and undone: the ${after.code} it answered was still there after it (${after.summary})`;
+    if (done.backupDir) await restoreBackup(done.backupDir, layout.projectDir(run.projectName));
+    const at = new Date().toISOString();
+    const summary = `${done.repair.summary} (undone: it did not move the build forward)`;
+    if (deps.journal.get(done.repair.id))
+      deps.journal.update(done.repair.id, { status: 'undone', summary, at });
+    run.record({
+      repairs: run
+        .snapshot()
+        .repairs.map((r) => (r.id === done.repair.id ? { ...r, status: 'undone' as const, summary, at } : r)),
+    });
+    run.log('RepairBot', 'warn', `Undid ${done.repair.id}: ${why}.`);
+    return why;
   }
 
   /**
@@ -454,7 +472,17 @@ export function createPipeline(deps: PipelineDeps) {
       if (tools) run.record({ blueprint: next });
       return withToolPath(next, tools?.path ?? [], tools?.env);
     };
-    const tried = new Set<RepairCode>();
+    // The plan of a scratch copy, read the same way, with this build's toolchain.
+    const planOfCopy = async (dir: string): Promise<Blueprint> => {
+      const app = repo.project(run.projectName)?.app ?? undefined;
+      return withToolPath(
+        withProvided(await detectBlueprint(dir, app ? { app } : {}), tools),
+        tools?.path ?? [],
+      );
+    };
+    // The repairs made in place, each with the diagnosis it answered: the next failure is compared
+    // with that one, so a repair that did not move the build forward is undone.
+    const made: { done: RepairDone; diagnosis: Diagnosis; errors?: readonly ToolError[] | undefined }[] = [];
     let installMode: InstallMode | undefined;
     let repaired = false;
     if (source.fix) {
@@ -465,7 +493,7 @@ export function createPipeline(deps: PipelineDeps) {
         const message = `RepairBot has nothing to change for ${source.fix.diagnosis.repair ?? source.fix.diagnosis.code}: ${reason}. The project was not built again; it would fail the same way.`;
         throw new Stop(failure('failed', 'NOTHING_TO_FIX', message), 'RepairBot', { diagnosis: null });
       }
-      tried.add(done.plan.code);
+      made.push({ done, diagnosis: source.fix.diagnosis });
       installMode = done.plan.install;
       repaired = true;
       bp = await replan();
@@ -477,20 +505,36 @@ export function createPipeline(deps: PipelineDeps) {
       const diagnosis = await diagnoseFailure(run, failed, bp);
       const code = diagnosis?.repair;
       const stop = new Stop(failed.failure, failed.bot, { step: failed.step, diagnosis });
-      if (!diagnosis || !code) throw stop;
-      if (tried.has(code)) {
-        run.log(
-          'RepairBot',
-          'warn',
-          `Already tried ${code} in this build: not repairing the same way twice.`,
-        );
+      const last = made.at(-1);
+      const errors = failed.failure.evidence?.errors;
+      if (last && diagnosis && compare(last, { diagnosis, errors }).status === 'fails') {
+        // The repair changed the project and the build fails just as before: it is taken back.
+        const why = await undoInPlace(run, last.done, diagnosis);
         throw new Stop(failed.failure, failed.bot, {
           step: failed.step,
-          diagnosis: withoutRepair(diagnosis, `${code} was made during this build, and it still fails`),
+          diagnosis: withoutRepair(diagnosis, why),
+        });
+      }
+      if (!diagnosis || !code) throw stop;
+      if (made.length >= MAX_REPAIRS_PER_BUILD) {
+        const why = `RepairBot made ${made.length} repairs in this build (${made.map((m) => m.done.plan.code).join(', ')}) and stops there`;
+        run.log('RepairBot', 'warn', `${why}: ${code} is left for you to apply with forge fix.`);
+        throw new Stop(failed.failure, failed.bot, {
+          step: failed.step,
+          diagnosis: withoutRepair(diagnosis, why),
         });
       }
       const auto = deps.settings().autoRepair;
-      const { done, reason } = await repairFor(run, diagnosis, bp, auto, installMode);
+      // A proposal is tried on a scratch copy of the project before it is shown (or dropped).
+      const trial: TrialRequest = { step: failed.step, diagnosis, errors, replan: planOfCopy };
+      const { done, reason } = await repairFor(
+        run,
+        diagnosis,
+        bp,
+        auto,
+        installMode,
+        auto ? undefined : trial,
+      );
       if (!done) {
         // Nothing a repair can change: the build ends here, and its diagnosis no longer offers one.
         run.log(
@@ -504,7 +548,7 @@ export function createPipeline(deps: PipelineDeps) {
         });
       }
       if (!auto) throw stop;
-      tried.add(code);
+      made.push({ done, diagnosis, errors });
       repaired = true;
       installMode = done.plan.install ?? installMode;
       run.log('RepairBot', 'info', `Running the ${failed.step} step again after the repair.`);

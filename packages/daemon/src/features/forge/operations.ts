@@ -160,6 +160,9 @@ const REPAIR_WORDS: Record<RepairCode, string> = {
   DROP_FOREIGN_NODE_MODULES: 'remove node_modules built for another platform and install afresh',
   ALIGN_PACKAGE_VERSIONS:
     'pin a package that must match another (react-dom to react) to the same version and install again',
+  USE_COMMONJS_EXTENSION: 'rename a CommonJS .js file that "type": "module" makes ESM to .cjs',
+  USE_PEER_COMPATIBLE_VERSION:
+    'ask for the newest version of a package whose peer dependencies accept the project (before legacy peer mode)',
 };
 
 interface WorkflowStep {

@@ -187,7 +187,9 @@ async function readOnlyExcept(root: string, keep: readonly string[]): Promise<st
     if (!info || info.isSymbolicLink()) continue;
     if (info.isDirectory() && keep.some((k) => isInside(path, k)))
       args.push(...(await readOnlyExcept(path, keep)));
-    else args.push('--ro-bind', path, path);
+    // -try: an entry removed since it was listed (a node_modules being discarded in the background
+    // from FORGE_HOME's tmp, beside a repair trial's copy) is skipped instead of failing the command.
+    else args.push('--ro-bind-try', path, path);
   }
   return args;
 }

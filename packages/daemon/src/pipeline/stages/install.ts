@@ -24,11 +24,10 @@ import { commandFailure, diskFullFailure, type Stage, type StageContext, type St
 async function installOtherStack(
   ctx: StageContext,
   bp: Blueprint,
-  layout: HomeLayout,
+  projectDir: string,
 ): Promise<StageResult<void>> {
   const argv = bp.install!;
   const text = formatCommand(argv);
-  const projectDir = layout.projectDir(ctx.projectName);
   const cwd = path.join(projectDir, bp.installDir);
   const output = new OutputEvidence({ projectDir, cwd });
   const result = await ctx.run({
@@ -74,93 +73,102 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
     step: 'install',
     bot: 'DependencyBot',
     label: (projectName) => `install ${projectName}`,
-    async run(ctx, bp) {
-      if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, layout);
-      const argv = withYarnMutex(bp, layout.cachesDir);
-      const projectDir = path.join(layout.projectDir(ctx.projectName), bp.installDir);
-      const nodeModules = path.join(projectDir, 'node_modules');
-      const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
-      if (bp.mirrorHosts?.length && bp.env.npm_config_replace_registry_host === undefined) {
-        // A lockfile resolved against a mirror this machine does not reach: its URLs, and nothing
-        // else, now name the registry Forge reaches (the plan's "registry" decision says so).
-        const registry = registryFor('forge-registry-probe');
-        const done = await useReachableRegistry(projectDir, bp.mirrorHosts, registry, layout.tmpDir);
-        if (done) {
-          ctx.log(
-            'info',
-            `${done.file}: ${done.count} resolved URL${done.count === 1 ? '' : 's'} on ${bp.mirrorHosts.join(', ')} now point at ${registry} (the lockfile only; the upload's own is restored by uploading it again).`,
-          );
-        }
-      }
-      // The exact version the toolchain step provisioned is in the build's plan, not yet in `bp`.
-      const toolchain = ctx.build().blueprint?.toolchain ?? bp.toolchain;
-      const key = await installKey(projectDir, { ...bp, toolchain });
-      if (
-        (await readInstallKey(nodeModules)) !== key &&
-        (await readInstallKey(kept)) === key &&
-        !(await isWorkspaceInstall(projectDir, bp))
-      ) {
-        discardDir(nodeModules, layout.tmpDir);
-        fs.renameSync(kept, nodeModules);
-      }
-      if ((await readInstallKey(nodeModules)) === key) {
-        ctx.log('success', 'Dependencies unchanged since the last install: reusing node_modules.');
-        return {
-          ok: true,
-          value: undefined,
-          detail: 'reused node_modules (lockfile unchanged)',
-          stepStatus: 'cached',
-        };
-      }
-      discardDir(nodeModules, layout.tmpDir);
-      const text = formatCommand(argv);
-      const output = new OutputEvidence({ projectDir: layout.projectDir(ctx.projectName), cwd: projectDir });
-      const space = new DiskFullWatch();
-      const store = usesStore(argv) ? layout.storeDir : null;
-      if (store) {
-        // FORGE_HOME is then one writable mount with what is already in it bound read-only over it:
-        // its folders must exist before the install starts to be protected.
-        const outputs = path.dirname(layout.outputDir('_'));
-        const keptDirs = path.dirname(layout.depsDir('_'));
-        for (const dir of [store, layout.toolchainsDir, layout.tmpDir, outputs, keptDirs]) {
-          fs.mkdirSync(dir, { recursive: true });
-        }
-      }
-      const result = await ctx.run({
-        argv,
-        cwd: projectDir,
-        env: store ? { ...bp.env, npm_config_store_dir: store } : bp.env,
-        timeoutMs: bp.timeoutMs,
-        // The store and the project on one mount: pnpm hard-links instead of copying.
-        ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
-        onLine: (line) => {
-          output.onLine(line);
-          space.onLine(line);
-        },
-      });
-      const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
-      const full = diskFullFailure(failed, text, space, projectDir);
-      if (full) {
-        // A half-written node_modules is no install: removed, and its space given back.
-        discardDir(nodeModules, layout.tmpDir);
-        return { ok: false, failure: full };
-      }
-      if (failed) return { ok: false, failure: failed };
-      await writeInstallKey(nodeModules, key);
-      const took = formatDuration(result.durationMs);
-      if (isStoreInstall(bp)) {
-        ctx.log(
-          'success',
-          `Installed from Forge's shared store with pnpm (hoisted) in ${took}: no lockfile.`,
-        );
-        return {
-          ok: true,
-          value: undefined,
-          detail: `no lockfile: from Forge's shared store with pnpm (${took})`,
-        };
-      }
-      ctx.log('success', `${text} finished in ${took}`);
-      return { ok: true, value: undefined, detail: `${text} (${took})` };
-    },
+    run: (ctx, bp) => installIn(ctx, bp, { layout, root: layout.projectDir(ctx.projectName), kept: true }),
   };
+}
+
+/**
+ * The install of the project at `root` (the project's folder, or RepairBot's scratch copy of it, where
+ * `kept` is false: the node_modules ExtractBot set aside belong to the project, never to a trial).
+ */
+export async function installIn(
+  ctx: StageContext,
+  bp: Blueprint,
+  where: { layout: HomeLayout; root: string; kept: boolean },
+): Promise<StageResult<void>> {
+  const { layout } = where;
+  if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, where.root);
+  const argv = withYarnMutex(bp, layout.cachesDir);
+  const projectDir = path.join(where.root, bp.installDir);
+  const nodeModules = path.join(projectDir, 'node_modules');
+  const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
+  if (bp.mirrorHosts?.length && bp.env.npm_config_replace_registry_host === undefined) {
+    // A lockfile resolved against a mirror this machine does not reach: its URLs, and nothing
+    // else, now name the registry Forge reaches (the plan's "registry" decision says so).
+    const registry = registryFor('forge-registry-probe');
+    const done = await useReachableRegistry(projectDir, bp.mirrorHosts, registry, layout.tmpDir);
+    if (done) {
+      ctx.log(
+        'info',
+        `${done.file}: ${done.count} resolved URL${done.count === 1 ? '' : 's'} on ${bp.mirrorHosts.join(', ')} now point at ${registry} (the lockfile only; the upload's own is restored by uploading it again).`,
+      );
+    }
+  }
+  // The exact version the toolchain step provisioned is in the build's plan, not yet in `bp`.
+  const toolchain = ctx.build().blueprint?.toolchain ?? bp.toolchain;
+  const key = await installKey(projectDir, { ...bp, toolchain });
+  if (
+    (await readInstallKey(nodeModules)) !== key &&
+    where.kept &&
+    (await readInstallKey(kept)) === key &&
+    !(await isWorkspaceInstall(projectDir, bp))
+  ) {
+    discardDir(nodeModules, layout.tmpDir);
+    fs.renameSync(kept, nodeModules);
+  }
+  if ((await readInstallKey(nodeModules)) === key) {
+    ctx.log('success', 'Dependencies unchanged since the last install: reusing node_modules.');
+    return {
+      ok: true,
+      value: undefined,
+      detail: 'reused node_modules (lockfile unchanged)',
+      stepStatus: 'cached',
+    };
+  }
+  discardDir(nodeModules, layout.tmpDir);
+  const text = formatCommand(argv);
+  const output = new OutputEvidence({ projectDir: where.root, cwd: projectDir });
+  const space = new DiskFullWatch();
+  const store = usesStore(argv) ? layout.storeDir : null;
+  if (store) {
+    // FORGE_HOME is then one writable mount with what is already in it bound read-only over it:
+    // its folders must exist before the install starts to be protected.
+    const outputs = path.dirname(layout.outputDir('_'));
+    const keptDirs = path.dirname(layout.depsDir('_'));
+    for (const dir of [store, layout.toolchainsDir, layout.tmpDir, outputs, keptDirs]) {
+      fs.mkdirSync(dir, { recursive: true });
+    }
+  }
+  const result = await ctx.run({
+    argv,
+    cwd: projectDir,
+    env: store ? { ...bp.env, npm_config_store_dir: store } : bp.env,
+    timeoutMs: bp.timeoutMs,
+    // The store and the project on one mount: pnpm hard-links instead of copying.
+    ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
+    onLine: (line) => {
+      output.onLine(line);
+      space.onLine(line);
+    },
+  });
+  const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
+  const full = diskFullFailure(failed, text, space, projectDir);
+  if (full) {
+    // A half-written node_modules is no install: removed, and its space given back.
+    discardDir(nodeModules, layout.tmpDir);
+    return { ok: false, failure: full };
+  }
+  if (failed) return { ok: false, failure: failed };
+  await writeInstallKey(nodeModules, key);
+  const took = formatDuration(result.durationMs);
+  if (isStoreInstall(bp)) {
+    ctx.log('success', `Installed from Forge's shared store with pnpm (hoisted) in ${took}: no lockfile.`);
+    return {
+      ok: true,
+      value: undefined,
+      detail: `no lockfile: from Forge's shared store with pnpm (${took})`,
+    };
+  }
+  ctx.log('success', `${text} finished in ${took}`);
+  return { ok: true, value: undefined, detail: `${text} (${took})` };
 }

@@ -5,6 +5,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { RepairJournal } from '../../features/repairs/journal.ts';
 import { applyPlan, planRepair, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
 import type { Stage } from './types.ts';
+import { tryRepair, type TrialRequest } from './verify-repair.ts';
 
 /** How long RepairBot's own commands (resolving a version with the package manager) may take. */
 const REPAIR_COMMAND_TIMEOUT_MS = 60_000;
@@ -16,12 +17,16 @@ export interface RepairStageInput {
   apply: boolean;
   /** How the install runs now, when an earlier repair of this build changed it. */
   installMode?: InstallMode;
+  /** A proposal is tried on a scratch copy first (the failed step again): shown labelled, or dropped. */
+  trial?: TrialRequest;
 }
 
 /** A repair worked out: made (journaled, files saved for undo) or proposed. */
 export interface RepairDone {
   repair: Repair;
   plan: RepairPlan;
+  /** Where the files it changed were saved (applied only): undo puts them back. */
+  backupDir?: string;
 }
 
 const PROPOSED_VERBS: Record<string, string> = {
@@ -36,8 +41,9 @@ const PROPOSED_VERBS: Record<string, string> = {
 
 /** A plan's summary (worded as done: "RepairBot added x") as a proposal: "RepairBot would add x". */
 export function proposedSummary(summary: string): string {
-  return summary.replace(/^RepairBot (\w+)/, (all, verb: string) =>
-    PROPOSED_VERBS[verb] ? `RepairBot would ${PROPOSED_VERBS[verb]}` : all,
+  // A repair joined from several says each of its parts after "; " with its own verb.
+  return summary.replace(/(^RepairBot |; )(\w+)/g, (all, lead: string, verb: string) =>
+    PROPOSED_VERBS[verb] ? `${lead === '; ' ? '; ' : 'RepairBot would '}${PROPOSED_VERBS[verb]}` : all,
   );
 }
 
@@ -60,7 +66,7 @@ export function repairStage(deps: {
     step: 'repair',
     bot: 'RepairBot',
     label: (projectName, input) => `repair ${projectName} (${input.diagnosis.repair ?? 'none'})`,
-    async run(ctx, { diagnosis, blueprint, apply, installMode }) {
+    async run(ctx, { diagnosis, blueprint, apply, installMode, trial }) {
       const projectDir = layout.projectDir(ctx.projectName);
       const planned = await planRepair(diagnosis, {
         projectDir,
@@ -88,6 +94,21 @@ export function repairStage(deps: {
       const { plan } = planned;
       const at = new Date().toISOString();
       if (!apply) {
+        const tried = trial
+          ? await tryRepair(ctx, layout, { plan, blueprint, ...(installMode ? { installMode } : {}), trial })
+          : null;
+        const verification = tried?.verification;
+        if (verification?.status === 'fails') {
+          const reason = `${plan.code} was not proposed: ${verification.detail}`;
+          ctx.log('warn', `Dropped the repair "${proposedSummary(plan.summary)}": ${verification.detail}`);
+          return { ok: true, value: null, detail: reason, stepStatus: 'skipped' };
+        }
+        if (verification) {
+          ctx.log(
+            verification.status === 'passes' ? 'success' : 'info',
+            `${plan.code} ${verification.detail}`,
+          );
+        }
         const repair: Repair = {
           id: `${ctx.buildId}:${plan.code}`,
           code: plan.code,
@@ -97,6 +118,7 @@ export function repairStage(deps: {
           diff: plan.diff,
           at,
           buildId: ctx.buildId,
+          ...(verification ? { verification } : {}),
         };
         ctx.log(
           'info',
@@ -123,7 +145,7 @@ export function repairStage(deps: {
         },
       });
       ctx.log('success', plan.summary);
-      return { ok: true, value: { repair, plan }, detail: plan.summary };
+      return { ok: true, value: { repair, plan, backupDir }, detail: plan.summary };
     },
   };
 }

@@ -5,6 +5,7 @@ import { formatClock, type Build, type Repair, type RepairStatus } from '@forge/
 import { cn } from '@/lib/utils.ts';
 import { Badge, type BadgeProps } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { diffStats, parseUnifiedDiff } from '../diff.ts';
 import { applyFixKey, currentRepair, useApplyFix, useRepairJournal, useUndoRepair } from '../queries.ts';
 import { DiffView } from './diff-view.tsx';
@@ -26,6 +27,22 @@ function DiffStat({ diff }: { diff: string }) {
     <span className="font-mono text-[0.7rem] tabular-nums" aria-label={`${added} added, ${removed} removed`}>
       <span className="text-online">+{added}</span> <span className="text-error">−{removed}</span>
     </span>
+  );
+}
+
+/**
+ * What the proposal's trial on a copy of the project showed: "Verified" when the build passed there
+ * or got further, plainly "Not verified" (and why) when it could not be tried.
+ */
+function RepairVerificationNote({ repair }: { repair: Repair }) {
+  const v = repair.verification;
+  if (!v) return null;
+  if (v.status === 'passes' || v.status === 'partial')
+    return <HonestyMark mark="verified" reason={v.detail} />;
+  return (
+    <p role="note" aria-label={`Not verified: ${v.detail}`} className="text-[0.7rem] text-muted-foreground">
+      Not verified: {v.detail}
+    </p>
   );
 }
 
@@ -69,6 +86,7 @@ function RepairItem({
         </time>
         <span className="ml-auto">{action}</span>
       </div>
+      <RepairVerificationNote repair={repair} />
       {repair.diff ? (
         diffOpen ? (
           <DiffView diff={repair.diff} label={label} />

@@ -1,0 +1,73 @@
+// pnpm bench assistants: RepairBot's benchmark. Every kind of @forge/testing's broken-project
+// catalogue is built by a real daemon (installs from the npm registry) with autoRepair off, then on;
+// the table says per kind whether it was repaired and rebuilt green in one build (pass@1), whether
+// the diagnosis named the cause at its file:line, and which files a repair changed beyond need.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Build, UploadResult } from '@forge/shared';
+import { brokenProjects, makeZip, type BrokenProject } from '@forge/testing';
+import { runRepairCases, score, table } from './repairs/run.ts';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const started = performance.now();
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-repair-bench-'));
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'packages/daemon/src/main.ts'), 'run', '--port', '0'],
+  {
+    cwd: root,
+    env: { ...process.env, FORGE_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const url = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    const m = /running at (\S+)/.exec(out);
+    if (m) resolve(m[1]!);
+  });
+  child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
+});
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'timed-out']);
+
+async function build(name: string, project: BrokenProject, autoRepair: boolean): Promise<Build> {
+  await fetch(`${url}/api/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ autoRepair }),
+  });
+  const form = new FormData();
+  form.append('file', new Blob([makeZip(project.files)]), `${name}.zip`);
+  const res = await fetch(`${url}/api/upload`, { method: 'POST', body: form });
+  const { buildId } = (await res.json()) as UploadResult;
+  if (!buildId) throw new Error(`upload of ${name} answered ${res.status}`);
+  // The build's record is read until it ends (a bench, not a test: no event stream to hold open).
+  for (;;) {
+    const b = (await (await fetch(`${url}/api/builds/${buildId}`)).json()) as Build;
+    if (TERMINAL.has(b.status)) return b;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+try {
+  const kinds = await brokenProjects();
+  const outcomes = await runRepairCases(kinds, build, (name) => path.join(home, 'projects', name));
+  console.log('RepairBot: the broken-project catalogue, built with autoRepair off then on\n');
+  console.log(table(outcomes));
+  const notes = outcomes.filter((o) => o.note);
+  if (notes.length) {
+    console.log('\nNotes:');
+    for (const o of notes) console.log(`- ${o.kind}: ${o.note}`);
+  }
+  console.log(`\n${outcomes.length} kinds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const s = score(outcomes);
+  process.exitCode = s.passed === s.repairable && s.overreach === 0 ? 0 : 1;
+} finally {
+  child.kill('SIGTERM');
+  fs.rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UploadResult } from '@forge/shared';
+import {
+  commonJsInEsm,
+  importCaseMismatch,
+  missingEnvVariable,
+  peerConflict,
+  severalErrors,
+  typeError,
+} from '@forge/testing';
+import { cleanup, tempDir, userPackageCaches, type TestApp } from './helpers.ts';
+import { makeZip, upload, watch } from './build-helpers.ts';
+import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
+import { runRepairCases, score, table } from '../bench/repairs/run.ts';
+
+// The smaller version of `pnpm bench assistants` for RepairBot, run in CI: six kinds of the
+// broken-project catalogue (two need no registry, four install from npm), scored the same way as
+// the full benchmark by a real daemon process.
+
+const BUILD_TIMEOUT_MS = 300_000;
+
+let daemon: DaemonProcess;
+let app: TestApp;
+let home: string;
+
+beforeAll(async () => {
+  home = tempDir('forge-repair-bench-home-');
+  daemon = spawnDaemon(['run', '--port', '0'], {
+    home,
+    cwd: tempDir('forge-repair-bench-cwd-'),
+    env: userPackageCaches(),
+  });
+  app = { url: await daemon.url } as TestApp;
+}, 60_000);
+
+afterAll(async () => {
+  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
+    daemon.child.kill('SIGTERM');
+    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+  }
+  await cleanup();
+}, 120_000);
+
+describe('RepairBot benchmark, CI subset', () => {
+  it(
+    'repairs and rebuilds green every repairable kind, explains every kind at its file:line, changes nothing beyond need',
+    async () => {
+      const live = await watch(app);
+      const outcomes = await runRepairCases(
+        {
+          commonJsInEsm: commonJsInEsm('bench-cjs'),
+          missingEnvVariable: missingEnvVariable('bench-env'),
+          importCaseMismatch: importCaseMismatch('bench-case'),
+          severalErrors: severalErrors('bench-three'),
+          typeError: typeError('bench-type'),
+          peerConflict: await peerConflict('bench-peers'),
+        },
+        async (name, project, autoRepair) => {
+          const res = await fetch(`${app.url}/api/settings`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ autoRepair }),
+          });
+          expect(res.status).toBe(200);
+          const up = (await (
+            await upload(app, makeZip(`${name}.zip`, project.files))
+          ).json()) as UploadResult;
+          return live.finished(up.buildId!, BUILD_TIMEOUT_MS);
+        },
+        (name) => path.join(home, 'projects', name),
+      );
+      const s = score(outcomes);
+      expect(s, table(outcomes) + '\n' + outcomes.map((o) => o.note ?? '').join('\n')).toEqual({
+        kinds: 6,
+        repairable: 4,
+        passed: 4,
+        explained: 6,
+        overreach: 0,
+      });
+    },
+    BUILD_TIMEOUT_MS * 3,
+  );
+});
