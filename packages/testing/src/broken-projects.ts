@@ -453,6 +453,31 @@ document.querySelector('#app').innerHTML = \`<h1>Hello on \${today()}: \${format
   };
 }
 
+/** package.json and tsconfig.json of `npm create vite`'s vanilla-ts template: `tsc --noEmit && vite build`. */
+function viteTsFiles(name: string): Record<string, string> {
+  return {
+    'package.json': json(
+      manifest(name, {
+        scripts: { dev: 'vite', build: 'tsc --noEmit && vite build', preview: 'vite preview' },
+        devDependencies: { typescript: BROKEN_VERSIONS.typescript, vite: BROKEN_VERSIONS.vite },
+      }),
+    ),
+    'tsconfig.json': json({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      include: ['src'],
+    }),
+  };
+}
+
 /**
  * 9. A TypeScript app whose build is `tsc --noEmit && vite build` (as `npm create vite` writes the
  * vanilla-ts template): src/main.ts assigns a string to a number at line 5, column 7.
@@ -461,25 +486,7 @@ export function typeError(name = 'ts-mismatch'): BrokenProject {
   return {
     name,
     files: {
-      'package.json': json(
-        manifest(name, {
-          scripts: { dev: 'vite', build: 'tsc --noEmit && vite build', preview: 'vite preview' },
-          devDependencies: { typescript: BROKEN_VERSIONS.typescript, vite: BROKEN_VERSIONS.vite },
-        }),
-      ),
-      'tsconfig.json': json({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'bundler',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        include: ['src'],
-      }),
+      ...viteTsFiles(name),
       'index.html': indexHtml('Type mismatch', '/src/main.ts'),
       'src/greet.ts': "export function greet(name: string): string {\n  return 'Hello, ' + name\n}\n",
       'src/main.ts': `import { greet } from './greet'
@@ -529,25 +536,7 @@ export function severalErrors(name = 'three-slips'): BrokenProject {
   return {
     name,
     files: {
-      'package.json': json(
-        manifest(name, {
-          scripts: { dev: 'vite', build: 'tsc --noEmit && vite build', preview: 'vite preview' },
-          devDependencies: { typescript: BROKEN_VERSIONS.typescript, vite: BROKEN_VERSIONS.vite },
-        }),
-      ),
-      'tsconfig.json': json({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'bundler',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        include: ['src'],
-      }),
+      ...viteTsFiles(name),
       'index.html': indexHtml('Three slips', '/src/main.ts'),
       'src/greeting.ts': "export function greet(name: string): string {\n  return 'Hello, ' + name\n}\n",
       'src/cart.ts':
