@@ -2,36 +2,27 @@
 // catalogue is built by a real daemon (installs from the npm registry) with autoRepair off, then on;
 // the table says per kind whether it was repaired and rebuilt green in one build (pass@1), whether
 // the diagnosis named the cause at its file:line, and which files a repair changed beyond need.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Build, UploadResult } from '@forge/shared';
 import { brokenProjects, makeZip, type BrokenProject } from '@forge/testing';
+import { startBenchDaemon } from './bench-daemon.ts';
 import { runRepairCases, score, table } from './repairs/run.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const started = performance.now();
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-repair-bench-'));
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(root, 'packages/daemon/src/main.ts'), 'run', '--port', '0'],
+const daemon = await startBenchDaemon(
+  ['--import', 'tsx', path.join(root, 'packages/daemon/src/main.ts')],
+  root,
   {
-    cwd: root,
-    env: { ...process.env, FORGE_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    ...process.env,
+    FORGE_HOME: home,
   },
 );
-const url = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /running at (\S+)/.exec(out);
-    if (m) resolve(m[1]!);
-  });
-  child.once('exit', (code) => reject(new Error(`daemon exited ${code}`)));
-});
+const { url } = daemon;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'timed-out']);
 
@@ -68,6 +59,6 @@ try {
   const s = score(outcomes);
   process.exitCode = s.passed === s.repairable && s.overreach === 0 ? 0 : 1;
 } finally {
-  child.kill('SIGTERM');
+  await daemon.stop();
   fs.rmSync(home, { recursive: true, force: true });
 }

@@ -7,17 +7,24 @@ export interface BenchDaemon {
   stop(): Promise<void>;
 }
 
-/** Start the built daemon with `env` and resolve once it prints where it is running. */
+/**
+ * Start the daemon with `env` and resolve once it prints where it is running. `main` is the built
+ * entry, or Node's arguments before `run` (`['--import', 'tsx', 'src/main.ts']` for the sources).
+ */
 export async function startBenchDaemon(
-  main: string,
+  main: string | readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<BenchDaemon> {
-  const child = spawn(process.execPath, [main, 'run', '--port', '0'], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(typeof main === 'string' ? [main] : main), 'run', '--port', '0'],
+    {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
