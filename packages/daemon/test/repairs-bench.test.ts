@@ -9,9 +9,9 @@ import {
   severalErrors,
   typeError,
 } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from './helpers.ts';
+import type { TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
+import { RealDaemon } from './real-repos/harness.ts';
 import { runRepairCases, score, table } from '../bench/repairs/run.ts';
 
 // The smaller version of `pnpm bench assistants` for RepairBot, run in CI: six kinds of the
@@ -20,27 +20,16 @@ import { runRepairCases, score, table } from '../bench/repairs/run.ts';
 
 const BUILD_TIMEOUT_MS = 300_000;
 
-let daemon: DaemonProcess;
+let daemon: RealDaemon;
 let app: TestApp;
 let home: string;
 
 beforeAll(async () => {
-  home = tempDir('forge-repair-bench-home-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home,
-    cwd: tempDir('forge-repair-bench-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
+  daemon = await RealDaemon.start('repair-bench', { buildTimeoutMs: BUILD_TIMEOUT_MS });
+  ({ app, home } = daemon);
 }, 60_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon?.stop(), 120_000);
 
 describe('RepairBot benchmark, CI subset', () => {
   it(

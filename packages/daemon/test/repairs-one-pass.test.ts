@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build, Settings, UploadResult } from '@forge/shared';
 import { SEVERAL_ERRORS_MAIN, severalErrors, type BrokenProject } from '@forge/testing';
-import { cleanup, tempDir, userPackageCaches, type TestApp } from './helpers.ts';
+import type { TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
+import { RealDaemon } from './real-repos/harness.ts';
 
 // A failure with several errors is diagnosed whole, and every repairable error is repaired in one
 // pass: a real TypeScript + Vite project whose tsc prints three (two imports in the wrong case, an
@@ -14,29 +14,18 @@ import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
 const BUILD_TIMEOUT_MS = 300_000;
 const TEST_TIMEOUT_MS = BUILD_TIMEOUT_MS + 60_000;
 
-let daemon: DaemonProcess;
+let daemon: RealDaemon;
 let app: TestApp;
 let live: Awaited<ReturnType<typeof watch>>;
 let home: string;
 
 beforeAll(async () => {
-  home = tempDir('forge-one-pass-home-');
-  daemon = spawnDaemon(['run', '--port', '0'], {
-    home,
-    cwd: tempDir('forge-one-pass-cwd-'),
-    env: userPackageCaches(),
-  });
-  app = { url: await daemon.url } as TestApp;
+  daemon = await RealDaemon.start('one-pass', { buildTimeoutMs: BUILD_TIMEOUT_MS });
+  ({ app, home } = daemon);
   live = await watch(app);
 }, 60_000);
 
-afterAll(async () => {
-  if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) {
-    daemon.child.kill('SIGTERM');
-    await Promise.race([daemon.exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-  }
-  await cleanup();
-}, 120_000);
+afterAll(() => daemon?.stop(), 120_000);
 
 async function setAutoRepair(on: boolean): Promise<void> {
   const res = await fetch(`${app.url}/api/settings`, {
