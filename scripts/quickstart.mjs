@@ -44,16 +44,23 @@ function step(label, cmd, args, opts) {
   }
 }
 
+const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+/** Root on a Debian machine: what is missing is installed here, with apt-get. */
+const canApt = typeof process.getuid === 'function' && process.getuid() === 0 && have('apt-get');
+const aptInstall = (packages, why) =>
+  step(`Installing ${packages.join(', ')} (apt-get${why ? `; ${why}` : ''})`, 'sh', [
+    '-c',
+    `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`,
+  ]);
+
 /**
  * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
  * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
  * completion), script(1) (CLI output on a terminal), xmllint (JUnit reports against their schema)
  * and the toolchains of the other stacks' fixtures (python3-venv, golang-go, php-cli, hugo). As root
- * on a Debian machine they are installed
- * here; elsewhere the command to run is printed.
+ * on a Debian machine they are installed here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
-  const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
   const missing = [];
   if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
   if (!have('tmux')) missing.push('tmux');
@@ -75,14 +82,7 @@ function ensureTestTools() {
   // forge ci's JUnit reports are checked against the schema CI servers read, with xmllint.
   if (!have('xmllint')) missing.push('libxml2-utils');
   if (missing.length === 0) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (isRoot && have('apt-get')) {
-    step(`Installing ${missing.join(', ')} (apt-get)`, 'sh', [
-      '-c',
-      `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
-    ]);
-    return;
-  }
+  if (canApt) return aptInstall(missing);
   console.error(
     `The tests need: ${missing.join(', ')}. Install them (Debian: sudo apt-get install -y ${missing.join(' ')}) and run npm test again.`,
   );
@@ -96,23 +96,9 @@ if (mode === 'test') ensureTestTools();
  * always reachable), which takes make, a C++ compiler and Python. As root on a Debian machine they
  * are installed here; elsewhere a failed install names them.
  */
-const BUILD_TOOLS = ['make', 'g++', 'python3'];
-function missingBuildTools() {
-  return BUILD_TOOLS.filter(
-    (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status !== 0,
-  );
-}
-function ensureBuildTools() {
-  if (missingBuildTools().length === 0) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-  if (!isRoot || !hasApt) return;
-  step('Installing make, g++ and python3 (apt-get; better-sqlite3 may need compiling)', 'sh', [
-    '-c',
-    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ make python3',
-  ]);
-}
-ensureBuildTools();
+const missingBuildTools = () => ['make', 'g++', 'python3'].filter((cmd) => !have(cmd));
+if (canApt && missingBuildTools().length > 0)
+  aptInstall(['g++', 'make', 'python3'], 'better-sqlite3 may need compiling');
 
 const [pnpm, pre] = pnpmCommand();
 const p = (...args) => [pnpm, [...pre, ...args]];
