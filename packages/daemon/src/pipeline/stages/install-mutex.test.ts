@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeBlueprint } from '@forge/testing';
-import { yarnCacheLock } from './install.ts';
+import { withYarnNetworkTimeout, YARN_NETWORK_TIMEOUT_MS, yarnCacheLock } from './install.ts';
 
 describe('Yarn 1 installs hold the shared cache lock', () => {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-yarn-cache-'));
@@ -40,5 +40,24 @@ describe('Yarn 1 installs hold the shared cache lock', () => {
     const bp = makeBlueprint({ packageManager: 'yarn', install, toolchain: yarn1 });
     const caches = path.join(cache, 'forge-home', 'caches');
     expect(yarnCacheLock(bp, caches)).toBe(path.join(caches, 'yarn', '.forge-install-lock'));
+  });
+});
+
+describe("Yarn 1's network timeout", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-yarnrc-'));
+
+  it("is Forge's longer one unless the project sets its own", () => {
+    expect(withYarnNetworkTimeout({ A: '1' }, dir)).toEqual({
+      A: '1',
+      YARN_NETWORK_TIMEOUT: String(YARN_NETWORK_TIMEOUT_MS),
+    });
+    expect(withYarnNetworkTimeout({ YARN_NETWORK_TIMEOUT: '5000' }, dir)).toEqual({
+      YARN_NETWORK_TIMEOUT: '5000',
+    });
+    fs.writeFileSync(
+      path.join(dir, '.yarnrc'),
+      'registry "https://registry.npmjs.org"\nnetwork-timeout 1000000\n',
+    );
+    expect(withYarnNetworkTimeout({}, dir)).toEqual({});
   });
 });

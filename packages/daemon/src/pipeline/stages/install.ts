@@ -62,6 +62,33 @@ export function yarnCacheLock(bp: Blueprint, cachesDir: string): string | null {
   return path.join(cache, '.forge-install-lock');
 }
 
+/** Yarn 1's wait for a silent download, when the project does not set one (Yarn's own is 30 s). */
+export const YARN_NETWORK_TIMEOUT_MS = 600_000;
+
+/**
+ * Yarn 1 gives up on a download that sends nothing for 30 s (ESOCKETTIMEDOUT), which a big tarball
+ * through a busy proxy or on a loaded machine can do, and the whole install fails. Forge gives it
+ * YARN_NETWORK_TIMEOUT_MS unless the project chose its own (`network-timeout` in its .yarnrc, or
+ * YARN_NETWORK_TIMEOUT in the forge config's env): Yarn lets the variable win over the .yarnrc.
+ */
+export function withYarnNetworkTimeout(
+  env: Record<string, string>,
+  projectDir: string,
+): Record<string, string> {
+  if (env.YARN_NETWORK_TIMEOUT !== undefined) return env;
+  const yarnrc = readTextIfSmall(path.join(projectDir, '.yarnrc'));
+  if (yarnrc !== null && /^\s*"?network-timeout"?\s/m.test(yarnrc)) return env;
+  return { ...env, YARN_NETWORK_TIMEOUT: String(YARN_NETWORK_TIMEOUT_MS) };
+}
+
+function readTextIfSmall(file: string): string | null {
+  try {
+    return fs.statSync(file).size <= 64 * 1024 ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * DependencyBot: install the project's dependencies with its own package manager, or reuse the
  * node_modules of an earlier install with the same install key (lockfile, package.json, package
@@ -141,11 +168,13 @@ export async function installIn(
       fs.mkdirSync(dir, { recursive: true });
     }
   }
+  const lock = yarnCacheLock(bp, layout.cachesDir);
+  const env = lock ? withYarnNetworkTimeout(bp.env, projectDir) : bp.env;
   const install = () =>
     ctx.run({
       argv,
       cwd: projectDir,
-      env: store ? { ...bp.env, npm_config_store_dir: store } : bp.env,
+      env: store ? { ...env, npm_config_store_dir: store } : env,
       timeoutMs: bp.timeoutMs,
       // The store and the project on one mount: pnpm hard-links instead of copying.
       ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
@@ -154,7 +183,6 @@ export async function installIn(
         space.onLine(line);
       },
     });
-  const lock = yarnCacheLock(bp, layout.cachesDir);
   const result = lock
     ? await withFileLock(lock, install, {
         signal: ctx.signal,
