@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build } from '@forge/shared';
-import { severalErrors, startDaemon, writeZip, type TestDaemon } from '@forge/testing';
+import { SEVERAL_ERRORS_MAIN, severalErrors, startDaemon, writeZip, type TestDaemon } from '@forge/testing';
 import { FORGE_BIN, skipReason, tmuxSession, type TmuxSession } from './tmux-session.ts';
 
 if (skipReason) console.warn(`tmux test skipped: ${skipReason}`);
@@ -23,10 +23,11 @@ describe.skipIf(skipReason !== null)('forge tui in tmux: a failure with several 
 
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), 'forge-tui-others-'));
-    // The three slips a repair fixes in one pass, and a type error no repair may touch.
+    // The three slips a repair fixes in one pass, and an import of a missing file no repair may touch.
     writeZip(cwd, `${project.name}.zip`, {
       ...project.files,
-      'src/count.ts': "export const count: number = 'three'\n",
+      // An import of a file that is not there: no repair may invent it.
+      'src/main.ts': `${SEVERAL_ERRORS_MAIN}import { tax } from './tax'\napp.dataset.tax = String(tax)\n`,
     });
     daemon = await startDaemon();
     session = tmuxSession(join(cwd, 'tmux.sock'), () => daemon!);
@@ -66,9 +67,9 @@ describe.skipIf(skipReason !== null)('forge tui in tmux: a failure with several 
     expect(shown).toContain(
       `${others.length} more errors: 2 repairable in the same pass, ${remain} remain${remain === 1 ? 's' : ''}`,
     );
-    expect(shown).toMatch(/^\s*│?\s*repairable src\/main\.ts:1(:\d+)? src\/main\.ts imports/m);
-    expect(shown).toMatch(/^\s*│?\s*repairable src\/main\.ts:2(:\d+)? src\/main\.ts imports/m);
-    expect(shown).toMatch(/^\s*│?\s*remains src\/count\.ts:1(:\d+)? .*\[TYPE_ERROR\]/m);
+    expect(shown).toMatch(/│\s+repairable src\/main\.ts:1(:\d+)? src\/main\.ts imports/);
+    expect(shown).toMatch(/│\s+repairable src\/main\.ts:2(:\d+)? src\/main\.ts imports/);
+    expect(shown).toMatch(/│\s+remains src\/main\.ts:8(:\d+)? .*\[MISSING_FILE\]/);
     session.tmux('send-keys', '-t', 'forge', 'q');
   }, 360_000);
 });

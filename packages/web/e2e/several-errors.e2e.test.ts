@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { otherErrors, type Build } from '@forge/shared';
-import { severalErrors, startDaemon, writeZip, type TestDaemon } from '@forge/testing';
+import { SEVERAL_ERRORS_MAIN, severalErrors, startDaemon, writeZip, type TestDaemon } from '@forge/testing';
 import { connectedIndicator, launch, openPage, screenshot } from './support/browser.ts';
 
-// A real project with several errors (three slips a repair fixes in one pass, and a type error no
-// repair may touch), built by a real daemon with autoRepair off: FixIt lists the diagnosis' other
-// errors as the CLI does — the counts, each with its file:line, repairable or remaining.
+// A real project with several errors (three slips a repair fixes in one pass, and an import of a
+// missing file no repair may touch), built by a real daemon with autoRepair off: FixIt lists the
+// diagnosis' other errors as the CLI does — the counts, each with its file:line, repairable or
+// remaining.
 
 let daemon: TestDaemon;
 let browser: Browser;
@@ -41,7 +42,10 @@ describe('a failure with several errors in FixIt', () => {
   it('lists the other errors under the diagnosis, which are repaired in the same pass and which remain', async () => {
     await api('/api/settings', { method: 'POST', body: JSON.stringify({ autoRepair: false }) });
     const base = severalErrors('several-slips');
-    const files = { ...base.files, 'src/count.ts': "export const count: number = 'three'\n" };
+    const files = {
+      ...base.files, // An import of a file that is not there: no repair may invent it.
+      'src/main.ts': `${SEVERAL_ERRORS_MAIN}import { tax } from './tax'\napp.dataset.tax = String(tax)\n`,
+    };
     const { page, errors, close } = await openPage(browser);
     await page.goto(daemon.url);
     await connectedIndicator(page).waitFor();
@@ -56,7 +60,7 @@ describe('a failure with several errors in FixIt', () => {
       expect.arrayContaining([
         expect.objectContaining({ code: 'IMPORT_CASE_MISMATCH', file: 'src/main.ts', line: 1 }),
         expect.objectContaining({ code: 'IMPORT_CASE_MISMATCH', file: 'src/main.ts', line: 2 }),
-        expect.objectContaining({ code: 'TYPE_ERROR', file: 'src/count.ts', line: 1 }),
+        expect.objectContaining({ code: 'MISSING_FILE', file: 'src/main.ts', line: 8 }),
       ]),
     );
 
@@ -76,9 +80,9 @@ describe('a failure with several errors in FixIt', () => {
     expect(await items.count()).toBe(Math.min(others.length, 5));
     const caseItem = section.getByRole('listitem', { name: /^Repairable: src\/main\.ts:2:\d+ / });
     expect(await caseItem.getAttribute('data-state')).toBe('repairable');
-    const typeItem = section.getByRole('listitem', { name: /^Remains: src\/count\.ts:1(:\d+)? / });
-    expect(await typeItem.getAttribute('data-state')).toBe('remains');
-    expect(await typeItem.getByRole('button', { name: /^src\/count\.ts:1/ }).count()).toBe(1);
+    const missingItem = section.getByRole('listitem', { name: /^Remains: src\/main\.ts:8(:\d+)? / });
+    expect(await missingItem.getAttribute('data-state')).toBe('remains');
+    expect(await missingItem.getByRole('button', { name: /^src\/main\.ts:8/ }).count()).toBe(1);
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, 'fixit-other-errors');
     expect(errors).toEqual([]);
