@@ -60,8 +60,8 @@ export async function run(deps: Deps, opts: VerifyOptions): Promise<number> {
       metadata?: { invocationId?: string; finishedOn?: string };
     };
   };
-  const rebuilt = result.ok && opts.rebuild ? await rebuildOf(deps, result.statement) : null;
   if (opts.json) {
+    const rebuilt = result.ok && opts.rebuild ? await rebuildOf(deps, result.statement) : null;
     deps.out.json({
       ok: result.ok && (rebuilt === null || rebuilt.status === 'identical'),
       ...(result.ok ? {} : { code: 'VERIFY_FAILED' }),
@@ -91,7 +91,7 @@ export async function run(deps: Deps, opts: VerifyOptions): Promise<number> {
       code: 'VERIFY_FAILED',
     });
   }
-  if (rebuilt) return reportRebuild(deps, rebuilt);
+  if (opts.rebuild) return reportRebuild(deps, await rebuildOf(deps, result.statement));
   return EXIT.ok;
 }
 
@@ -107,7 +107,7 @@ async function rebuildOf(deps: Deps, statement: InTotoStatement | null): Promise
   const { rebuildRequestOf, waitForRebuild } = await import('../artifacts/rebuild.ts');
   const body = statement ? rebuildRequestOf(statement) : null;
   if (!body) {
-    throw new CliError('The statement names no build, source digest or subject to rebuild.', {
+    throw new CliError('The statement names no build, source digest or subject to rebuild [REBUILD_SOURCE_NOT_KEPT].', {
       exitCode: EXIT.cannotRebuild,
       code: 'REBUILD_SOURCE_NOT_KEPT',
     });
@@ -119,7 +119,7 @@ async function rebuildOf(deps: Deps, statement: InTotoStatement | null): Promise
   } catch (err) {
     const e = err as { name?: string; code?: string; serverMessage?: string; hint?: string };
     if (e.name === 'ForgeHttpError' && e.code?.startsWith('REBUILD_')) {
-      throw new CliError(e.serverMessage ?? 'The daemon cannot rebuild this artifact.', {
+      throw new CliError(`${e.serverMessage ?? 'The daemon cannot rebuild this artifact.'} [${e.code}]`, {
         exitCode: EXIT.cannotRebuild,
         code: e.code,
         ...(e.hint ? { hint: e.hint } : {}),
@@ -150,15 +150,16 @@ async function reportRebuild(deps: Deps, r: Rebuild): Promise<number> {
       deps.out.data(`${r.differences.length} file${r.differences.length === 1 ? '' : 's'} differ:`);
       for (const d of r.differences) for (const line of formatDifference(d)) deps.out.data(line);
     }
-    throw new CliError('The rebuilt artifact is not the one the statement names.', {
+    throw new CliError('The rebuilt artifact is not the one the statement names [REBUILD_DIFFERS].', {
       exitCode: EXIT.rebuildDiffers,
       code: 'REBUILD_DIFFERS',
       hint: 'The files above differ between builds of the same source: docs/artifacts.md says what makes a build reproducible.',
     });
   }
-  throw new CliError(r.error?.message ?? 'The daemon could not rebuild this artifact.', {
+  const code = r.error?.code ?? 'REBUILD_FAILED';
+  throw new CliError(`${r.error?.message ?? 'The daemon could not rebuild this artifact.'} [${code}]`, {
     exitCode: EXIT.cannotRebuild,
-    code: r.error?.code ?? 'REBUILD_FAILED',
+    code,
     details: r.log.slice(-15),
   });
 }
