@@ -54,6 +54,8 @@ export async function packArtifact(input: PackInput): Promise<PackedArtifact> {
     installDir: path.join(input.projectDir, bp.installDir),
     tools: input.tools,
     sourceDigest: input.sourceHash,
+    stack: bp.stack,
+    venv: bp.env.VIRTUAL_ENV ?? null,
   });
   const sbomData = Buffer.from(sbom.json);
   const name = projectZipName(input.projectName);

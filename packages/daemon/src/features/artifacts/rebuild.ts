@@ -267,7 +267,8 @@ export function createRebuilds(deps: RebuildDeps) {
         projectName: record.projectName,
         outputDir,
         projectDir: root,
-        blueprint: plan.current,
+        // With the tools' environment: a Python build's SBOM lists its virtual environment.
+        blueprint: bp,
         tools: toolsOf(plan.current, FORGE_VERSION),
         sourceHash: build.sourceHash ?? '',
         epoch: record.sourceDateEpoch,
