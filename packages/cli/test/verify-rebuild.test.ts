@@ -98,7 +98,11 @@ describe('forge verify --rebuild', () => {
       code: string;
       rebuild: {
         status: string;
-        differences: { path: string; artifact: { sha256: string } | null; rebuild: { sha256: string } | null }[];
+        differences: {
+          path: string;
+          artifact: { sha256: string } | null;
+          rebuild: { sha256: string } | null;
+        }[];
       };
     };
     expect(out.ok).toBe(false);
@@ -113,7 +117,9 @@ describe('forge verify --rebuild', () => {
     expect(text.code).toBe(8);
     expect(text.stdout).toContain('✗ rebuild: differs');
     expect(text.stdout).toContain('1 file differ:');
-    expect(text.stdout).toMatch(/ {2}built-at\.txt\n {4}artifact: \d+ B sha256 [0-9a-f]{64}\n {4}rebuild: {2}\d+ B sha256 [0-9a-f]{64}/);
+    expect(text.stdout).toMatch(
+      / {2}built-at\.txt\n {4}artifact: \d+ B sha256 [0-9a-f]{64}\n {4}rebuild: {2}\d+ B sha256 [0-9a-f]{64}/,
+    );
     expect(text.stderr).toContain('REBUILD_DIFFERS');
   }, 300_000);
 

@@ -13,7 +13,11 @@ import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
 afterEach(cleanup);
 
 interface Bom {
-  components?: Array<{ purl: string; licenses?: unknown[]; hashes?: Array<{ alg: string; content: string }> }>;
+  components?: Array<{
+    purl: string;
+    licenses?: unknown[];
+    hashes?: Array<{ alg: string; content: string }>;
+  }>;
   dependencies?: Array<{ ref: string; dependsOn?: string[] }>;
   metadata: { component: { 'bom-ref': string }; properties?: Array<{ name: string; value: string }> };
 }
@@ -150,7 +154,10 @@ describe.skipIf(!onPath('php', process.env.PATH ?? '') || !onPath('composer', pr
         'index.php': '<?php require "vendor/autoload.php"; echo "<h1>ok</h1>";\n',
       });
       expect(bom.components).toEqual([
-        expect.objectContaining({ purl: 'pkg:composer/forge/greet@1.2.0', licenses: [{ license: { id: 'MIT' } }] }),
+        expect.objectContaining({
+          purl: 'pkg:composer/forge/greet@1.2.0',
+          licenses: [{ license: { id: 'MIT' } }],
+        }),
       ]);
       expect(rootDeps(bom)).toEqual(['pkg:composer/forge/greet@1.2.0']);
     });

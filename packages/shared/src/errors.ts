@@ -201,7 +201,8 @@ export const ERROR_CATALOGUE = {
   },
   REBUILD_TOOLCHAIN_UNAVAILABLE: {
     status: 422,
-    message: 'A toolchain the build recorded (Node, the package manager, the stack tool) cannot be provided here.',
+    message:
+      'A toolchain the build recorded (Node, the package manager, the stack tool) cannot be provided here.',
     hint: 'The rebuild pins the recorded versions: make them reachable (the npm registry, FORGE_HOME/toolchains) and verify again.',
   },
   REBUILD_FAILED: {

@@ -107,10 +107,13 @@ async function rebuildOf(deps: Deps, statement: InTotoStatement | null): Promise
   const { rebuildRequestOf, waitForRebuild } = await import('../artifacts/rebuild.ts');
   const body = statement ? rebuildRequestOf(statement) : null;
   if (!body) {
-    throw new CliError('The statement names no build, source digest or subject to rebuild [REBUILD_SOURCE_NOT_KEPT].', {
-      exitCode: EXIT.cannotRebuild,
-      code: 'REBUILD_SOURCE_NOT_KEPT',
-    });
+    throw new CliError(
+      'The statement names no build, source digest or subject to rebuild [REBUILD_SOURCE_NOT_KEPT].',
+      {
+        exitCode: EXIT.cannotRebuild,
+        code: 'REBUILD_SOURCE_NOT_KEPT',
+      },
+    );
   }
   const { client } = await deps.connect();
   let started: Rebuild;
@@ -127,9 +130,7 @@ async function rebuildOf(deps: Deps, statement: InTotoStatement | null): Promise
     }
     throw err;
   }
-  return waitForRebuild((wait) =>
-    client.request('rebuild', { params: { id: started.id }, query: { wait } }),
-  );
+  return waitForRebuild((wait) => client.request('rebuild', { params: { id: started.id }, query: { wait } }));
 }
 
 /** Print the rebuild's outcome: identical, each differing file with both sides, or why it could not. */

@@ -337,7 +337,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (build.status !== 'succeeded') return;
       const zip = path.join(layout.tmpDir, `artifact-${build.id}.zip`);
       try {
-        if (!(await packArtifactRecord(path.join(layout.artifactsDir(build.projectName), build.id), zip))) return;
+        if (!(await packArtifactRecord(path.join(layout.artifactsDir(build.projectName), build.id), zip)))
+          return;
         await client.upload(build.id, name, 'artifact', zip);
       } catch (err) {
         logger.error({ err, buildId: build.id }, 'could not send the artifact record to the coordinator');

@@ -590,7 +590,8 @@ export const routes = defineRoutes({
     params: RebuildParams,
     query: RebuildQuery,
     response: Rebuild,
-    summary: 'A verification rebuild: its status, digest and the files that differ (?wait=<s>: once finished).',
+    summary:
+      'A verification rebuild: its status, digest and the files that differ (?wait=<s>: once finished).',
   },
   memoryCells: {
     method: 'GET',

@@ -25,7 +25,8 @@ export function zipDigests(file: string): Map<string, ZipFileDigest> {
     let data: Buffer;
     if (entry.method === 0) data = stored;
     else if (entry.method === 8) data = zlib.inflateRawSync(stored);
-    else throw new Error(`${name} is stored with compression method ${entry.method}, which Forge never writes`);
+    else
+      throw new Error(`${name} is stored with compression method ${entry.method}, which Forge never writes`);
     out.set(name, { bytes: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex') });
   }
   return out;

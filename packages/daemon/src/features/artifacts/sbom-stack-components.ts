@@ -4,9 +4,11 @@ import { normalizePypi, stackPackages, type StackPackage } from './sbom-stacks.t
 
 /** A package's purl: pypi names in their normal form, Go's and Composer's paths split at the last "/". */
 export function stackPurl(p: StackPackage): string {
-  if (p.type === 'pypi') return new PackageURL('pypi', undefined, normalizePypi(p.name), p.version).toString();
+  if (p.type === 'pypi')
+    return new PackageURL('pypi', undefined, normalizePypi(p.name), p.version).toString();
   const slash = p.name.lastIndexOf('/');
-  const [namespace, name] = slash > 0 ? [p.name.slice(0, slash), p.name.slice(slash + 1)] : [undefined, p.name];
+  const [namespace, name] =
+    slash > 0 ? [p.name.slice(0, slash), p.name.slice(slash + 1)] : [undefined, p.name];
   return new PackageURL(p.type, namespace, name, p.version).toString();
 }
 

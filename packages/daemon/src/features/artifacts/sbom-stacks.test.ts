@@ -65,8 +65,10 @@ describe('the SBOM of other stacks', () => {
         'Metadata-Version: 2.1\nName: Flask\nVersion: 3.0.0\nLicense-Expression: BSD-3-Clause\nRequires-Dist: Jinja2>=3.1.2\nRequires-Dist: asgiref>=3.2 ; extra == "async"\n\nFlask is a web framework.\n',
       [`${site}/jinja2-3.1.2.dist-info/METADATA`]:
         'Metadata-Version: 2.1\nName: Jinja2\nVersion: 3.1.2\nClassifier: License :: OSI Approved :: BSD License\nRequires-Dist: MarkupSafe (>=2.0)\n',
-      [`${site}/MarkupSafe-2.1.3.dist-info/METADATA`]: 'Metadata-Version: 2.1\nName: MarkupSafe\nVersion: 2.1.3\nLicense: BSD-3-Clause\n',
-      [`${site}/pip-24.0.dist-info/METADATA`]: 'Metadata-Version: 2.1\nName: pip\nVersion: 24.0\nLicense: MIT\n',
+      [`${site}/MarkupSafe-2.1.3.dist-info/METADATA`]:
+        'Metadata-Version: 2.1\nName: MarkupSafe\nVersion: 2.1.3\nLicense: BSD-3-Clause\n',
+      [`${site}/pip-24.0.dist-info/METADATA`]:
+        'Metadata-Version: 2.1\nName: pip\nVersion: 24.0\nLicense: MIT\n',
     });
     const bom = await sbomOf(dir, 'python', path.join(dir, 'venv'));
     expect(bom.components?.map((c) => c.purl).sort()).toEqual([
@@ -92,10 +94,14 @@ describe('the SBOM of other stacks', () => {
 
   it('Python without an environment: the lockfile’s pins', async () => {
     const dir = tree({
-      'uv.lock': 'version = 1\n\n[[package]]\nname = "requests"\nversion = "2.31.0"\n\n[[package]]\nname = "idna"\nversion = "3.6"\n',
+      'uv.lock':
+        'version = 1\n\n[[package]]\nname = "requests"\nversion = "2.31.0"\n\n[[package]]\nname = "idna"\nversion = "3.6"\n',
     });
     const bom = await sbomOf(dir, 'python');
-    expect(bom.components?.map((c) => c.purl).sort()).toEqual(['pkg:pypi/idna@3.6', 'pkg:pypi/requests@2.31.0']);
+    expect(bom.components?.map((c) => c.purl).sort()).toEqual([
+      'pkg:pypi/idna@3.6',
+      'pkg:pypi/requests@2.31.0',
+    ]);
     expect(bom.metadata.properties).toContainEqual({ name: 'forge:lockfile', value: 'uv.lock' });
   });
 
@@ -121,7 +127,10 @@ describe('the SBOM of other stacks', () => {
 
   it('PHP: composer.lock’s packages with licences, sha1 and requirements; packages-dev marked', async () => {
     const dir = tree({
-      'composer.json': JSON.stringify({ require: { php: '>=8.1', 'monolog/monolog': '^3.5' }, 'require-dev': { 'phpunit/phpunit': '^10' } }),
+      'composer.json': JSON.stringify({
+        require: { php: '>=8.1', 'monolog/monolog': '^3.5' },
+        'require-dev': { 'phpunit/phpunit': '^10' },
+      }),
       'composer.lock': JSON.stringify({
         packages: [
           {

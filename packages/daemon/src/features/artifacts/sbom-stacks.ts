@@ -106,7 +106,10 @@ function sitePackages(venv: string): string[] {
 const VENV_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
 
 /** Python: the requirement pins (requirements.txt, poetry.lock, uv.lock), with their single sha256 when given. */
-function pythonPins(dir: string): { file: string | null; pins: Map<string, { version: string; sha256?: string }> } {
+function pythonPins(dir: string): {
+  file: string | null;
+  pins: Map<string, { version: string; sha256?: string }>;
+} {
   const pins = new Map<string, { version: string; sha256?: string }>();
   const req = readText(path.join(dir, 'requirements.txt'));
   if (req !== null) {
@@ -115,7 +118,10 @@ function pythonPins(dir: string): { file: string | null; pins: Map<string, { ver
       const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*===?\s*([^\s;#]+)/.exec(line);
       if (!m) continue;
       const hashes = [...line.matchAll(/--hash[= ]sha256:([0-9a-f]{64})/g)].map((h) => h[1]!);
-      pins.set(normalizePypi(m[1]!), { version: m[2]!, ...(hashes.length === 1 ? { sha256: hashes[0]! } : {}) });
+      pins.set(normalizePypi(m[1]!), {
+        version: m[2]!,
+        ...(hashes.length === 1 ? { sha256: hashes[0]! } : {}),
+      });
     }
     return { file: 'requirements.txt', pins };
   }
@@ -153,7 +159,8 @@ export function pythonPackages(dir: string, venv: string | null): StackPackages 
       const headers = metadataHeaders(text);
       const name = headers.find(([k]) => k.toLowerCase() === 'name')?.[1];
       const version = headers.find(([k]) => k.toLowerCase() === 'version')?.[1];
-      if (!name || !version || VENV_TOOLING.has(normalizePypi(name)) || seen.has(normalizePypi(name))) continue;
+      if (!name || !version || VENV_TOOLING.has(normalizePypi(name)) || seen.has(normalizePypi(name)))
+        continue;
       seen.add(normalizePypi(name));
       const pin = pins.get(normalizePypi(name));
       const requires = headers
@@ -261,7 +268,8 @@ export function composerPackages(dir: string): StackPackages {
   ] as const) {
     for (const p of list) {
       if (typeof p.name !== 'string' || typeof p.version !== 'string') continue;
-      const shasum = typeof p.dist?.shasum === 'string' && /^[0-9a-f]{40}$/.test(p.dist.shasum) ? p.dist.shasum : null;
+      const shasum =
+        typeof p.dist?.shasum === 'string' && /^[0-9a-f]{40}$/.test(p.dist.shasum) ? p.dist.shasum : null;
       packages.push({
         type: 'composer',
         name: p.name,
@@ -289,7 +297,11 @@ export function composerPackages(dir: string): StackPackages {
 }
 
 /** The packages of a build of `stack` (null for JavaScript, which sbom.ts reads from node_modules). */
-export function stackPackages(stack: string | undefined, dir: string, venv: string | null): StackPackages | null {
+export function stackPackages(
+  stack: string | undefined,
+  dir: string,
+  venv: string | null,
+): StackPackages | null {
   switch (stack) {
     case 'python':
       return pythonPackages(dir, venv);

@@ -53,7 +53,8 @@ async function check(dir: string, build: { id: string; projectName: string }): P
   ];
   for (const [name, sha256] of digests) {
     const file = path.join(dir, name);
-    if (!fs.existsSync(file) || (await sha256File(file)) !== sha256) refuse(`${name} is not the file it names`);
+    if (!fs.existsSync(file) || (await sha256File(file)) !== sha256)
+      refuse(`${name} is not the file it names`);
   }
   return record;
 }
@@ -87,8 +88,7 @@ export async function receiveArtifactRecord(
     } catch {
       subject = undefined;
     }
-    if (subject !== record.sha256)
-      refuse("its statement's subject is not the artifact");
+    if (subject !== record.sha256) refuse("its statement's subject is not the artifact");
     const key = loadSigningKey(layout.home);
     const countersigned: DsseEnvelope = {
       ...envelope,
