@@ -194,6 +194,26 @@ export const ERROR_CATALOGUE = {
     message: 'This build has no recorded artifact (SBOM, provenance): only successful builds have one.',
     hint: 'List builds with: forge builds; a successful build records its artifact.',
   },
+  REBUILD_SOURCE_NOT_KEPT: {
+    status: 404,
+    message: 'This daemon does not keep the source or the plan of that build, so it cannot build it again.',
+    hint: 'Rebuild on the daemon that made the artifact (forge verify --url <daemon>); each project keeps its last 10 builds.',
+  },
+  REBUILD_TOOLCHAIN_UNAVAILABLE: {
+    status: 422,
+    message:
+      'A toolchain the build recorded (Node, the package manager, the stack tool) cannot be provided here.',
+    hint: 'The rebuild pins the recorded versions: make them reachable (the npm registry, FORGE_HOME/toolchains) and verify again.',
+  },
+  REBUILD_FAILED: {
+    status: 422,
+    message: 'The recorded source did not build again with the recorded plan.',
+    hint: 'The rebuild log (GET /api/rebuilds/<id>) says which command failed.',
+  },
+  REBUILD_NOT_FOUND: {
+    status: 404,
+    message: 'There is no such verification rebuild (they are kept until the daemon stops).',
+  },
   ARTIFACT_RECORD_FAILED: {
     status: 500,
     message: 'Forge could not record the artifact, SBOM or provenance of this build.',

@@ -33,6 +33,8 @@ export const CLI_ERROR_CODES = {
   VERIFY_FAILED: 'VERIFY_FAILED',
   /** forge verify: no provenance statement beside the artifact nor given with --statement (exit 2). */
   STATEMENT_NOT_FOUND: 'STATEMENT_NOT_FOUND',
+  /** forge verify --rebuild: the rebuilt artifact differs from the statement's subject (exit 8). */
+  REBUILD_DIFFERS: 'REBUILD_DIFFERS',
 } as const;
 
 /** What went wrong: a stable code and a sentence for people. */
