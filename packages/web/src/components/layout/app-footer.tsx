@@ -30,7 +30,7 @@ function FooterItem({ tone, label, children }: { tone: ActivityTone; label: stri
 }
 
 /**
- * Spec §2.2 footer: bot activity, bridge, connection, brain active, and the fixed "SLLS 85%".
+ * docs/product.md#dashboard footer: bot activity, bridge, connection, brain active, and the fixed "SLLS 85%".
  * Every item but the last is live: bots from the status poll, bridge from the daemon's health
  * answer, connection from the socket, brain from its status route.
  */

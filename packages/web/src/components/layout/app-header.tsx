@@ -47,7 +47,7 @@ function MoreMenu() {
 }
 
 /**
- * Spec §2.2 header: project name and selector, forge toggle, the "Forge" assistant, Package,
+ * docs/product.md#dashboard header: project name and selector, forge toggle, the "Forge" assistant, Package,
  * Download, University, extension routes and the live connection.
  */
 export function AppHeader({

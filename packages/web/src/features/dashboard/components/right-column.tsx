@@ -7,7 +7,7 @@ import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.ts
 import { ProjectActions } from './project-actions.tsx';
 
 /**
- * Spec §2.2 right column: Upload Project, Download Project, Start Build, Download App; the
+ * docs/product.md#dashboard right column: Upload Project, Download Project, Start Build, Download App; the
  * auto-forge toggle; the extension manager; the blueprint card.
  */
 export function RightColumn() {
