@@ -16,6 +16,8 @@ const FORBIDDEN: { name: string; re: RegExp }[] = [
   // A bare section sign points at some outside document; an RFC's sections are public and stable.
   { name: 'a bare section sign', re: /(?<!\bRFC \d+ )\u00a7\s*\d/ },
   { name: 'an issue number', re: /\bissues?\s+(#\s*)?\d+/i },
+  // "the issue's example", "the issue left open": an issue the reader cannot open either.
+  { name: 'an issue', re: /\b(the|this) issue(['\u2019]s\b|:| left\b| asked\b| says\b)/i },
 ];
 
 /** Text files a reader opens: sources, tests, scripts, docs, configs. */
@@ -148,6 +150,8 @@ describe('the repository reads on its own', () => {
       ['src/c.tsx', `// The mobile breakpoint (\u00a79).`, 'a bare section sign'],
       ['src/d.mjs', `// Added for ${'Issue'} 13.`, 'an issue number'],
       ['docs/e.md', `## Real-world projects (${'issue'} #10)`, 'an issue number'],
+      ['docs/e2.md', `## Decisions the ${'issue'} left open`, 'an issue'],
+      ['src/e3.ts', `// A ZIP of 40 MB (the ${'issue'}'s case).`, 'an issue'],
       ['src/f.ts', '/** docs/product.md#nowhere */', 'no heading of that doc'],
       ['src/g.ts', '/** docs/product.md#not-a-heading */', 'no heading of that doc'],
       ['src/h.ts', '/** docs/missing.md#calls */', 'does not exist'],

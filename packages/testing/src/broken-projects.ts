@@ -164,7 +164,7 @@ createRoot(document.getElementById('root')).render(
 }
 
 /**
- * 1. src/main.js imports canvas-confetti, which package.json does not declare (the issue's example):
+ * 1. src/main.js imports canvas-confetti, which package.json does not declare (the commonest break):
  * Vite cannot resolve it. RepairBot adds it to dependencies at the version npm resolves.
  */
 export function undeclaredPackage(name = 'confetti-party'): BrokenProject {

@@ -212,7 +212,7 @@ describe.skipIf(skipReason !== null)('disk full: FORGE_HOME on a 24 MB tmpfs', (
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('the issue: a ZIP that unpacks to 40 MB answers 507 DISK_FULL, its build fails DISK_FULL, nothing is left', async () => {
+  it('the reported case: a ZIP that unpacks to 40 MB answers 507 DISK_FULL, its build fails DISK_FULL, nothing is left', async () => {
     const zip = forgeZip([...site('too big'), ...zeroFiles(40)]);
     expect(zip.length).toBeLessThan(2 * MIB);
     const res = await upload('huge-site.zip', zip);
