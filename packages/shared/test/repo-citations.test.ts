@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,14 +111,42 @@ export function findProblems(root: string, files: readonly string[]): Finding[] 
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Tracked files plus new ones not ignored, so a file not yet committed is checked too. */
-function repoFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+/** Folders no reader opens as source: installs, builds, caches. */
+const NOT_SOURCE = new Set([
+  'node_modules',
+  'dist',
+  '.git',
+  '.tsbuild',
+  'coverage',
+  'artifacts',
+  'test-results',
+]);
+
+/** Every file under `dir`, relative to the repository root, without the folders above. */
+function walk(dir: string): string[] {
+  return readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return NOT_SOURCE.has(entry.name) ? [] : walk(rel);
+    return entry.isFile() ? [rel] : [];
   });
-  return out.split('\0').filter(Boolean);
+}
+
+/**
+ * Tracked files plus new ones not ignored, so a file not yet committed is checked too; a copy of the
+ * sources without git (an unpacked archive) is walked instead.
+ */
+function repoFiles(): string[] {
+  try {
+    const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return out.split('\0').filter(Boolean);
+  } catch {
+    return walk('');
+  }
 }
 
 const format = (problems: Finding[]): string =>
