@@ -28,8 +28,8 @@ const FORBIDDEN: { name: string; re: RegExp }[] = [
   { name: 'an issue', re: /\b(the|this) issue(['\u2019]s\b|:| left\b| asked\b| says\b)/i },
 ];
 
-/** Text files a reader opens: sources, tests, scripts, docs, configs. */
-const SCANNED = /\.(ts|tsx|mts|cts|js|mjs|cjs|md|json|ya?ml|html|css)$/;
+/** Text files a reader opens: sources, tests, scripts (the CI entry point too), docs, configs. */
+const SCANNED = /\.(ts|tsx|mts|cts|js|mjs|cjs|md|json|ya?ml|html|css|sh)$|^\.ci\/[^/.]+$/;
 // This file is skipped too: its planted examples are citations on purpose.
 const SKIPPED = /(^|\/)(pnpm-lock\.yaml|node_modules\/|dist\/|repo-citations\.test\.ts$)/;
 
