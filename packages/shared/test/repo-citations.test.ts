@@ -38,7 +38,7 @@ const CODE_ANCHOR = /\bdocs\/([\w.-]+\.md)#([\w-]+)/g;
 const DOC_LINK = /\]\((?:\.\/)?([\w.-]+\.md)?#([\w-]+)\)/g;
 
 /** GitHub's heading slug: lower case, punctuation dropped, spaces to hyphens. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .trim()
@@ -48,7 +48,7 @@ export function slug(heading: string): string {
 }
 
 /** The anchors of a Markdown file's headings (outside code fences), with GitHub's -1, -2 for repeats. */
-export function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   let fenced = false;
@@ -71,7 +71,7 @@ interface Finding {
 }
 
 /** Every forbidden citation and every dangling docs link in `files` (paths relative to `root`). */
-export function findProblems(root: string, files: readonly string[]): Finding[] {
+function findProblems(root: string, files: readonly string[]): Finding[] {
   const docsDir = path.join(root, 'docs');
   const anchorCache = new Map<string, Set<string> | null>();
   const anchors = (doc: string): Set<string> | null => {
