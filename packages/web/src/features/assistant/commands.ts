@@ -69,8 +69,8 @@ export const HELP_TEXT = [
 /**
  * Run the command a message asks for and return the bot's answer — never throws:
  * - the daemon answered: its text;
- * - it answered non-OK: the command's failure text (docs/product.md#error-texts) ("Integration failed -
- *   {text}" with the daemon's error message as {text});
+ * - it answered non-OK: the command's failure text ("Integration failed - {text}" with the daemon's
+ *   error message as {text}; docs/product.md#error-texts);
  * - it answered something that is not the protocol: "Command failed: {error}";
  * - it could not be reached at all: "Error processing command.".
  */

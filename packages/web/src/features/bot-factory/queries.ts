@@ -13,7 +13,7 @@ const selectBots = (state: ClientState) => state.bots;
 
 /**
  * Every bot with its live state, from the client model: GET /api/bots (polled every 5 s,
- * docs/product.md#constants bot status interval, for the job counts) is folded into it, and pushed
+ * the bot status interval of docs/product.md#constants, for the job counts) is folded into it, and pushed
  * `bot-status` messages move a bot's status and job at once. `data` stays undefined until the list has been
  * read.
  */
