@@ -138,7 +138,7 @@ export interface ForgeApp {
 }
 
 /**
- * Routes of the protocol that no feature has built yet answer 503 NOT_IMPLEMENTED (the spec's
+ * Routes of the protocol that no feature has built yet answer 503 NOT_IMPLEMENTED (the catalogue's
  * "service unavailable" text), never a fake answer. Registered after the features, so a real
  * handler always wins.
  */

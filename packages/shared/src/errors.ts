@@ -366,7 +366,7 @@ export const ErrorCodeSchema = z.enum(ERROR_CODES);
 export const errorHint = (code: string): string | undefined =>
   (ERROR_CATALOGUE as Record<string, { hint?: string }>)[code]?.hint;
 
-/** The one wire shape of every failure (ARCHITECTURE §5): `{ error, code, hint? }`. */
+/** The one wire shape of every failure (docs/architecture.md#errors): `{ error, code, hint? }`. */
 export const ErrorBody = z.object({
   /** Human-readable message; clients show it as the server error text. */
   error: z.string(),
@@ -389,7 +389,7 @@ export const errorBody = (code: ErrorCode, message?: string, details?: unknown):
   };
 };
 
-/** Spec §8 texts the clients show, exactly as given. */
+/** The texts the clients show (docs/product.md#error-texts), exactly as given. */
 export const UI_TEXT = {
   uploadFailed: 'Upload failed',
   uploadFailedGeneric: 'Failed to upload project. Please try again.',
@@ -437,6 +437,9 @@ export const UI_TEXT = {
   disconnected: 'Disconnected',
 } as const;
 
-/** Spec §8: a non-OK response becomes "status: body text" (or the status text when the body is empty). */
+/**
+ * docs/product.md#error-texts: a non-OK response becomes "status: body text" (or the status text when the
+ * body is empty).
+ */
 export const httpErrorMessage = (status: number, statusText: string, bodyText: string): string =>
   `${status}: ${bodyText.length > 0 ? bodyText : statusText}`;

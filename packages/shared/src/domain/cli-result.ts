@@ -78,7 +78,7 @@ export const CliBuildResult = z.object({
   buildId: z.string(),
   /** The build's status when forge stopped following it: `running` or `queued` after a wait that timed out or was interrupted. */
   status: BuildStatus,
-  /** The last spec §4 stage the build reached. */
+  /** The last stage the build reached (docs/product.md#build-states). */
   stage: Stage,
   /** Milliseconds per pipeline step that ran (extract, detect, install, build, test, check, optimize, preview). */
   durations: z.partialRecord(StepName, z.number().nonnegative()),

@@ -127,8 +127,8 @@ const defineRoutes = <T extends Record<string, RouteContract>>(table: T): T => t
 const ProjectQuery = z.object({ project: z.string().optional() });
 
 /**
- * The route table: every REST call of spec §7 plus the daemon's own. The daemon registers from it;
- * clients call routes by name. No path string is written twice.
+ * The route table: every REST call of docs/product.md#http-calls plus the daemon's own. The daemon registers
+ * from it; clients call routes by name. No path string is written twice.
  */
 export const routes = defineRoutes({
   health: {

@@ -677,7 +677,8 @@ export function createPipeline(deps: PipelineDeps) {
     );
     run.record({ verdict: testsVerdict(run.snapshot()) ?? null });
     run.end('succeeded');
-    // spec §4: build_complete with the build output; clients raise their Build Complete dialog on it.
+    // docs/product.md#build-states: build_complete with the build output; clients raise their Build Complete
+    // dialog on it.
     deps.broadcast({
       type: 'build_complete',
       buildOutput: { projectName: run.projectName, buildPath, files },
