@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
+import { BuildDiff } from '../domain/build-diff.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -568,6 +569,14 @@ export const routes = defineRoutes({
     params: BuildIdParams,
     response: 'binary',
     summary: 'The reproducible source ZIP a successful build was made from (what its provenance names).',
+  },
+  buildDiff: {
+    method: 'GET',
+    path: '/api/builds/:id/diff',
+    params: BuildIdParams,
+    response: BuildDiff,
+    summary:
+      'A failed build compared with the last successful build of its project: files, dependencies, toolchain, plan, environment names, and what the error points at.',
   },
   provenanceKey: {
     method: 'GET',
