@@ -88,3 +88,11 @@ export function buildDiffLines(diff: BuildDiff, options: BuildDiffTextOptions = 
   }
   return lines;
 }
+
+/**
+ * A question that asks what changed since the project was last green ("what changed since it last
+ * worked?", "why is it red now?", "what's different from the last green build?"): the brain, the
+ * Forge chat and the web's Forge assistant answer it from the same comparison.
+ */
+export const WHAT_CHANGED_QUESTION =
+  /\bwhy is it (?:red|failing|broken)(?: now)?\b|\b(?:changed?|changes|different|difference|diff)\b.*\b(?:since|last (?:green|good|successful|working|passing)|went red|turned red)\b|\bsince it (?:last )?(?:worked|passed|built|succeeded|was green)\b/i;

@@ -309,6 +309,14 @@ export const routes = defineRoutes({
     response: TextAnswer,
     summary: 'Forge assistant: the blueprint of the project asked (default: the current one).',
   },
+  forgeChanges: {
+    method: 'GET',
+    path: '/api/forge/changes',
+    query: ProjectQuery,
+    response: TextAnswer,
+    summary:
+      "Forge assistant: what changed since the project's last green build (its newest build compared with it).",
+  },
   forgeWorkflow: {
     method: 'GET',
     path: '/api/forge/workflow',
