@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BROKEN_VERSIONS, npmLockfile } from '@forge/testing';
-import { BuildDiff, type ErrorBody, type UploadResult } from '@forge/shared';
+import { BuildDiff, type BrainReply, type ErrorBody, type UploadResult } from '@forge/shared';
 import { makeZip, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
 import { cleanup, startTestApp, type TestApp } from './helpers.ts';
 
@@ -61,6 +61,32 @@ async function buildOf(app: TestApp, live: Awaited<ReturnType<typeof watch>>, fi
   return live.finished(buildId!, 300_000);
 }
 
+const post = (app: TestApp, route: string, body: unknown, cookie?: string) =>
+  fetch(`${app.url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+
+async function setPhrases(app: TestApp): Promise<void> {
+  expect((await post(app, '/api/brain/greeting', { greeting: 'Hello Brain' })).status).toBe(200);
+  expect((await post(app, '/api/brain/code', { code: 'open sesame 42' })).status).toBe(200);
+}
+
+/** An authenticated brain session: ask it a question, get its reply. */
+async function brainSession(app: TestApp): Promise<(message: string) => Promise<string>> {
+  let cookie: string | undefined;
+  const say = async (message: string) => {
+    const res = await post(app, '/api/brain/handshake', { message }, cookie);
+    expect(res.status).toBe(200);
+    cookie = res.headers.getSetCookie()[0]?.split(';')[0] ?? cookie;
+    return ((await res.json()) as BrainReply).reply;
+  };
+  await say('Hello Brain');
+  expect(await say('open sesame 42')).toBe('Authentication successful. Session established.');
+  return say;
+}
+
 describe('why is it red now', () => {
   it('names the bumped package and the changed file, and points at the file of the error', async () => {
     const app = await startTestApp();
@@ -110,6 +136,27 @@ describe('why is it red now', () => {
     expect(diff.toolchain).toEqual([]);
     expect(diff.plan).toEqual([]);
     expect(diff.env).toEqual({ added: [], removed: [] });
+
+    // The brain, the Forge assistant and the Forge chat answer from the same comparison, with the ids.
+    const expected = [
+      `Points at: src/main.js — changed since ${green.id}, the last green build.`,
+      `Build ${red.id} (failed) compared with ${green.id}, the last green build of ${NAME}.`,
+      'upgraded   clsx 2.0.0 → 2.1.1',
+      'modified src/main.js',
+    ];
+    await setPhrases(app);
+    const brain = await brainSession(app);
+    for (const question of ['what changed since it last worked?', `why is it red now in ${NAME}`]) {
+      const reply = await brain(question);
+      for (const line of expected) expect(reply, question).toContain(line);
+    }
+    const assistant = await fetch(`${app.url}/api/forge/changes?project=${NAME}`);
+    const { text } = (await assistant.json()) as { text: string };
+    for (const line of expected) expect(text).toContain(line);
+    const chat = await post(app, '/api/chat', { q: "What's different since the last green build?" });
+    const { replies } = (await chat.json()) as { replies: Array<{ role: string; message: string }> };
+    const answer = replies.find((r) => r.role === 'forge')!.message;
+    for (const line of expected) expect(answer).toContain(line);
 
     // A green build is not compared.
     const notRed = await fetch(`${app.url}/api/builds/${green.id}/diff`);
