@@ -304,7 +304,7 @@ async function readAs(ctx: Context, key: string, frames: readonly Place[]): Prom
   const place = await firstLine(ctx, pattern, frames);
   if (!place) return key;
   const text = (await ctx.readText(place.file, 4 * 1024 * 1024)) ?? '';
-  const m = pattern.exec(text.split('\n')[place.line - 1] ?? '');
+  const m = pattern.exec(text.split('\n')[(place.line ?? 1) - 1] ?? '');
   return m?.[1] ?? m?.[2] ?? key;
 }
 
