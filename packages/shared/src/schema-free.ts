@@ -11,4 +11,5 @@ export * from './format-blueprint.ts';
 export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './paths.ts';
+export * from './diagnosis-others.ts';
 export * from './format-build-diff.ts';
