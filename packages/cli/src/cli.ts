@@ -23,6 +23,7 @@ import { register as registerOpen } from './commands/open.ts';
 import { register as registerPlan } from './commands/plan.ts';
 import { register as registerPreview } from './commands/preview.ts';
 import { register as registerSbom } from './commands/sbom.ts';
+import { register as registerDiff } from './commands/diff.ts';
 import { register as registerScan } from './commands/scan.ts';
 import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
@@ -96,6 +97,7 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['preview', () => registerPreview(program, invoke)],
     ['download', () => registerDownload(program, invoke)],
     ['sbom', () => registerSbom(program, invoke)],
+    ['diff', () => registerDiff(program, invoke)],
     ['verify', () => registerVerify(program, invoke)],
     ['chat', () => registerChat(program, invoke)],
     ['brain', () => registerBrain(program, invoke)],

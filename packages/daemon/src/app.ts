@@ -45,6 +45,7 @@ import { createBuildService, type BuildService } from './features/builds/service
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerRebuildRoutes } from './features/artifacts/rebuild-routes.ts';
+import { registerWhyRedRoutes } from './features/why-red/routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -280,6 +281,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
+  registerWhyRedRoutes(api, { repo, layout });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerFileRoutes(api, { files });

@@ -40,6 +40,8 @@ export interface HomeLayout {
   buildHome(name: string): string;
   /** Each successful build's artifact, SBOM, provenance and source ZIP, one folder per build (docs/artifacts.md). */
   artifactsDir(name: string): string;
+  /** The source of each project's last failed builds, one `<build id>.zip` each, compared with its last green build (features/why-red). */
+  failedSourcesDir(name: string): string;
   /**
    * Where LogBot moves old builds' log lines out of the store, one `<build id>.log` each; the build
    * repository reads them back (features/builds/log-archive.ts).
@@ -62,6 +64,7 @@ export function homeLayout(home: string): HomeLayout {
     repairsDir: (name) => path.join(home, 'repairs', name),
     buildHome: (name) => path.join(home, 'homes', name),
     artifactsDir: (name) => path.join(home, 'artifacts', name),
+    failedSourcesDir: (name) => path.join(home, 'failed-sources', name),
     buildLogsDir: path.join(home, LOG_DIR, 'builds'),
   };
 }

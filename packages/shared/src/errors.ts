@@ -214,6 +214,21 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'There is no such verification rebuild (they are kept until the daemon stops).',
   },
+  NO_GREEN_BUILD: {
+    status: 404,
+    message: 'There is no earlier successful build of this project to compare this build with.',
+    hint: 'Fix the build once (forge fix, or edit and upload again): later failures are compared with it.',
+  },
+  NOT_A_FAILED_BUILD: {
+    status: 409,
+    message: 'Only a failed build is compared with the last green build.',
+    hint: 'List builds with: forge builds; run forge diff on one that failed.',
+  },
+  NO_BUILD_SOURCE: {
+    status: 404,
+    message: 'The source of this failed build was not kept, so it cannot be compared.',
+    hint: 'Build it again: Forge keeps the source of the last failed builds of each project.',
+  },
   ARTIFACT_RECORD_FAILED: {
     status: 500,
     message: 'Forge could not record the artifact, SBOM or provenance of this build.',

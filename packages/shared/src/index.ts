@@ -15,6 +15,8 @@ export * from './domain/settings.ts';
 export * from './domain/files.ts';
 export * from './domain/provenance.ts';
 export * from './domain/rebuild.ts';
+export * from './domain/build-diff.ts';
+export * from './format-build-diff.ts';
 export * from './domain/entities.ts';
 export * from './domain/daemon.ts';
 export * from './domain/blueprint.ts';

@@ -12,3 +12,4 @@ export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './paths.ts';
 export * from './diagnosis-others.ts';
+export * from './format-build-diff.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
 import { Rebuild, RebuildBody, RebuildParams, RebuildQuery } from '../domain/rebuild.ts';
+import { BuildDiff } from '../domain/build-diff.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -309,6 +310,14 @@ export const routes = defineRoutes({
     response: TextAnswer,
     summary: 'Forge assistant: the blueprint of the project asked (default: the current one).',
   },
+  forgeChanges: {
+    method: 'GET',
+    path: '/api/forge/changes',
+    query: ProjectQuery,
+    response: TextAnswer,
+    summary:
+      "Forge assistant: what changed since the project's last green build (its newest build compared with it).",
+  },
   forgeWorkflow: {
     method: 'GET',
     path: '/api/forge/workflow',
@@ -569,6 +578,14 @@ export const routes = defineRoutes({
     params: BuildIdParams,
     response: 'binary',
     summary: 'The reproducible source ZIP a successful build was made from (what its provenance names).',
+  },
+  buildDiff: {
+    method: 'GET',
+    path: '/api/builds/:id/diff',
+    params: BuildIdParams,
+    response: BuildDiff,
+    summary:
+      'A failed build compared with the last successful build of its project: files, dependencies, toolchain, plan, environment names, and what the error points at.',
   },
   provenanceKey: {
     method: 'GET',

@@ -79,6 +79,26 @@ const READERS: Array<[string, (text: string, into: Map<string, string>) => void]
   ['bun.lock', fromBunLock],
 ];
 
+/** The lockfiles read, in the order npm prefers them. */
+export const LOCKFILE_NAMES: readonly string[] = READERS.map(([name]) => name);
+
+/**
+ * What the text of the lockfile called `name` records (`name@version` → integrity), read by the
+ * same readers as readLockfileIntegrity; null when Forge reads no lockfile of that name or it does
+ * not parse.
+ */
+export function lockfileEntries(name: string, text: string): Map<string, string> | null {
+  const read = READERS.find(([n]) => n === name)?.[1];
+  if (!read) return null;
+  const integrity = new Map<string, string>();
+  try {
+    read(text, integrity);
+  } catch {
+    return null;
+  }
+  return integrity;
+}
+
 /** The integrities the lockfile of `installDir` records (the first lockfile found, in npm's order). */
 export function readLockfileIntegrity(installDir: string): LockfileIntegrity {
   for (const [name, read] of READERS) {

@@ -28,6 +28,7 @@ export type Intent =
   | 'dependencies'
   | 'code'
   | 'bot'
+  | 'changes'
   | 'guest'
   | 'unknown'
   | 'model';

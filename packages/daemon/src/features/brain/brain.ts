@@ -78,6 +78,7 @@ const SUMMARIES: Record<Intent, string> = {
   dependencies: "listed the project's dependencies",
   code: "searched the project's code",
   bot: 'told what a bot did',
+  changes: 'compared the last failed build with the last green one',
   guest: 'told a guest what it may ask',
   unknown: 'said it does not know',
   model: 'answered with the model',

@@ -4,6 +4,7 @@ import type { MemoryService } from '../memory/service.ts';
 import { STATUS_WORDS, ago, createRecordAnswers, known, unknown, type EngineAnswer } from './answers.ts';
 import { fileFacts, projectFacts, projectNames, type FactServices } from './facts.ts';
 import { parseSubject, type Subject } from './subject.ts';
+import { changesAnswer } from './changes-answer.ts';
 
 export type { Certainty, EngineAnswer, Intent } from './answers.ts';
 export { failureText, repairsText } from './answers.ts';
@@ -90,6 +91,7 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
         '- "how many files", "which files are in src?", "where is App.tsx", "where is the login handled?", "what uses date-fns?": its files and code, with file:line',
         '- "last build", "what happened in b12-3fa9c1", "how long did install take", "show the logs": its builds',
         '- "why did the build fail", "how do the tests do", "what did RepairBot do": failures, tests and repairs',
+        '- "what changed since it last worked?": the newest failed build against the last green one',
         '- "which projects are there": every project Forge holds',
         '- "remember <name> is <value>", "what is <name>", "forget <name>", "what do you remember": my memory',
         '- "status": this session and what I can reach',
@@ -277,6 +279,8 @@ export function createEngine({ services, memory, model, now }: EngineDeps) {
         return records.find(facts, s);
       case 'code':
         return records.code(facts, s);
+      case 'changes':
+        return changesAnswer(services, facts.name, build);
       default:
         // "tell me about broken-dep", "b12-3fa9c1?": the project's (or build's) builds in brief.
         if (build || ((s.project || s.named) && s.terms.length === 0)) return records.builds(facts, build);

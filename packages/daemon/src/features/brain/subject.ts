@@ -1,4 +1,4 @@
-import { BOT_ROSTER } from '@forge/shared';
+import { BOT_ROSTER, WHAT_CHANGED_QUESTION } from '@forge/shared';
 
 /** What a question is about, besides its project: the record the answer comes from. */
 export type Topic =
@@ -16,6 +16,8 @@ export type Topic =
   | 'code'
   | 'builds'
   | 'bot'
+  /** What changed since the last green build (features/why-red). */
+  | 'changes'
   | 'none';
 
 /** A question taken apart: the names it holds and what it asks about them. */
@@ -68,6 +70,8 @@ const CODE_VERBS =
   /\b(?:uses?|used|using|imports?|imported|importing|calls?|called|calling|handled?|handles|handling|defined|defines|define|implemented|implements|declared|rendered|renders|configured|referenced|mentioned|reads?|written|creates?|created|sends?|sent|validated|validates|stored|stores|logic|code for|source of)\b/;
 
 const TOPIC_RULES: ReadonlyArray<readonly [Topic, RegExp]> = [
+  // First: "what changed since it last worked?" names no record the later rules would claim.
+  ['changes', WHAT_CHANGED_QUESTION],
   [
     'projects',
     /\b(?:(?:which|what|list|all|my|the)\s+projects|projects\s+(?:are there|do i have|does forge (?:have|hold|know))|how many projects)\b|^projects$/,

@@ -63,6 +63,7 @@ import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
 import { pruneArtifacts, recordArtifact } from '../artifacts/record.ts';
+import { keepFailedSource } from '../why-red/failed-source.ts';
 import { loadSigningKey, type SigningKey } from '../artifacts/signing.ts';
 import { withSourceDateEpoch } from '../artifacts/build-epoch.ts';
 
@@ -888,6 +889,8 @@ export function createPipeline(deps: PipelineDeps) {
     }
     const probableCause = probableCauseOf(run.snapshot().blueprint, s.failure.code);
     if (probableCause) run.log(s.bot, 'warn', probableCause);
+    // Kept before the build ends, so "why is it red now?" can compare it as soon as it is red.
+    await keepFailedSource(layout, run.projectName, run.id, run.snapshot().blueprint);
     run.end(s.failure.status, {
       error: {
         code: s.failure.code,

@@ -1,3 +1,5 @@
+import { WHAT_CHANGED_QUESTION } from '@forge/shared/schema-free';
+
 /**
  * What a Forge chat line asks for (docs/product.md#http-calls: build, fix, status, "brain: question";
  * prefixes build: and brain:).
@@ -6,6 +8,7 @@ export type ChatCommand =
   | { kind: 'build'; project: string | null }
   | { kind: 'fix'; project: string | null }
   | { kind: 'status' }
+  | { kind: 'changes'; project: string | null }
   | { kind: 'brain'; question: string }
   | { kind: 'help' };
 
@@ -22,6 +25,8 @@ export function parseChat(q: string): ChatCommand {
     const project = rest.replace(/^["'`](.*)["'`]$/, '$1').trim() || null;
     return word === 'build' ? { kind: 'build', project } : { kind: 'fix', project };
   }
+  // "what changed since it last worked?": the current project's newest build against its last green one.
+  if (WHAT_CHANGED_QUESTION.test(text)) return { kind: 'changes', project: null };
   switch (text.toLowerCase().replace(/[\s.!?]+$/, '')) {
     case 'build':
       return { kind: 'build', project: null };
@@ -41,5 +46,6 @@ export const CHAT_HELP = [
   '- build: <project>: build that project',
   '- fix: repair the newest failed build of the current project and build it again',
   '- status: Forge, its fleet and builds',
+  '- what changed since it last worked?: the newest build compared with the last green one',
   '- brain: <question>: ask the brain (an authenticated brain session gets full answers; guests get help and status)',
 ].join('\n');

@@ -7,6 +7,7 @@ import type { AskContext } from '../brain/engine.ts';
 import { failureText } from '../brain/engine.ts';
 import type { Brain } from '../brain/brain.ts';
 import { forgeStatusText } from '../forge/operations.ts';
+import { forgeChangesText } from '../forge/changes.ts';
 import { currentProject } from '../projects/routes.ts';
 import { CHAT_HELP, parseChat, type ChatCommand } from './commands.ts';
 
@@ -202,6 +203,7 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     build: 'started a build',
     fix: 'asked RepairBot to fix',
     status: 'answered status',
+    changes: 'compared with the last green build',
     brain: 'passed a question to BrainBot',
     help: 'listed the commands',
   };
@@ -230,6 +232,9 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
             }
             case 'status':
               to.say(await status(asked), 'forge');
+              return true;
+            case 'changes':
+              to.say(await forgeChangesText(services, project), 'forge');
               return true;
             case 'brain':
               await askBrain(command.question, asked ? { ...ctx, project: asked } : ctx, to);

@@ -3,6 +3,7 @@ import { routes } from '@forge/shared';
 import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { createHealthBot } from '../health/health-bot.ts';
+import { forgeChangesText } from './changes.ts';
 import { projectAsked } from '../projects/routes.ts';
 import {
   bindOperations,
@@ -42,6 +43,7 @@ export function registerOperationRoutes(router: Router, services: AppServices, d
   defineRoute(router, routes.forgeWorkflow, viaForgeBot('workflow', forgeWorkflowText));
   defineRoute(router, routes.forgeIssues, viaForgeBot('list issues', forgeIssuesText));
   defineRoute(router, routes.forgeStatus, viaForgeBot('status', forgeStatusText));
+  defineRoute(router, routes.forgeChanges, viaForgeBot('what changed', forgeChangesText));
   defineRoute(router, routes.projectScan, ({ params }) => scanProjectNamed(services, params.name));
 
   return { close: () => healthBot.stop() };

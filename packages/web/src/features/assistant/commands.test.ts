@@ -56,6 +56,7 @@ describe('runAssistantCommand', () => {
       issues: 'scan',
       status: 'health',
       fixModules: 'fix modules',
+      changes: 'what changed since it last worked?',
     }[command]!;
     await runAssistantCommand(client, input);
     expect(client.request).toHaveBeenCalledWith(route);

@@ -2,13 +2,14 @@ import {
   ForgeHttpError,
   ForgeUnreachableError,
   UI_TEXT,
+  WHAT_CHANGED_QUESTION,
   type ForgeClient,
   type RouteName,
 } from '@forge/shared';
 
 /** What the Forge assistant can do (docs/product.md#http-calls); `help` is answered locally. */
 export type AssistantCommand =
-  'integrate' | 'blueprint' | 'workflow' | 'issues' | 'status' | 'fixModules' | 'help';
+  'integrate' | 'blueprint' | 'workflow' | 'issues' | 'status' | 'fixModules' | 'changes' | 'help';
 
 /**
  * docs/product.md#http-calls: the call is chosen from keywords in the message, checked in the documented
@@ -23,6 +24,8 @@ export function routeCommand(input: string): AssistantCommand {
   if (text.includes('list issues') || text.includes('scan')) return 'issues';
   if (text.includes('status') || text.includes('health')) return 'status';
   if (text.includes('fix modules')) return 'fixModules';
+  // After the spec's keywords: "what changed since it last worked?" compares with the last green build.
+  if (WHAT_CHANGED_QUESTION.test(text)) return 'changes';
   return 'help';
 }
 
@@ -43,6 +46,7 @@ export const COMMAND_CALLS: Record<
       | 'forgeIssues'
       | 'forgeStatus'
       | 'forgeFixModules'
+      | 'forgeChanges'
     >;
     failure: (text: string) => string;
   }
@@ -53,6 +57,7 @@ export const COMMAND_CALLS: Record<
   issues: { route: 'forgeIssues', failure: () => UI_TEXT.issueScanFailed },
   status: { route: 'forgeStatus', failure: () => UI_TEXT.statusCheckFailed },
   fixModules: { route: 'forgeFixModules', failure: UI_TEXT.moduleFixFailed },
+  changes: { route: 'forgeChanges', failure: UI_TEXT.commandFailed },
 };
 
 /** The local answer to anything that is not a command. */
@@ -64,6 +69,7 @@ export const HELP_TEXT = [
   '• list issues (or scan): scan for issues',
   '• status (or health): status and health',
   '• fix modules: repair missing modules',
+  '• what changed since it last worked?: compare with the last green build',
 ].join('\n');
 
 /**

@@ -5,11 +5,12 @@ import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx
 import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
 import { BuildErrorList, listedErrors } from '@/features/builds/components/build-errors.tsx';
 import { LazyRepairList as RepairList } from './repair-list-lazy.tsx';
+import { WhyRedPanel } from './why-red-panel.tsx';
 
 /**
  * The FixIt side of the selected project's last build: ScanBot's diagnosis when it failed, every
- * error its tools printed (when several), and
- * RepairBot's repairs — proposed ones with their diff and "Apply fix", applied ones with "Undo".
+ * error its tools printed (when several), RepairBot's repairs — proposed ones with their diff and
+ * "Apply fix", applied ones with "Undo" — and what changed since the last green build.
  * Nothing while there is nothing to repair, so the log keeps the panel to itself.
  */
 export function FixItReport() {
@@ -39,6 +40,7 @@ export function FixItReport() {
         <BuildErrorList error={build.error} canOpen className="text-xs" />
       ) : null}
       <RepairList build={build} />
+      <WhyRedPanel build={build} />
     </section>
   );
 }
