@@ -44,6 +44,7 @@ import { createLogArchive } from './features/builds/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
+import { registerHistoryRoutes } from './features/artifacts/history-routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -279,6 +280,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
+  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger });
   registerQueueRoutes(api, { builds, layout, previews, logger, journal });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerFileRoutes(api, { files });

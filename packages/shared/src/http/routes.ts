@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
+import { ProjectHistory, RollbackBody, RollbackResult } from '../domain/history.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -568,6 +569,23 @@ export const routes = defineRoutes({
     params: BuildIdParams,
     response: 'binary',
     summary: 'The reproducible source ZIP a successful build was made from (what its provenance names).',
+  },
+  projectHistory: {
+    method: 'GET',
+    path: '/api/projects/:name/history',
+    params: ProjectParams,
+    response: ProjectHistory,
+    summary:
+      "A project's kept successful builds, newest first: digests, size, tests verdict, which one is current.",
+  },
+  rollback: {
+    method: 'POST',
+    path: '/api/projects/:name/rollback',
+    params: ProjectParams,
+    body: RollbackBody,
+    response: RollbackResult,
+    summary:
+      'Make a kept build (default: the previous green one) the current preview and download, without rebuilding.',
   },
   provenanceKey: {
     method: 'GET',
