@@ -35,7 +35,7 @@ function HistoryRow({
         <span className="truncate font-mono text-foreground">{entry.buildId}</span>
         {entry.current ? <Badge variant="online">current</Badge> : null}
         <Badge variant={verdictVariant(entry.verdict?.status)} title={entry.verdict?.summary}>
-          {entry.verdict?.status ?? 'no tests'}
+          {!entry.verdict || entry.verdict.status === 'none' ? 'no tests' : entry.verdict.status}
         </Badge>
       </div>
       <div className="flex min-w-0 flex-wrap gap-x-2 font-mono text-muted-foreground">
