@@ -29,7 +29,9 @@ beforeAll(async () => {
     writeFileSync(join(sandbox.cwd, 'hist.zip'), version(label));
     const run = await sandbox.run(['upload', 'hist.zip', '--wait', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    return CliResult.parse(JSON.parse(run.stdout)).buildId!;
+    const result = CliResult.parse(JSON.parse(run.stdout));
+    if (!('buildId' in result) || !result.buildId) throw new Error(`no build: ${run.stdout}`);
+    return result.buildId;
   };
   first = await build('one');
   second = await build('two');
