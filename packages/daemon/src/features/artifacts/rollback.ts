@@ -98,6 +98,7 @@ export async function rollback(
       if (fs.existsSync(staging)) discardDir(staging, deps.layout.tmpDir);
       throw err;
     }
+    // No await between the swap and this: two rollbacks at once leave the output and the record agreeing.
     // A build stored without its source hash gets one no tree hashes to: the cache never reuses it.
     const hash = target.build?.sourceHash ?? `artifact:${record.sourceSha256}`;
     deps.repo.setProjectOutput(name, hash, record.buildId);
