@@ -157,6 +157,16 @@ describe('history and rollback', () => {
     expect(pruneError.code).toBe('BUILD_NOT_KEPT');
     expect(pruneError.error).toContain('keeps its last 2');
     expect(await previewPage()).toContain('Version four');
+
+    // Rolled back, the build cache keys on that build's source: uploading it again builds nothing.
+    RollbackResult.parse((await json<unknown>(rollback({ build: three }))).body);
+    const { buildId: again } = (await (
+      await upload(app, makeZip(`${NAME}.zip`, versionOf('three')))
+    ).json()) as UploadResult;
+    const cached = await live.finished(again!, 120_000);
+    expect(cached.status).toBe('succeeded');
+    expect(cached.cacheHit).toBe(true);
+    expect(await previewPage()).toContain('Version three');
   }, 300_000);
 
   it('answers 404 for the history of a project that does not exist', async () => {
