@@ -24,6 +24,8 @@ import { register as registerPlan } from './commands/plan.ts';
 import { register as registerPreview } from './commands/preview.ts';
 import { register as registerSbom } from './commands/sbom.ts';
 import { register as registerDiff } from './commands/diff.ts';
+import { register as registerHistory } from './commands/history.ts';
+import { register as registerRollback } from './commands/rollback.ts';
 import { register as registerScan } from './commands/scan.ts';
 import { register as registerSettings } from './commands/settings.ts';
 import { register as registerStatus } from './commands/status.ts';
@@ -99,6 +101,8 @@ export function createProgram(only?: string, invoke: Invoke = invokeCommand): Co
     ['sbom', () => registerSbom(program, invoke)],
     ['diff', () => registerDiff(program, invoke)],
     ['verify', () => registerVerify(program, invoke)],
+    ['history', () => registerHistory(program, invoke)],
+    ['rollback', () => registerRollback(program, invoke)],
     ['chat', () => registerChat(program, invoke)],
     ['brain', () => registerBrain(program, invoke)],
     ['memory', () => registerMemory(program, invoke)],

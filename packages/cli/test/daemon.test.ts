@@ -153,6 +153,7 @@ describe('settings, open and --url against a running daemon', () => {
       autoRepair: true,
       debugMode: true,
       maxConcurrentBots: 7,
+      keepArtifacts: 10,
     });
     const human = await sandbox.run(['settings', 'get']);
     expect(human.stdout).toMatch(/^debugMode +true$/m);

@@ -46,6 +46,8 @@ import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerRebuildRoutes } from './features/artifacts/rebuild-routes.ts';
 import { registerWhyRedRoutes } from './features/why-red/routes.ts';
+import { registerHistoryRoutes } from './features/artifacts/history-routes.ts';
+import { pruneHistory } from './features/artifacts/history.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -282,7 +284,16 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
   registerWhyRedRoutes(api, { repo, layout });
-  registerQueueRoutes(api, { builds, layout, previews, logger, journal });
+  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger });
+  registerQueueRoutes(api, {
+    builds,
+    layout,
+    previews,
+    logger,
+    journal,
+    pruneHistory: (name, keptBuildId) =>
+      pruneHistory({ repo, layout, name, keep: settings.get().keepArtifacts, alsoKeep: keptBuildId }),
+  });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerFileRoutes(api, { files });
   registerForgeRoutes(api, { autoForge });

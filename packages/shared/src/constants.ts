@@ -57,6 +57,8 @@ export const BOT_CATEGORY_COUNTS = {
 } as const;
 export const TOTAL_BOTS = 25;
 export const DEFAULT_MAX_CONCURRENT_BOTS = 25;
+/** Successful builds each project keeps with their artifacts unless the keepArtifacts setting says otherwise. */
+export const DEFAULT_KEEP_ARTIFACTS = 10;
 
 export const DEFAULT_PROJECT_NAME = 'Forge';
 export const generatedFileName = (timestamp: number): string => `generated-code-${timestamp}.js`;

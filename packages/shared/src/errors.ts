@@ -50,7 +50,7 @@ export const ERROR_CATALOGUE = {
   UNKNOWN_SETTING: {
     status: 400,
     message: 'Send exactly one known setting with a value of the right type.',
-    hint: 'Known settings: botOrchestration, autoRepair, debugMode (booleans), maxConcurrentBots (1-100).',
+    hint: 'Known settings: botOrchestration, autoRepair, debugMode (booleans), maxConcurrentBots (1-100), keepArtifacts (1-100).',
   },
   NOT_IMPLEMENTED: {
     status: 503,
@@ -197,7 +197,7 @@ export const ERROR_CATALOGUE = {
   REBUILD_SOURCE_NOT_KEPT: {
     status: 404,
     message: 'This daemon does not keep the source or the plan of that build, so it cannot build it again.',
-    hint: 'Rebuild on the daemon that made the artifact (forge verify --url <daemon>); each project keeps its last 10 builds.',
+    hint: 'Rebuild on the daemon that made the artifact (forge verify --url <daemon>); each project keeps its last keepArtifacts builds (forge settings get keepArtifacts).',
   },
   REBUILD_TOOLCHAIN_UNAVAILABLE: {
     status: 422,
@@ -228,6 +228,27 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'The source of this failed build was not kept, so it cannot be compared.',
     hint: 'Build it again: Forge keeps the source of the last failed builds of each project.',
+  },
+  BUILD_NOT_KEPT: {
+    status: 410,
+    message: "That build is not in the project's history: its artifact was pruned, or it did not succeed.",
+    hint: 'List the builds you can roll back to with: forge history <project>',
+  },
+  NO_EARLIER_BUILD: {
+    status: 409,
+    message: 'There is no earlier successful build of this project to roll back to.',
+    hint: 'List the kept builds with: forge history <project>',
+  },
+  ROLLBACK_BUSY: {
+    status: 409,
+    message: 'A build of this project is running: roll back once it has finished.',
+    hint: 'Watch it with: forge status, or cancel it with: forge cancel',
+  },
+  ROLLBACK_UNSUPPORTED: {
+    status: 409,
+    message:
+      'Only a built site can be rolled back: a plain static site or a server app is served from its sources.',
+    hint: 'Download the earlier source (GET /api/builds/<id>/source) and upload it again.',
   },
   ARTIFACT_RECORD_FAILED: {
     status: 500,

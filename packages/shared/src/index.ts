@@ -17,6 +17,7 @@ export * from './domain/provenance.ts';
 export * from './domain/rebuild.ts';
 export * from './domain/build-diff.ts';
 export * from './format-build-diff.ts';
+export * from './domain/history.ts';
 export * from './domain/entities.ts';
 export * from './domain/daemon.ts';
 export * from './domain/blueprint.ts';

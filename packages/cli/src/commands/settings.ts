@@ -59,14 +59,14 @@ export function register(program: Command, invoke: Invoke): void {
   settings
     .command('get')
     .description('print all settings, or the value of one')
-    .argument('[key]', 'botOrchestration, autoRepair, debugMode or maxConcurrentBots')
+    .argument('[key]', 'botOrchestration, autoRepair, debugMode, maxConcurrentBots or keepArtifacts')
     .option('--json', 'print JSON')
     .action((key: string | undefined, opts: { json?: boolean }, command: Command) =>
       invoke(command, runGet, { key, json: opts.json }),
     );
   settings
     .command('set')
-    .description('change one setting (booleans: true/false; maxConcurrentBots: 1-100)')
+    .description('change one setting (booleans: true/false; maxConcurrentBots, keepArtifacts: 1-100)')
     .argument('<key>', 'the setting')
     .argument('<value>', 'its new value')
     .option('--json', 'print all settings after the change as JSON')

@@ -8,6 +8,7 @@ describe('settings', () => {
       autoRepair: true,
       debugMode: false,
       maxConcurrentBots: 25,
+      keepArtifacts: 10,
     });
   });
 

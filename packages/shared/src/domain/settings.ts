@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
+import { DEFAULT_KEEP_ARTIFACTS, DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
 
 /** Settings (docs/product.md#entities). */
 export const Settings = z.object({
@@ -8,6 +8,11 @@ export const Settings = z.object({
   debugMode: z.boolean(),
   /** Shown read-only in the UI; bounds concurrent bot jobs. */
   maxConcurrentBots: z.number().int().min(1).max(100),
+  /**
+   * How many successful builds each project keeps with their artifacts (its history, what rollback
+   * can return to). Defaulted so a client reading an older daemon's settings still parses them.
+   */
+  keepArtifacts: z.number().int().min(1).max(100).default(DEFAULT_KEEP_ARTIFACTS),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingKey = keyof Settings;
@@ -18,6 +23,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoRepair: true,
   debugMode: false,
   maxConcurrentBots: DEFAULT_MAX_CONCURRENT_BOTS,
+  keepArtifacts: DEFAULT_KEEP_ARTIFACTS,
 };
 
 /**
@@ -29,6 +35,7 @@ export const SettingUpdate = z.union([
   z.strictObject({ autoRepair: Settings.shape.autoRepair }),
   z.strictObject({ debugMode: Settings.shape.debugMode }),
   z.strictObject({ maxConcurrentBots: Settings.shape.maxConcurrentBots }),
+  z.strictObject({ keepArtifacts: Settings.shape.keepArtifacts.unwrap() }),
 ]);
 export type SettingUpdate = z.infer<typeof SettingUpdate>;
 
@@ -45,7 +52,8 @@ export function parseSettingValue(
   else if (/^-?\d+$/.test(raw)) value = Number(raw);
   const parsed = SettingUpdate.safeParse({ [key]: value });
   if (!parsed.success) {
-    const expected = key === 'maxConcurrentBots' ? 'an integer from 1 to 100' : 'true or false';
+    const expected =
+      key === 'maxConcurrentBots' || key === 'keepArtifacts' ? 'an integer from 1 to 100' : 'true or false';
     return { ok: false, message: `Invalid value "${raw}" for ${key}: expected ${expected}.` };
   }
   return { ok: true, update: parsed.data };

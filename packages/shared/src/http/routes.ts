@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
 import { Rebuild, RebuildBody, RebuildParams, RebuildQuery } from '../domain/rebuild.ts';
 import { BuildDiff } from '../domain/build-diff.ts';
+import { ProjectHistory, RollbackBody, RollbackResult } from '../domain/history.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -586,6 +587,23 @@ export const routes = defineRoutes({
     response: BuildDiff,
     summary:
       'A failed build compared with the last successful build of its project: files, dependencies, toolchain, plan, environment names, and what the error points at.',
+  },
+  projectHistory: {
+    method: 'GET',
+    path: '/api/projects/:name/history',
+    params: ProjectParams,
+    response: ProjectHistory,
+    summary:
+      "A project's kept successful builds, newest first: digests, size, tests verdict, which one is current.",
+  },
+  rollback: {
+    method: 'POST',
+    path: '/api/projects/:name/rollback',
+    params: ProjectParams,
+    body: RollbackBody,
+    response: RollbackResult,
+    summary:
+      'Make a kept build (default: the previous green one) the current preview and download, without rebuilding.',
   },
   provenanceKey: {
     method: 'GET',

@@ -252,6 +252,24 @@ function applyBuildMessage(state: ClientState, id: string, message: ServerMessag
   return next === state.builds[id] ? state : putBuild(state, next);
 }
 
+/**
+ * A rollback serves an earlier build's output on a new preview: that build shows it, and the
+ * project's other builds lose the address they had (a project has one preview at a time).
+ */
+function withRolledBackPreview(
+  state: ClientState,
+  message: Extract<ServerMessage, { type: 'build-rollback' }>,
+): ClientState {
+  let next = state;
+  for (const view of Object.values(state.builds)) {
+    const b = view.build;
+    if (b.projectName !== message.projectName) continue;
+    const previewUrl = b.id === message.currentBuildId ? message.previewUrl : null;
+    if (b.previewUrl !== previewUrl) next = putBuild(next, { ...view, build: { ...b, previewUrl } });
+  }
+  return next;
+}
+
 /** Messages that say a build is under way: the viewer follows the build the newest one is about. */
 const ACTIVITY = new Set<ServerMessage['type']>(['rapid-build-start', 'bot-assigned', 'build-stage', 'log']);
 
@@ -267,6 +285,7 @@ function applyMessage(state: ClientState, message: ServerMessage, at: string): C
         next = { ...next, activeBuildId: id };
     }
   }
+  if (message.type === 'build-rollback') next = withRolledBackPreview(next, message);
   if (message.type === 'workers') next = withWorkers(next, message.queue, message.workers);
   if (message.type === 'bot-status') {
     const bot = next.bots[message.botName];

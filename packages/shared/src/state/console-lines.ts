@@ -83,6 +83,14 @@ export function consoleLinesOf(message: ServerMessage): ConsoleLine[] {
         },
       ];
     }
+    case 'build-rollback':
+      return [
+        {
+          level: 'success',
+          botName: DEFAULT_BOT_NAME,
+          message: `${project}rolled back to build ${message.currentBuildId}${message.previewUrl ? ` (preview at ${message.previewUrl})` : ''}`,
+        },
+      ];
     default:
       return [];
   }

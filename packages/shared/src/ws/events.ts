@@ -165,6 +165,20 @@ export const ServerMessage = z.discriminatedUnion('type', [
     timestamp: z.string().optional(),
   }),
   z.object({
+    type: z.literal('build-rollback'),
+    /**
+     * The build now serving the project's preview and download (not `buildId`: the message moves no
+     * build, so clients that follow builds by that field leave it alone).
+     */
+    currentBuildId: z.string(),
+    projectName: z.string(),
+    /** The build that was current before. */
+    previousBuildId: z.string().nullable(),
+    /** Where the rolled-back output is served, when its preview started. */
+    previewUrl: z.string().nullable(),
+    timestamp: z.string().optional(),
+  }),
+  z.object({
     type: z.literal('family-chat'),
     /** A family chat message; sent only to connections signed in as family (ClientMessage family-auth). */
     message: z.object({ id: z.string(), from: z.string(), text: z.string(), at: z.string() }),

@@ -177,24 +177,3 @@ export function readArtifactRecord(dir: string): ArtifactRecord | null {
     return null;
   }
 }
-
-/** How many builds' artifacts each project keeps; the project's current output is always kept. */
-export const KEEP_ARTIFACTS = 10;
-
-/** Remove all but the newest KEEP_ARTIFACTS records of a project's folder, never `keep`. */
-export async function pruneArtifacts(projectDir: string, keep: string): Promise<void> {
-  const entries = await fs.promises.readdir(projectDir, { withFileTypes: true }).catch(() => []);
-  const dirs = await Promise.all(
-    entries
-      .filter((e) => e.isDirectory() && !e.name.includes('.partial-'))
-      .map(async (e) => {
-        const stat = await fs.promises.stat(path.join(projectDir, e.name)).catch(() => null);
-        return { name: e.name, mtimeMs: stat?.mtimeMs ?? 0 };
-      }),
-  );
-  dirs.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const old of dirs.slice(KEEP_ARTIFACTS)) {
-    if (old.name === keep) continue;
-    await fs.promises.rm(path.join(projectDir, old.name), { recursive: true, force: true });
-  }
-}

@@ -29,7 +29,7 @@ export function registerArtifactRoutes(router: Router, deps: ArtifactDeps): void
       throw new ForgeError(
         'NO_BUILD_ARTIFACT',
         build.status === 'succeeded'
-          ? `Build ${build.id} of ${build.projectName} has no recorded artifact: it was pruned (each project keeps its last 10) or made before Forge kept artifacts. Build again to record one.`
+          ? `Build ${build.id} of ${build.projectName} has no recorded artifact: it was pruned (each project keeps its last successful builds: the keepArtifacts setting) or made before Forge kept artifacts. Build again to record one.`
           : `Build ${build.id} of ${build.projectName} ${build.status === 'running' || build.status === 'queued' ? 'has not finished' : 'did not succeed'}: only a successful build has an artifact, SBOM and provenance.`,
       );
     }

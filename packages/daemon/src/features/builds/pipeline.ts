@@ -62,7 +62,8 @@ import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import type { Slots } from '../../fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
-import { pruneArtifacts, recordArtifact } from '../artifacts/record.ts';
+import { recordArtifact } from '../artifacts/record.ts';
+import { pruneHistory } from '../artifacts/history.ts';
 import { keepFailedSource } from '../why-red/failed-source.ts';
 import { loadSigningKey, type SigningKey } from '../artifacts/signing.ts';
 import { withSourceDateEpoch } from '../artifacts/build-epoch.ts';
@@ -649,7 +650,8 @@ export function createPipeline(deps: PipelineDeps) {
         workerName: deps.workerName,
         key: signingKey,
       });
-      await pruneArtifacts(layout.artifactsDir(name), run.id);
+      // Off the hot path: pruned folders are renamed aside and deleted in the background.
+      pruneHistory({ repo, layout, name, keep: deps.settings().keepArtifacts, alsoKeep: run.id });
       run.log(
         'PackageBot',
         'info',

@@ -7,12 +7,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { discardDir } from '../../fs/moves.ts';
 import { extractArchive } from '../../pipeline/extract/index.ts';
 import { sha256File } from '../artifacts/pack.ts';
-import {
-  ARTIFACT_FILES,
-  pruneArtifacts,
-  readArtifactRecord,
-  type ArtifactRecord,
-} from '../artifacts/record.ts';
+import { ARTIFACT_FILES, readArtifactRecord, type ArtifactRecord } from '../artifacts/record.ts';
 import { loadSigningKey, signEnvelope } from '../artifacts/signing.ts';
 import { zipDirToFile } from '../artifacts/zip-dir.ts';
 
@@ -104,7 +99,6 @@ export async function receiveArtifactRecord(
     fs.mkdirSync(path.dirname(target), { recursive: true });
     discardDir(target, layout.tmpDir);
     fs.renameSync(dir, target);
-    await pruneArtifacts(layout.artifactsDir(build.projectName), build.id);
     return kept;
   } finally {
     discardDir(scratch, layout.tmpDir);

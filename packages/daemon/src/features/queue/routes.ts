@@ -38,6 +38,8 @@ export interface QueueRouteDeps {
   layout: HomeLayout;
   previews: PreviewRegistry;
   logger: Logger;
+  /** Prunes a project's history after a worker's artifact is kept, as a local build's is. */
+  pruneHistory: (projectName: string, keptBuildId: string) => void;
 }
 
 /**
@@ -112,6 +114,7 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
       }
       if (kind === 'artifact') {
         const record = await receiveArtifactRecord(zip.path, { layout, logger, build: run });
+        deps.pruneHistory(run.projectName, run.id);
         res.setHeader('Cache-Control', 'no-store');
         res.json(routes.workerJobUpload.response.parse({ files: record.files }));
         return;

@@ -4,11 +4,12 @@ import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
 import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-toggle.tsx';
 import { ExtensionManager } from '@/features/extensions/components/extension-manager.tsx';
 import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.tsx';
+import { HistoryPanel } from '@/features/history/components/history-panel.tsx';
 import { ProjectActions } from './project-actions.tsx';
 
 /**
  * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
- * the auto-forge toggle; the extension manager; the blueprint card.
+ * the auto-forge toggle; the project's build history; the extension manager; the blueprint card.
  */
 export function RightColumn() {
   return (
@@ -26,6 +27,9 @@ export function RightColumn() {
           <AutoForgeToggle />
         </CardContent>
       </Card>
+      <div className="shrink-0">
+        <HistoryPanel />
+      </div>
       <div className="shrink-0">
         <ExtensionManager />
       </div>

@@ -63,7 +63,8 @@ export function LivePreviewPanel({ className }: { className?: string }) {
     if (
       message.type !== 'preview-ready' &&
       message.type !== 'build-finished' &&
-      message.type !== 'build_complete'
+      message.type !== 'build_complete' &&
+      message.type !== 'build-rollback'
     )
       return;
     const about = message.type === 'build_complete' ? message.buildOutput.projectName : message.projectName;
@@ -76,6 +77,9 @@ export function LivePreviewPanel({ className }: { className?: string }) {
       previewed.current = message.buildId;
       setGeneration((g) => g + 1);
     } else if (message.type === 'build-finished' && previewed.current !== message.buildId) {
+      setGeneration((g) => g + 1);
+    } else if (message.type === 'build-rollback') {
+      // An earlier build's output now serves: reload even if the address did not change.
       setGeneration((g) => g + 1);
     }
   });

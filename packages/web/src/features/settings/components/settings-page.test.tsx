@@ -9,7 +9,9 @@ const toggle = (name: string) => screen.getByRole('switch', { name });
 
 describe('settings screen', () => {
   it('shows the stored settings, with max concurrent bots read-only', async () => {
-    installFakeDaemon({ settings: { ...DEFAULT_SETTINGS, debugMode: true, maxConcurrentBots: 7 } });
+    installFakeDaemon({
+      settings: { ...DEFAULT_SETTINGS, debugMode: true, maxConcurrentBots: 7, keepArtifacts: 4 },
+    });
     renderApp('/settings');
 
     expect(
@@ -19,6 +21,7 @@ describe('settings screen', () => {
     expect(toggle('Debug mode').getAttribute('aria-checked')).toBe('true');
     expect(screen.getByLabelText('Max concurrent bots').textContent).toBe('7');
     expect(screen.queryByRole('switch', { name: 'Max concurrent bots' })).toBeNull();
+    expect(screen.getByLabelText('Builds kept per project').textContent).toBe('4');
   });
 
   it('posts exactly { debugMode: true } and confirms with "Setting updated"', async () => {

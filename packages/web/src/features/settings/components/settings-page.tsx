@@ -85,6 +85,21 @@ function FleetSettings() {
           </span>
         </div>
       </div>
+      <div className="flex items-center justify-between gap-4 py-3">
+        <div className="flex min-w-0 flex-col gap-0.5">
+          <span className="text-sm font-medium">Builds kept per project</span>
+          <p className="text-xs text-muted-foreground">
+            The history rollback can return to. Change it with{' '}
+            <Mono>forge settings set keepArtifacts &lt;n&gt;</Mono>
+          </p>
+        </div>
+        <div className="flex items-center gap-2">
+          <Badge variant="outline">read-only</Badge>
+          <span className="font-mono text-sm tabular-nums" aria-label="Builds kept per project">
+            {data.keepArtifacts}
+          </span>
+        </div>
+      </div>
     </div>
   );
 }
