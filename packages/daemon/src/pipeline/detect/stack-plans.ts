@@ -11,6 +11,7 @@ import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
 import type { StackEvidence } from './stacks.ts';
+import { parseJson } from '../../assistants/scan/jsonc.ts';
 
 interface Planned {
   framework: FrameworkPlan;
@@ -342,16 +343,16 @@ export async function planDeno(
   log: DecisionLog,
 ): Promise<Planned> {
   let tasks: Record<string, unknown> = {};
-  try {
-    const text = (await files.read(evidence.file))?.text ?? '{}';
-    const data = defaultLoadersSync['.json'](evidence.file, text) as {
-      tasks?: Record<string, unknown>;
-    } | null;
-    tasks = data?.tasks ?? {};
-  } catch (err) {
-    log.add('tasks', 'unreadable', evidence.file, (err as Error).message);
+  const configText = (await files.read(evidence.file))?.text ?? '{}';
+  // deno.json may hold comments and trailing commas, as Deno reads it.
+  const parsed = parseJson(configText, { jsonc: true });
+  if (!parsed.ok) {
+    log.add('tasks', 'unreadable', evidence.file, `line ${parsed.line}: ${parsed.message}`);
+  } else if (parsed.value && typeof parsed.value === 'object') {
+    const value = (parsed.value as { tasks?: unknown }).tasks;
+    if (value && typeof value === 'object') tasks = value as Record<string, unknown>;
   }
-  const fresh = /\$fresh\/|@fresh\/core/.test((await files.read(evidence.file))?.text ?? '');
+  const fresh = /\$fresh\/|@fresh\/core/.test(configText);
   const framework = fresh ? 'fresh' : 'deno';
   const build = typeof tasks.build === 'string' ? ['deno', 'task', 'build'] : null;
   if (build)
@@ -373,6 +374,30 @@ export async function planDeno(
       env: {},
     };
   }
+  // Its npm: and remote imports are fetched into Deno's cache before the build: from the file the
+  // start task runs (else main.ts), or the config's import map alone.
+  const entry =
+    (typeof tasks.start === 'string'
+      ? await files.firstFile(
+          String(tasks.start)
+            .split(/\s+/)
+            .filter((word) => /^[\w./-]+\.(?:ts|tsx|js|mjs|jsx)$/.test(word) && !word.includes('..')),
+        )
+      : null) ?? main;
+  const install = entry
+    ? ['deno', 'cache', entry]
+    : /"imports"\s*:/.test(configText)
+      ? ['deno', 'install']
+      : null;
+  if (install)
+    log.add(
+      'install',
+      formatCommand(install),
+      entry ?? evidence.file,
+      entry
+        ? `Deno fetches what ${entry} imports (npm: specifiers from the npm registry) into its cache`
+        : `Deno fetches the import map of ${evidence.file} into its cache`,
+    );
   const file = typeof tasks.start === 'string' ? evidence.file : main!;
   log.add('framework', framework, evidence.file, fresh ? 'Fresh in the import map' : "Deno's config");
   log.add('kind', 'server', file, 'a Deno server on PORT');
@@ -384,7 +409,7 @@ export async function planDeno(
       ? `the "start" task: ${String(tasks.start)}`
       : `${main} run with network, environment and read access`,
   );
-  return { framework: server(framework, start), install: null, env: {} };
+  return { framework: { ...server(framework, start), build }, install, env: {} };
 }
 
 /** Hugo's publishDir, Zola's output_dir, MkDocs' site_dir, Jekyll's destination, else the default. */

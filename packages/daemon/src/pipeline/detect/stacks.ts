@@ -330,6 +330,13 @@ async function wantedVersion(
         (await first('.ruby-version', (t) => t.split('\n')[0]?.replace(/^ruby-/, ''))) ??
         (await first('Gemfile', (t) => /^\s*ruby\s+['"]([^'"]+)['"]/m.exec(t)?.[1]))
       );
+    case 'deno':
+      // The files setup-deno and version managers read (deno.json has no version field).
+      return (
+        (await first('.dvmrc', (t) => t.split('\n')[0]?.replace(/^v/, ''))) ??
+        (await first('.deno-version', (t) => t.split('\n')[0]?.replace(/^v/, ''))) ??
+        (await first('.tool-versions', (t) => /^deno\s+v?(\S+)/m.exec(t)?.[1]))
+      );
     case 'rust':
       return first('Cargo.toml', (t) => /^\s*rust-version\s*=\s*"([^"]+)"/m.exec(t)?.[1]);
     default:
@@ -370,6 +377,7 @@ export async function planStack(
     installCommand: installCommand(tool.packages),
     buildable: tool.buildable,
     found: null,
+    source: null,
   };
   log.add(
     'runtime',
