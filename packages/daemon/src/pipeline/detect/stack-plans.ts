@@ -462,9 +462,21 @@ export async function planStaticGenerator(
     evidence.file,
     out.key ? `${out.key} in ${evidence.file}` : `${stack}'s default output folder`,
   );
+  // Jekyll would load a Gemfile's bundle through Bundler, which needs every gem installed from
+  // rubygems.org; the machine's Jekyll builds with the gems it has, and a plugin it lacks is named in
+  // Jekyll's own words.
+  const env: Record<string, string> =
+    stack === 'jekyll' ? { JEKYLL_ENV: 'production', JEKYLL_NO_BUNDLER_REQUIRE: 'true' } : {};
+  if (stack === 'jekyll' && (await files.isFile('Gemfile')))
+    log.add(
+      'env',
+      'JEKYLL_NO_BUNDLER_REQUIRE=true',
+      'Gemfile',
+      "the Gemfile's bundle is not installed (rubygems.org is not a registry Forge uses): this machine's jekyll and its gems build the site",
+    );
   return {
     framework: { framework: stack, kind: 'static-build', outputDir: out.dir, build, start: null },
     install: null,
-    env: {},
+    env,
   };
 }
