@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
-import { makeZip as zipBytes } from '@forge/testing';
+import { pythonWheel as wheel } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
@@ -24,19 +24,6 @@ async function logsOf(app: TestApp, buildId: string): Promise<string> {
   const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
   const body = (await res.json()) as { entries: Array<{ message: string }> };
   return body.entries.map((e) => e.message).join('\n');
-}
-
-/** A pure-Python wheel of one module, as `pip wheel` writes it (RECORD without hashes is accepted). */
-function wheel(name: string, version: string, module: string): Buffer {
-  const info = `${name}-${version}.dist-info`;
-  const files: Record<string, string> = {
-    [`${name}/__init__.py`]: module,
-    [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`,
-    [`${info}/WHEEL`]:
-      'Wheel-Version: 1.0\nGenerator: forge-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
-  };
-  files[`${info}/RECORD`] = [...Object.keys(files), `${info}/RECORD`].map((f) => `${f},,`).join('\n') + '\n';
-  return zipBytes(files);
 }
 
 /** PATH without the folders that hold `tool`: the machine as one without it. */
