@@ -129,11 +129,12 @@ export async function planPython(
   const entry = await files.firstFile(PYTHON_ENTRIES);
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
   const module = entry?.replace(/\.py$/, '') ?? 'app';
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
     log.add('framework', framework, file, rule);
     log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
     log.add('start', formatCommand(start), file, rule);
-    return { framework: server(framework, start), install, env };
+    return { framework: { ...server(framework, start), build: django }, install, env };
   };
 
   const procfile = await procfileStart(files, log);
@@ -234,6 +235,78 @@ export async function planPython(
     install,
     env,
   };
+}
+
+/**
+ * Django's build, only where the project has what each command needs: `collectstatic` when its
+ * settings set STATIC_ROOT (without it the command refuses), `migrate` when the database is an SQLite
+ * file (made in the project; a database server is not something Forge provides). Read from the
+ * settings module manage.py names.
+ */
+async function djangoBuild(files: ProjectFiles, log: DecisionLog): Promise<Argv | null> {
+  const manage = (await files.read('manage.py'))?.text ?? '';
+  const module = /DJANGO_SETTINGS_MODULE['"]\s*,\s*['"]([\w.]+)['"]/.exec(manage)?.[1];
+  const settingsFile = module
+    ? await files.firstFile([`${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__init__.py`])
+    : null;
+  if (!settingsFile) {
+    log.add(
+      'build',
+      'none',
+      'manage.py',
+      'no settings module readable from manage.py: no collectstatic or migrate',
+    );
+    return null;
+  }
+  const settings = (await files.read(settingsFile))?.text ?? '';
+  const commands: string[] = [];
+  if (/^STATIC_ROOT\s*=/m.test(settings)) {
+    commands.push('collectstatic');
+    log.add(
+      'collectstatic',
+      'run',
+      settingsFile,
+      `STATIC_ROOT is set in ${settingsFile}: collectstatic gathers the static files there`,
+    );
+  } else {
+    log.add(
+      'collectstatic',
+      'not run',
+      settingsFile,
+      `no STATIC_ROOT in ${settingsFile}: nothing to collect into`,
+    );
+  }
+  if (/django\.db\.backends\.sqlite3/.test(settings)) {
+    commands.push('migrate');
+    log.add(
+      'migrate',
+      'run',
+      settingsFile,
+      `the database is SQLite (${settingsFile}): migrate makes its tables in the project`,
+    );
+  } else {
+    log.add(
+      'migrate',
+      'not run',
+      settingsFile,
+      /DATABASES/.test(settings)
+        ? `the database in ${settingsFile} is a server Forge does not provide: run migrate against it yourself`
+        : `no DATABASES in ${settingsFile}`,
+    );
+  }
+  if (commands.length === 0) return null;
+  // Two manage.py commands in one step: a fixed line Forge writes, run by sh (nothing of the project in it).
+  const build =
+    commands.length === 1
+      ? ['python', 'manage.py', commands[0]!, '--noinput']
+      : ['sh', '-c', commands.map((c) => `python manage.py ${c} --noinput`).join(' && ')];
+  log.add(
+    'build',
+    formatCommand(build),
+    settingsFile,
+    `Django's ${commands.join(' and ')}, from ${settingsFile}`,
+  );
+  return build;
 }
 
 /** Where Go builds the binary it then runs, inside the project (left out of downloads as a dotfolder). */
