@@ -124,7 +124,9 @@ describe('a Zola site on a machine without zola', () => {
     expect(done.status).toBe('failed');
     expect(done.blueprint).toMatchObject({ stack: 'zola', build: ['zola', 'build'], outputDir: 'public' });
     expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
-    expect(done.error!.message).toMatch(/^Zola \(config\.toml\) needs zola; zola is not on this machine's PATH\. Install it with: /);
+    expect(done.error!.message).toMatch(
+      /^Zola \(config\.toml\) needs zola; zola is not on this machine's PATH\. Install it with: /,
+    );
     expect(done.error!.hint).toMatch(/zola/);
     expect(done.diagnosis).toMatchObject({ code: 'TOOLCHAIN_MISSING', subjects: ['zola'] });
   });
