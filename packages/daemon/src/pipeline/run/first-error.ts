@@ -339,8 +339,7 @@ const phpError: Rule = (view) => {
  * parse 'Error: add site dependencies: load resources: loading templates: "/site/layouts/x.html:1:1":
  * parse failed: …'. The message is what follows the template's place, when it names one.
  */
-const HUGO_ERROR =
-  /^(?:Error: )?((?:[Ee]rror building site|add site dependencies|failed to render|render of|process: ).+)$/;
+const HUGO_ERROR = /^(?:Error: )?((?:[Ee]rror building site|add site dependencies): .+)$/;
 const HUGO_PLACE = /"([^"]+?):(\d+):(\d+)": (.+)$/;
 const hugoError: Rule = (view) => {
   const m = HUGO_ERROR.exec(view.lines[view.i]!.trim());
@@ -368,7 +367,7 @@ const jekyllError: Rule = (view) => {
 };
 
 /** MkDocs: "ERROR    -  Config value 'theme': Unrecognised theme name: 'material'. …". */
-const MKDOCS_ERROR = /^ERROR\s+-\s+(.+)$/;
+const MKDOCS_ERROR = /^ERROR {4}- {2}(.+)$/;
 const mkdocsError: Rule = (view) => {
   const m = MKDOCS_ERROR.exec(view.lines[view.i]!.trim());
   return m ? candidate(1, view, m[1]!, undefined, 'mkdocs') : null;
