@@ -6,7 +6,7 @@ import globals from 'globals';
 
 const noDaemon = {
   group: ['@forge/daemon', '@forge/daemon/*', '**/daemon/src/**'],
-  message: 'Clients talk to the daemon only through @forge/shared (ARCHITECTURE §1).',
+  message: 'Clients talk to the daemon only through @forge/shared (docs/architecture.md#packages).',
 };
 const clientOnlyShared = [
   noDaemon,

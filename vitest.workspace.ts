@@ -28,7 +28,7 @@ export default defineConfig({
       },
       {
         test: {
-          // The hostile-world suite (issue 13, docs/reliability.md): real daemons under faults and
+          // The hostile-world suite (docs/reliability.md): real daemons under faults and
           // load, one file at a time so a load or kill test never shares the machine with another.
           name: 'reliability',
           root: './packages/daemon',
@@ -41,7 +41,7 @@ export default defineConfig({
       },
       {
         test: {
-          // Scale-out (issue 14, docs/scale-out.md): a coordinator and `forge worker` processes on a
+          // Scale-out (docs/scale-out.md): a coordinator and `forge worker` processes on a
           // real Redis; one file at a time, like the reliability suite.
           name: 'scale-out',
           root: './packages/daemon',

@@ -18,8 +18,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const daemonUrl = process.env.FORGE_URL || `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
 /**
- * The daemon refuses a foreign Origin on writes and WS upgrades (ARCHITECTURE §5). A page served by
- * this dev server is same-origin with it, so only then is Origin rewritten to the daemon's own; a
+ * The daemon refuses a foreign Origin on writes and WS upgrades (docs/reliability.md#browser-attacks). A page
+ * served by this dev server is same-origin with it, so only then is Origin rewritten to the daemon's own; a
  * request from any other site keeps its Origin and is still refused.
  */
 function rewriteSameOrigin(proxyReq: { setHeader(name: string, value: string): void }, req: IncomingMessage) {

@@ -6,7 +6,7 @@
 //
 // Run:  pnpm bench startup      (from the repo root; needs `pnpm build`)
 //   or: node packages/cli/bench/startup.bench.mjs [--runs N]
-// Goals (issue 10 §5): --version ≤ 1.3×, every read command ≤ 1.5× `node -e 0`.
+// Goals (docs/performance.md): --version ≤ 1.3×, every read command ≤ 1.5× `node -e 0`.
 // What it guards: the entry loads almost nothing; the read commands load no commander (read-path.ts)
 // and no zod (the protocol's facts are precomputed at build time) and talk node:http, not fetch.
 import { spawnSync } from 'node:child_process';

@@ -21,6 +21,10 @@ export const EXIT = {
   refused: 6,
   /** The build succeeded and the project's tests failed, with tests required (--tests, the forge config). */
   testsFailed: 7,
+  /** forge verify --rebuild: the rebuilt artifact is not the statement's subject (the files that differ are listed). */
+  rebuildDiffers: 8,
+  /** forge verify --rebuild: the daemon cannot rebuild (source not kept, toolchain unavailable, the build failed). */
+  cannotRebuild: 9,
   /** Ctrl+C while following a build (128 + SIGINT, as shells report it). */
   interrupted: 130,
 } as const;

@@ -34,7 +34,7 @@ const project = (name: string, scripts: Record<string, string>, extra: ProjectFi
     ...extra,
   });
 
-/** The issue's project: `node test.js` prints "1 test failed" and exits 1. */
+/** The reported case: `node test.js` prints "1 test failed" and exits 1. */
 const failingNodeScript = () =>
   project('p', { test: 'node test.js' }, { 'test.js': "console.log('1 test failed'); process.exit(1);\n" });
 

@@ -205,7 +205,7 @@ try {
     );
   }
   console.log(
-    `\nGoal (issue 10 §5): row 2 ≤ 2 s. Store: ${storePath ? 'FORGE_HOME/store, hard-linked into each project' : '?'}.`,
+    `\nGoal (docs/performance.md): row 2 ≤ 2 s. Store: ${storePath ? 'FORGE_HOME/store, hard-linked into each project' : '?'}.`,
   );
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// End-to-end re-upload benchmark (issue 10 §5): an identical re-upload of a create-vite app, timed as
+// End-to-end re-upload benchmark (docs/performance.md): an identical re-upload of a create-vite app, timed as
 // a developer sees it — the CLI process `forge upload app.zip --wait --json`, from its start to its
 // exit, against a daemon that already built the same source (a cache hit: ExtractBot, BlueprintBot,
 // CacheBot, PreviewBot). Reported as ratios beside two references measured in the same run:

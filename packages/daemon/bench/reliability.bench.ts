@@ -1,4 +1,4 @@
-// pnpm bench reliability: the long versions of the hostile-world suite (issue 13), one after the
+// pnpm bench reliability: the long versions of the hostile-world suite (docs/reliability.md), one after the
 // other, each in its own process so one's load or leftovers never touch the next. The CI suite is
 // packages/daemon/test/reliability/*.test.ts; these run the same faults longer and print the figures
 // docs/reliability.md reports. A second argument filters: pnpm bench reliability load.

@@ -1,4 +1,4 @@
-// Scale-out benchmark (issue 14), side by side in one run (reported as ratios, never asserted):
+// Scale-out benchmark (docs/scale-out.md), side by side in one run (reported as ratios, never asserted):
 //   1. N real Vite + React builds uploaded at once to a coordinator (FORGE_QUEUE_URL, BullMQ) with
 //      1 `forge worker` vs 2 workers, each `--concurrency 1`: wall time from the first upload to the
 //      last build's end, how long one build runs, and how many builds each worker took. Every

@@ -44,6 +44,7 @@ import { createLogArchive } from './features/builds/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
+import { registerRebuildRoutes } from './features/artifacts/rebuild-routes.ts';
 import { registerQueueRoutes } from './features/queue/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
@@ -137,7 +138,7 @@ export interface ForgeApp {
 }
 
 /**
- * Routes of the protocol that no feature has built yet answer 503 NOT_IMPLEMENTED (the spec's
+ * Routes of the protocol that no feature has built yet answer 503 NOT_IMPLEMENTED (the catalogue's
  * "service unavailable" text), never a fake answer. Registered after the features, so a real
  * handler always wins.
  */
@@ -288,6 +289,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
   const features: FeatureHandle[] = [
     botJobs,
+    registerRebuildRoutes(api, { builds, layout, logger, settings: settings.get, sandbox }),
     // First: AuthBot's guard must be in place before the routes it protects are registered.
     registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { LOG_DIR } from '@forge/shared';
 
 /**
- * Where things live inside FORGE_HOME (ARCHITECTURE §4). One place, so no feature builds these
- * paths by hand.
+ * Where things live inside FORGE_HOME (docs/pipeline.md#where-things-live-in-forge_home). One place, so no
+ * feature builds these paths by hand.
  */
 export interface HomeLayout {
   home: string;

@@ -8,7 +8,8 @@ import { ANGULAR_APP } from './fixtures/angular-app.ts';
  * A real Angular CLI project (Angular 20, Karma) built through the daemon, once for the whole file:
  * installed from the npm registry, `ng build`, previewed, then `ng test --watch=false
  * --browsers=ChromeHeadless` in the machine's Chromium (Debian's /usr/bin/chromium; CI installs it).
- * Before issue 10 §3 its `ng test` watched, found no Chrome and held TestBot for 5 minutes.
+ * Before tests ran the way CI runs them (docs/pipeline.md#tests), its `ng test` watched, found no Chrome and
+ * held TestBot for 5 minutes.
  */
 let app: TestApp;
 let build: Build;

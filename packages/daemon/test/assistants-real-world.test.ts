@@ -26,15 +26,14 @@ import { makeZip, upload, watch } from './build-helpers.ts';
 import { spawnDaemon, type DaemonProcess } from './process-helpers.ts';
 
 /**
- * Issue 11, "Tests" and "Done when": ten real projects broken the ordinary ways, built for real by a
- * real daemon process with real installs from the npm registry — broken → diagnosed → repaired →
- * builds. One daemon and one FORGE_HOME for the file, so the first install fills the pnpm store and
- * the rest link from it (every broken project pins the same vite and React). Phase one runs with
- * autoRepair off: two projects fail with a proposed repair (applied later through
- * POST /api/builds/:id/fix, then undone), and the three projects only their author can fix fail with
- * ScanBot's diagnosis. Once the first two have failed, autoRepair goes back on and the seven
- * repairable projects are uploaded together: each must end succeeded in the same build, its repair
- * recorded. Each `it` waits for its own build's `build-finished`; nothing sleeps.
+ * The assistants end to end (docs/assistants.md): ten real projects broken the ordinary ways, built for real
+ * by a real daemon process with real installs from the npm registry — broken → diagnosed → repaired → builds.
+ * One daemon and one FORGE_HOME for the file, so the first install fills the pnpm store and the rest link
+ * from it (every broken project pins the same vite and React). Phase one runs with autoRepair off: two
+ * projects fail with a proposed repair (applied later through POST /api/builds/:id/fix, then undone), and the
+ * three projects only their author can fix fail with ScanBot's diagnosis. Once the first two have failed,
+ * autoRepair goes back on and the seven repairable projects are uploaded together: each must end succeeded in
+ * the same build, its repair recorded. Each `it` waits for its own build's `build-finished`; nothing sleeps.
  */
 
 /** Longest wait for one build, queue and installs included (cold caches, 2 busy cores). */

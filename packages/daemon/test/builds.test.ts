@@ -301,7 +301,7 @@ describe('upload validation', () => {
     });
   });
 
-  it('refuses more than 50MB with 413 and the spec text', async () => {
+  it('refuses more than 50MB with 413 and the documented text', async () => {
     const app = await startTestApp();
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(50 * 1024 * 1024 + 1)]), 'big.zip');

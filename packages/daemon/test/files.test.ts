@@ -215,7 +215,7 @@ describe('file API: what a user does', () => {
     expect(await folder.json()).toMatchObject({ code: 'NOT_A_FILE' });
   });
 
-  it('creates files and folders with both readings of the spec, never overwriting', async () => {
+  it('creates files and folders with both body forms, never overwriting', async () => {
     const { app, root } = await starterApp();
     const reading1 = await call(app, 'POST', 'create', {
       type: 'file',

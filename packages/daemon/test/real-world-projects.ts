@@ -1,9 +1,9 @@
 /**
  * Real projects as their generators (and the people after them) write them, for the real-world suite
- * (issue 10): html5-boilerplate's webpack template, `sv create`, `create-next-app`, `npm create vite`,
- * a pnpm workspace and a repository of Yarn apps. Trimmed to a page or two, with the versions pinned
- * exactly so a run next year installs the same top-level packages on Node 20.19+. Lockfiles are not
- * written here: `lockfileFor` makes them at test time with the real pnpm / Yarn, from these manifests.
+ * (docs/pipeline.md): html5-boilerplate's webpack template, `sv create`, `create-next-app`, `npm create
+ * vite`, a pnpm workspace and a repository of Yarn apps. Trimmed to a page or two, with the versions pinned
+ * exactly so a run next year installs the same top-level packages on Node 20.19+. Lockfiles are not written
+ * here: `lockfileFor` makes them at test time with the real pnpm / Yarn, from these manifests.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

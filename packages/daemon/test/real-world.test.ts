@@ -25,7 +25,7 @@ import {
 } from './real-world-projects.ts';
 
 /**
- * Issue 10: real projects, as generators and their authors write them, built end to end by a real
+ * Real projects, as generators and their authors write them, built end to end by a real
  * daemon process with real installs from the npm registry. One daemon and one FORGE_HOME for the file
  * (so a package manager is fetched into its toolchains once); every project is uploaded up front and
  * the daemon builds them side by side (up to maxConcurrentBots); each `it` then waits for its own

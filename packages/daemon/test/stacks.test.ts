@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
-import { pythonWheel as wheel } from '@forge/testing';
+import { pythonWheel } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
@@ -25,6 +25,8 @@ async function logsOf(app: TestApp, buildId: string): Promise<string> {
   const body = (await res.json()) as { entries: Array<{ message: string }> };
   return body.entries.map((e) => e.message).join('\n');
 }
+
+const wheel = (name: string, version: string, module: string): Buffer => pythonWheel(name, version, module);
 
 /** PATH without the folders that hold `tool`: the machine as one without it. */
 function hideFromPath(tool: string): void {

@@ -8,7 +8,7 @@ import { makeZip, processesWith, upload, watch } from './build-helpers.ts';
 
 afterEach(cleanup);
 
-/** Issue 10 §3: tests run as CI runs them, after the preview is up, and never hold the build. */
+/** Tests run as CI runs them (docs/pipeline.md#tests), after the preview is up, and never hold the build. */
 
 /** Writes dist/ with a page: enough for a static build with a preview. */
 const BUILD_JS =

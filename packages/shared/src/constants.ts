@@ -1,4 +1,7 @@
-/** Business constants and limits of spec §9, plus the few the daemon adds (named, never inlined). */
+/**
+ * Business constants and limits of docs/product.md#constants, plus the few the daemon adds (named, never
+ * inlined).
+ */
 
 export const FORGE_VERSION = '1.0.0';
 export const SYSTEM_VERSION = '1.0.0';
@@ -37,7 +40,7 @@ export const MOBILE_BREAKPOINT_PX = 768;
 
 export const TREE_INDENT_PX = 12;
 export const TREE_INDENT_CAP_PX = 48;
-/** The spec reports 3 s and 5 s; we use 3 s (see docs/decisions.md). */
+/** Two values were reported, 3 s and 5 s; we use 3 s (see docs/decisions.md). */
 export const CHANGED_FILE_HIGHLIGHT_MS = 3_000;
 
 export const LIVE_VIEWER_KEEP = 50;

@@ -17,7 +17,7 @@ describe('error catalogue', () => {
     expect(body.hint).toContain('localhost');
     expect(errorBody('VALIDATION_FAILED', 'name is required').error).toBe('name is required');
   });
-  it('uses the spec §8 upload texts', () => {
+  it('uses the upload texts of docs/product.md#error-texts', () => {
     expect(errorBody('INVALID_FILE_TYPE')).toMatchObject({
       error: 'Invalid file type',
       hint: 'Please upload a ZIP file',
@@ -29,7 +29,7 @@ describe('error catalogue', () => {
   });
 });
 
-describe('httpErrorMessage (spec §8)', () => {
+describe('httpErrorMessage (docs/product.md#error-texts)', () => {
   it('is "status: body text", or the status text when the body is empty', () => {
     expect(httpErrorMessage(500, 'Internal Server Error', 'boom')).toBe('500: boom');
     expect(httpErrorMessage(404, 'Not Found', '')).toBe('404: Not Found');

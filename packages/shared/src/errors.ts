@@ -194,6 +194,26 @@ export const ERROR_CATALOGUE = {
     message: 'This build has no recorded artifact (SBOM, provenance): only successful builds have one.',
     hint: 'List builds with: forge builds; a successful build records its artifact.',
   },
+  REBUILD_SOURCE_NOT_KEPT: {
+    status: 404,
+    message: 'This daemon does not keep the source or the plan of that build, so it cannot build it again.',
+    hint: 'Rebuild on the daemon that made the artifact (forge verify --url <daemon>); each project keeps its last 10 builds.',
+  },
+  REBUILD_TOOLCHAIN_UNAVAILABLE: {
+    status: 422,
+    message:
+      'A toolchain the build recorded (Node, the package manager, the stack tool) cannot be provided here.',
+    hint: 'The rebuild pins the recorded versions: make them reachable (the npm registry, FORGE_HOME/toolchains) and verify again.',
+  },
+  REBUILD_FAILED: {
+    status: 422,
+    message: 'The recorded source did not build again with the recorded plan.',
+    hint: 'The rebuild log (GET /api/rebuilds/<id>) says which command failed.',
+  },
+  REBUILD_NOT_FOUND: {
+    status: 404,
+    message: 'There is no such verification rebuild (they are kept until the daemon stops).',
+  },
   ARTIFACT_RECORD_FAILED: {
     status: 500,
     message: 'Forge could not record the artifact, SBOM or provenance of this build.',
@@ -346,7 +366,7 @@ export const ErrorCodeSchema = z.enum(ERROR_CODES);
 export const errorHint = (code: string): string | undefined =>
   (ERROR_CATALOGUE as Record<string, { hint?: string }>)[code]?.hint;
 
-/** The one wire shape of every failure (ARCHITECTURE §5): `{ error, code, hint? }`. */
+/** The one wire shape of every failure (docs/architecture.md#errors): `{ error, code, hint? }`. */
 export const ErrorBody = z.object({
   /** Human-readable message; clients show it as the server error text. */
   error: z.string(),
@@ -369,7 +389,7 @@ export const errorBody = (code: ErrorCode, message?: string, details?: unknown):
   };
 };
 
-/** Spec §8 texts the clients show, exactly as given. */
+/** The texts the clients show (docs/product.md#error-texts), exactly as given. */
 export const UI_TEXT = {
   uploadFailed: 'Upload failed',
   uploadFailedGeneric: 'Failed to upload project. Please try again.',
@@ -417,6 +437,9 @@ export const UI_TEXT = {
   disconnected: 'Disconnected',
 } as const;
 
-/** Spec §8: a non-OK response becomes "status: body text" (or the status text when the body is empty). */
+/**
+ * docs/product.md#error-texts: a non-OK response becomes "status: body text" (or the status text when the
+ * body is empty).
+ */
 export const httpErrorMessage = (status: number, statusText: string, bodyText: string): string =>
   `${status}: ${bodyText.length > 0 ? bodyText : statusText}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatSessionTime, logExportFileName } from './format.ts';
 
-describe('formatSessionTime (m:ss, spec §9)', () => {
+describe('formatSessionTime (m:ss, docs/product.md#constants)', () => {
   it('pads seconds and does not pad minutes', () => {
     expect(formatSessionTime(0)).toBe('0:00');
     expect(formatSessionTime(5_000)).toBe('0:05');
@@ -24,7 +24,7 @@ describe('formatDuration', () => {
 });
 
 describe('logExportFileName', () => {
-  it('is a .txt named with the date (spec §2.5)', () => {
+  it('is a .txt named with the date (docs/product.md#fixit-console)', () => {
     expect(logExportFileName(new Date('2026-11-22T21:00:00Z'))).toBe('forge-logs-2026-11-22.txt');
   });
 });

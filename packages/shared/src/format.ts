@@ -1,6 +1,6 @@
 import type { Stack } from './domain/blueprint.ts';
 
-/** Session time as minutes:seconds (spec §9), e.g. 125000 ms → "2:05". */
+/** Session time as minutes:seconds (docs/product.md#constants), e.g. 125000 ms → "2:05". */
 export function formatSessionTime(ms: number): string {
   const total = Math.max(0, Math.floor((Number.isFinite(ms) ? ms : 0) / 1000));
   const minutes = Math.floor(total / 60);
@@ -17,10 +17,15 @@ export function formatDuration(ms: number): string {
   return `${m}m${s.toString().padStart(2, '0')}s`;
 }
 
-/** The export file name of the FixIt console log (spec §2.5): a .txt named with the date. */
+/**
+ * The export file name of the FixIt console log (docs/product.md#fixit-console): a .txt named with the date.
+ */
 export const logExportFileName = (date: Date): string => `forge-logs-${date.toISOString().slice(0, 10)}.txt`;
 
-/** Size label with B, KB or MB (spec §2.6), the one every client shows: "0 B", "1.5 KB", "200 KB", "5 MB". */
+/**
+ * Size label with B, KB or MB (docs/product.md#file-tree-and-explorer), the one every client shows: "0 B",
+ * "1.5 KB", "200 KB", "5 MB".
+ */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
   if (bytes < 1024) return `${Math.round(bytes)} B`;

@@ -14,6 +14,7 @@ export * from './domain/log.ts';
 export * from './domain/settings.ts';
 export * from './domain/files.ts';
 export * from './domain/provenance.ts';
+export * from './domain/rebuild.ts';
 export * from './domain/entities.ts';
 export * from './domain/daemon.ts';
 export * from './domain/blueprint.ts';

@@ -2,10 +2,12 @@ import { MAX_UPLOAD_BYTES } from './constants.ts';
 import { UI_TEXT, type ErrorCode } from './errors.ts';
 import { formatBytes } from './format.ts';
 
-/** Why a file cannot be uploaded as a project: the daemon's code and the spec §5 notice. */
+/**
+ * Why a file cannot be uploaded as a project: the daemon's code and the notice of docs/product.md#validation.
+ */
 export interface UploadRefusal {
   code: Extract<ErrorCode, 'INVALID_FILE_TYPE' | 'FILE_TOO_LARGE'>;
-  /** The notice title (spec §5): "Invalid file type" / "File too large". */
+  /** The notice title (docs/product.md#validation): "Invalid file type" / "File too large". */
   title: string;
   /** The line under it: "Please upload a ZIP file" / "Maximum file size is 50MB". */
   hint: string;
@@ -16,8 +18,8 @@ export interface UploadRefusal {
 export const isZipName = (name: string): boolean => /\.zip$/i.test(name);
 
 /**
- * The checks every client makes before sending a project (spec §5), the same the daemon makes
- * again: the name ends in .zip and the file is at most 50MB. Null when the file may be sent.
+ * The checks every client makes before sending a project (docs/product.md#validation), the same the daemon
+ * makes again: the name ends in .zip and the file is at most 50MB. Null when the file may be sent.
  */
 export function checkUploadFile(file: { name: string; size: number }): UploadRefusal | null {
   if (!isZipName(file.name)) {

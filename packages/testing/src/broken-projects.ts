@@ -1,11 +1,11 @@
 /**
- * Real projects broken the ordinary ways (issue 11): an undeclared import, a missing Vite plugin, an
- * import whose case differs from the file, a drifted lockfile, a peer-dependency conflict, zipped
- * node_modules from a Mac, a syntax error, a missing local file, a type error and a missing build
- * script. Each is a small Vite (or Vite + React) app that really installs from the npm registry and
- * really fails with the tool's own error; each says what ScanBot should name and which repair, if
- * any, RepairBot can make. Every project pins the same few versions, so one install fills the pnpm
- * store (or the npm cache) for all of them.
+ * Real projects broken the ordinary ways (docs/assistants.md): an undeclared import, a missing Vite plugin,
+ * an import whose case differs from the file, a drifted lockfile, a peer-dependency conflict, zipped
+ * node_modules from a Mac, a syntax error, a missing local file, a type error and a missing build script.
+ * Each is a small Vite (or Vite + React) app that really installs from the npm registry and really fails with
+ * the tool's own error; each says what ScanBot should name and which repair, if any, RepairBot can make.
+ * Every project pins the same few versions, so one install fills the pnpm store (or the npm cache) for all of
+ * them.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -164,7 +164,7 @@ createRoot(document.getElementById('root')).render(
 }
 
 /**
- * 1. src/main.js imports canvas-confetti, which package.json does not declare (the issue's example):
+ * 1. src/main.js imports canvas-confetti, which package.json does not declare (the commonest break):
  * Vite cannot resolve it. RepairBot adds it to dependencies at the version npm resolves.
  */
 export function undeclaredPackage(name = 'confetti-party'): BrokenProject {

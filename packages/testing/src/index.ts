@@ -5,4 +5,4 @@ export * from './daemon.ts';
 export * from './stand-in.ts';
 export * from './broken-projects.ts';
 export * from './scale-out.ts';
-export * from './python-wheel.ts';
+export * from './stacks.ts';

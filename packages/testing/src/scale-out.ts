@@ -9,7 +9,7 @@ import { cleanEnv, DAEMON_MAIN } from './daemon.ts';
 import { makeZip, type ProjectFiles } from './zip.ts';
 
 /**
- * Scale-out helpers (issue 14): a real Redis on a loopback port, `forge worker` processes, and the
+ * Scale-out helpers (docs/scale-out.md): a real Redis on a loopback port, `forge worker` processes, and the
  * calls a test makes to a coordinator. Used by the scale-out tests and `pnpm bench scale`.
  */
 

@@ -90,7 +90,7 @@ describe('u: upload prompt', () => {
     ['huge.zip', `${UI_TEXT.fileTooLarge} — ${UI_TEXT.fileTooLargeHint} (huge.zip is 50 MB)`],
     ['sites', 'sites is a folder, not a ZIP file'],
     ['missing.zip', 'No such file: missing.zip'],
-  ])('refuses %s with the spec text and keeps the prompt open', async (path, text) => {
+  ])('refuses %s with the documented text and keeps the prompt open', async (path, text) => {
     const app = await openPrompt();
     await type(app, path);
     app.press(KEYS.enter);

@@ -64,7 +64,7 @@ describe('the university in Chromium against a real daemon', () => {
   it('refuses a visitor without a valid token on the first navigation to /university', async () => {
     const { page, close, errors } = await openPage(browser);
     try {
-      // No token at all (spec §6): the login form appears in place of the tabs.
+      // No token at all (docs/product.md#roles): the login form appears in place of the tabs.
       await page.goto(`${daemon.url}/university/memory`);
       await page.getByText('Family access required').waitFor({ timeout: 15_000 });
       expect(await page.getByRole('navigation', { name: 'University' }).count()).toBe(0);

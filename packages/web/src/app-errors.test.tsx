@@ -10,7 +10,7 @@ vi.mock('@/features/settings/components/settings-page.tsx', () => ({
   },
 }));
 
-describe('a screen that fails (spec §2.1)', () => {
+describe('a screen that fails (docs/product.md#routes-and-navigation)', () => {
   it('says so inside the shell, and the next navigation renders the new screen', async () => {
     installFakeDaemon();
     // React reports the error it caught; that report is expected here.

@@ -10,8 +10,8 @@ import { SESSION_ENDED_TEXT } from '@/features/login/login-error.ts';
 // a findBy timeout.
 import '@/features/login/components/login-page.tsx';
 
-describe('routes (spec §2.1)', () => {
-  it('shows the 404 page with both spec texts for an unknown path', async () => {
+describe('routes (docs/product.md#routes-and-navigation)', () => {
+  it('shows the 404 page with both texts for an unknown path', async () => {
     installFakeDaemon();
     renderApp('/code-editor');
 

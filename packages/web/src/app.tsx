@@ -129,7 +129,7 @@ function AuthExpiredRedirect() {
   return null;
 }
 
-/** The routes of spec §2.1. */
+/** The routes of docs/product.md#routes-and-navigation. */
 export const appRoutes: RouteObject[] = [
   {
     // The shell itself failing leaves the error page alone; a screen failing keeps the shell.

@@ -36,7 +36,7 @@ export async function run(deps: Deps): Promise<number> {
     return EXIT.usage;
   }
   // A daemon elsewhere is watched as it is: when it is down, the dashboard itself says so and how to
-  // start one, and reconnects every 3 s (issue 5), instead of the command failing before it opens.
+  // start one, and reconnects every 3 s, instead of the command failing before it opens.
   if (deps.globals.url) {
     const token = deps.globals.token;
     return tui.runTui({ baseUrl: deps.globals.url, ...(token ? { token } : {}) });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
+import type { InTotoStatement, Rebuild } from '@forge/shared';
 import { CliError, EXIT } from '../output.ts';
 
 export interface VerifyOptions {
@@ -10,6 +11,8 @@ export interface VerifyOptions {
   /** A public key PEM to trust; default: the key of the daemon this forge talks to. */
   key?: string;
   json?: boolean;
+  /** Build the recorded source again on the daemon and compare its artifact with this one. */
+  rebuild?: boolean;
 }
 
 /**
@@ -58,16 +61,21 @@ export async function run(deps: Deps, opts: VerifyOptions): Promise<number> {
     };
   };
   if (opts.json) {
+    const rebuilt = result.ok && opts.rebuild ? await rebuildOf(deps, result.statement) : null;
     deps.out.json({
-      ok: result.ok,
+      ok: result.ok && (rebuilt === null || rebuilt.status === 'identical'),
       ...(result.ok ? {} : { code: 'VERIFY_FAILED' }),
+      ...(rebuilt?.status === 'differs' ? { code: 'REBUILD_DIFFERS' } : {}),
+      ...(rebuilt?.error ? { code: rebuilt.error.code } : {}),
       file,
       statement: statementFile,
       key: keySource,
       checks: result.checks,
+      ...(rebuilt ? { rebuild: rebuilt } : {}),
     });
     // The document says it all: one JSON document on stdout, as --json promises.
-    return result.ok ? EXIT.ok : EXIT.failure;
+    if (!result.ok) return EXIT.failure;
+    return rebuilt ? rebuildExit(rebuilt) : EXIT.ok;
   } else {
     for (const c of result.checks) deps.out.data(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}`);
     const run = predicate.runDetails;
@@ -83,17 +91,94 @@ export async function run(deps: Deps, opts: VerifyOptions): Promise<number> {
       code: 'VERIFY_FAILED',
     });
   }
+  if (opts.rebuild) return reportRebuild(deps, await rebuildOf(deps, result.statement));
   return EXIT.ok;
+}
+
+/** The rebuild's outcome as an exit code: identical, differs, or could not rebuild. */
+const rebuildExit = (r: Rebuild): number =>
+  r.status === 'identical' ? EXIT.ok : r.status === 'differs' ? EXIT.rebuildDiffers : EXIT.cannotRebuild;
+
+/**
+ * `--rebuild`: the daemon builds the statement's source again (the one it kept, by digest) with the
+ * recorded plan and toolchains; forge waits for it. A daemon that keeps no such source answers at once.
+ */
+async function rebuildOf(deps: Deps, statement: InTotoStatement | null): Promise<Rebuild> {
+  const { rebuildRequestOf, waitForRebuild } = await import('../artifacts/rebuild.ts');
+  const body = statement ? rebuildRequestOf(statement) : null;
+  if (!body) {
+    throw new CliError(
+      'The statement names no build, source digest or subject to rebuild [REBUILD_SOURCE_NOT_KEPT].',
+      {
+        exitCode: EXIT.cannotRebuild,
+        code: 'REBUILD_SOURCE_NOT_KEPT',
+      },
+    );
+  }
+  const { client } = await deps.connect();
+  let started: Rebuild;
+  try {
+    started = await client.request('startRebuild', { body });
+  } catch (err) {
+    const e = err as { name?: string; code?: string; serverMessage?: string; hint?: string };
+    if (e.name === 'ForgeHttpError' && e.code?.startsWith('REBUILD_')) {
+      throw new CliError(`${e.serverMessage ?? 'The daemon cannot rebuild this artifact.'} [${e.code}]`, {
+        exitCode: EXIT.cannotRebuild,
+        code: e.code,
+        ...(e.hint ? { hint: e.hint } : {}),
+      });
+    }
+    throw err;
+  }
+  return waitForRebuild((wait) => client.request('rebuild', { params: { id: started.id }, query: { wait } }));
+}
+
+/** Print the rebuild's outcome: identical, each differing file with both sides, or why it could not. */
+async function reportRebuild(deps: Deps, r: Rebuild): Promise<number> {
+  const { formatDifference } = await import('../artifacts/rebuild.ts');
+  const tools = r.tools.length ? ` with ${r.tools.join(', ')}` : '';
+  if (r.status === 'identical') {
+    deps.out.data(
+      `✓ rebuild: identical — build ${r.buildId} of ${r.projectName} rebuilt from source ${r.sourceSha256.slice(0, 16)}…${tools} gives sha256 ${r.sha256}, the statement's subject.`,
+    );
+    return EXIT.ok;
+  }
+  if (r.status === 'differs') {
+    deps.out.data(
+      `✗ rebuild: differs — build ${r.buildId} of ${r.projectName} rebuilt${tools} gives sha256 ${r.sha256}, the statement names ${r.expectedSha256}.`,
+    );
+    if (r.differences.length) {
+      deps.out.data(`${r.differences.length} file${r.differences.length === 1 ? '' : 's'} differ:`);
+      for (const d of r.differences) for (const line of formatDifference(d)) deps.out.data(line);
+    }
+    throw new CliError('The rebuilt artifact is not the one the statement names [REBUILD_DIFFERS].', {
+      exitCode: EXIT.rebuildDiffers,
+      code: 'REBUILD_DIFFERS',
+      hint: 'The files above differ between builds of the same source: docs/artifacts.md says what makes a build reproducible.',
+    });
+  }
+  const code = r.error?.code ?? 'REBUILD_FAILED';
+  throw new CliError(`${r.error?.message ?? 'The daemon could not rebuild this artifact.'} [${code}]`, {
+    exitCode: EXIT.cannotRebuild,
+    code,
+    details: r.log.slice(-15),
+  });
 }
 
 export function register(program: Command, invoke: Invoke): void {
   program
     .command('verify')
-    .description("check an artifact ZIP against its signed provenance (signature and the artifact's digest)")
+    .description(
+      "check an artifact ZIP against its signed provenance (signature and the artifact's digest); --rebuild: build it again and compare",
+    )
     .argument('<artifact>', 'the artifact .zip (forge ci --provenance, GET /api/builds/<id>/artifact)')
     .option('--statement <file>', 'the DSSE envelope (default: <artifact>.intoto.jsonl)')
     .option('--key <file>', "a public key PEM to trust (default: the daemon's installation key)")
     .option('--json', 'print the checks as one JSON document')
+    .option(
+      '--rebuild',
+      'also build the recorded source again on the daemon (recorded plan and toolchains) and compare, file by file',
+    )
     .action((file: string, opts: Omit<VerifyOptions, 'file'>, command: Command) =>
       invoke(command, run, { ...opts, file }),
     );

@@ -31,7 +31,7 @@ export function forgePaths(env: NodeJS.ProcessEnv): ForgePaths {
 
 /**
  * The daemon's built entry file. The CLI runs it as a separate process and never imports it
- * (ARCHITECTURE §1), so it is located through the package, not bundled.
+ * (docs/architecture.md#packages), so it is located through the package, not bundled.
  */
 export function daemonEntry(): string {
   let pkg: string;

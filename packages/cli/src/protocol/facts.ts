@@ -12,7 +12,7 @@ import {
  * (facts.test.ts compares them) without loading zod: the values come precomputed at build time.
  */
 
-/** As shared's stageLabel: the spec's label of a stage, or the stage itself when unknown. */
+/** As shared's stageLabel: the documented label of a stage, or the stage itself when unknown. */
 export const stageLabel = (stage: string): string => STAGE_LABEL_OF[stage] ?? stage;
 
 /** As shared's BOT_CATEGORIES: the categories in the order the web UI shows them. */

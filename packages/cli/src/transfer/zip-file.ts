@@ -17,7 +17,7 @@ export interface ZipFile {
  * Check a ZIP before anything is sent (or a daemon started): it exists and is a file (else a usage
  * error, exit 2), and passes the checks every client makes (checkUploadFile: ends in .zip, at most
  * 50 MB) — a file the daemon would refuse is refused here already (exit 6, with the daemon's code
- * and the web UI's words, spec §5).
+ * and the web UI's words, docs/product.md#validation).
  */
 export async function checkZipFile(path: string, cwd: string): Promise<ZipFile> {
   const absolute = resolve(cwd, path);

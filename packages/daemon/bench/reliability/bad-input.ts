@@ -1,5 +1,5 @@
 /**
- * Bad input and fuzzing, long version (issue 13): the CI property tests of
+ * Bad input and fuzzing, long version (docs/reliability.md): the CI property tests of
  * test/reliability/fuzz.test.ts with many more runs (same properties, same fixed seed unless given),
  * then the bad-input suite. Prints one report-card row per file; exits 1 on any failure.
  * Run: node --import tsx packages/daemon/bench/reliability/bad-input.ts [runs] [seed]

@@ -1,7 +1,7 @@
 /**
- * Crash safety, long version (issue 13): many kill -9s of a real daemon in the middle of extraction,
- * 1 MB saves, a build and settings writes, with and without the build sandbox; every restart checked
- * (see test/reliability/crash-harness.ts). Prints one report-card row per campaign; exits 1 on any
+ * Crash safety, long version (docs/reliability.md): many kill -9s of a real daemon in the middle of
+ * extraction, 1 MB saves, a build and settings writes, with and without the build sandbox; every restart
+ * checked (see test/reliability/crash-harness.ts). Prints one report-card row per campaign; exits 1 on any
  * violated invariant. Run: node --import tsx packages/daemon/bench/reliability/crash.ts [kills] [seed]
  */
 import { ACTIVITIES, runCrashCampaign } from '../../test/reliability/crash-harness.ts';

@@ -1,11 +1,11 @@
 /**
- * Disk full, long version (issue 13): the real daemon with FORGE_HOME on a 24 MB tmpfs, many rounds of
- * the issue's case — a ZIP that unpacks to 40 MB, an upload bigger than the space left, an extraction
- * that runs out — each answered 507 DISK_FULL with its build `failed`/DISK_FULL, nothing left in
+ * Disk full, long version (docs/reliability.md): the real daemon with FORGE_HOME on a 24 MB tmpfs, many
+ * rounds of the reported case — a ZIP that unpacks to 40 MB, an upload bigger than the space left, an
+ * extraction that runs out — each answered 507 DISK_FULL with its build `failed`/DISK_FULL, nothing left in
  * projects/ or tmp/, and the same upload succeeding once space is freed. Root mounts the tmpfs itself;
- * otherwise it runs in `unshare --user --map-root-user --mount`. Prints one report-card row; exits 1 on
- * any violation. Run: node --import tsx packages/daemon/bench/reliability/disk-full.ts [rounds]
- * (the CI version: test/reliability/disk-full.test.ts).
+ * otherwise it runs in `unshare --user --map-root-user --mount`. Prints one report-card row; exits 1 on any
+ * violation. Run: node --import tsx packages/daemon/bench/reliability/disk-full.ts [rounds] (the CI version:
+ * test/reliability/disk-full.test.ts).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';

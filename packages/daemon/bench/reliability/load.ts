@@ -1,4 +1,4 @@
-// Reliability bench, load (issue 13): the long version of test/reliability/load.test.ts.
+// Reliability bench, load (docs/reliability.md): the long version of test/reliability/load.test.ts.
 //   node --import tsx packages/daemon/bench/reliability/load.ts [seconds]   (default 30)
 // Starts the daemon from source as its own process on 127.0.0.1 with a scratch FORGE_HOME, then runs
 // the load scenario (bench/reliability/load-harness.ts) and prints the figures for the report card.

@@ -188,9 +188,9 @@ export function createFleet({ broadcast, maxConcurrent }: FleetDeps) {
       });
     },
     /**
-     * Nav "Bot Activity" (spec §2.1): one row per category. count = bots of the category that are
-     * online (not in error); status online when all are idle or working fine, pending while any is
-     * building, error when any failed its last job.
+     * Nav "Bot Activity" (docs/product.md#routes-and-navigation): one row per category. count = bots of the
+     * category that are online (not in error); status online when all are idle or working fine, pending while
+     * any is building, error when any failed its last job.
      */
     activities(): BotActivity[] {
       return BOT_CATEGORIES.map((category) => {

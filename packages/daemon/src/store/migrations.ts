@@ -158,8 +158,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'assistants: memory cells and the repair journal',
     up(db) {
-      // MemoryBot's cells (spec §3: key, value, ts in ms). The repair journal: every repair RepairBot
-      // proposed or made, with the folder under FORGE_HOME/repairs holding the files as they were
+      // MemoryBot's cells (docs/product.md#entities: key, value, ts in ms). The repair journal: every repair
+      // RepairBot proposed or made, with the folder under FORGE_HOME/repairs holding the files as they were
       // before it, so `forge fix --undo` can put them back. files is a JSON array of project paths.
       db.exec(`
         CREATE TABLE memory_cells (

@@ -103,7 +103,12 @@ export function createCoordinatorClient(opts: { url: string; token: string | nul
     },
 
     /** Send a ZIP (the build output) for `buildId`. */
-    async upload(buildId: string, worker: string, kind: 'output' | 'files', file: string): Promise<number> {
+    async upload(
+      buildId: string,
+      worker: string,
+      kind: 'output' | 'files' | 'artifact',
+      file: string,
+    ): Promise<number> {
       const form = new FormData();
       form.set('file', await fs.openAsBlob(file, { type: 'application/zip' }), 'output.zip');
       const query = `?worker=${encodeURIComponent(worker)}&kind=${kind}`;

@@ -45,6 +45,7 @@ import {
 import { createCoordinatorClient, CoordinatorError, type CoordinatorClient } from './coordinator-client.ts';
 import { Forwarder } from './forwarder.ts';
 import { appliedRepairsOf, packRepairs } from '../features/queue/repair-transfer.ts';
+import { packArtifactRecord } from '../features/queue/artifact-transfer.ts';
 
 /**
  * The folder an output ZIP puts every file under: the coordinator's extraction strips one common top
@@ -331,6 +332,21 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       }
     }
 
+    /** The build's artifact record, to the coordinator, before its end is reported (features/queue/artifact-transfer.ts). */
+    async function sendArtifact(build: Build): Promise<void> {
+      if (build.status !== 'succeeded') return;
+      const zip = path.join(layout.tmpDir, `artifact-${build.id}.zip`);
+      try {
+        if (!(await packArtifactRecord(path.join(layout.artifactsDir(build.projectName), build.id), zip)))
+          return;
+        await client.upload(build.id, name, 'artifact', zip);
+      } catch (err) {
+        logger.error({ err, buildId: build.id }, 'could not send the artifact record to the coordinator');
+      } finally {
+        fs.rmSync(zip, { force: true });
+      }
+    }
+
     /**
      * Ask the coordinator to start a job, again while it cannot be reached (restarting): a job that
      * failed here would be lost to BullMQ, while the coordinator still shows its build queued.
@@ -406,6 +422,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         const fix = answer.fix ? { diagnosis: answer.fix, onApplied: () => {} } : undefined;
         const ended = await pipeline.run(run, { kind: 'upload', zipPath, ...(fix ? { fix } : {}) });
         await sendRepairs(ended);
+        await sendArtifact(ended);
         return ended.status;
       } finally {
         signal?.removeEventListener('abort', onAbort);

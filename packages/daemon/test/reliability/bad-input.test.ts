@@ -7,10 +7,10 @@ import { forgeZip, type ForgedEntry } from '@forge/testing';
 import { cleanup, rawRequest, startTestApp, type RawResponse, type TestApp } from '../helpers.ts';
 
 /**
- * Bad input everywhere (issue 13): every route of the shared table that takes a body gets malformed,
- * oversized, deeply nested and mistyped JSON; URLs get bytes that decode to no text; archives get
- * hostile entry names. Each must be a 4xx with a catalogue code, never a 500, and the daemon must
- * answer /api/health afterwards. New routes are covered as soon as they enter the table.
+ * Bad input everywhere (docs/reliability.md#bad-input-everywhere): every route of the shared table that takes
+ * a body gets malformed, oversized, deeply nested and mistyped JSON; URLs get bytes that decode to no text;
+ * archives get hostile entry names. Each must be a 4xx with a catalogue code, never a 500, and the daemon
+ * must answer /api/health afterwards. New routes are covered as soon as they enter the table.
  */
 
 let app: TestApp;

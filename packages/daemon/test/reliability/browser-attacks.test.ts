@@ -11,12 +11,12 @@ import { cleanup, onCleanup, startTestApp, tempDir, upgradeStatus, type TestApp 
 import { ATTACK_PAGE, attackScript, hasChromium, launchChromium, type AttackResult } from './chromium.ts';
 
 /**
- * Browser attacks on the daemon (issue 13): every state-changing route of the shared route table,
- * by every unsafe method, from hostile Origins and through DNS-rebinding Host names, is refused
- * before it runs; /ws refuses cross-site upgrades; a page on a preview or extension origin in real
- * Chromium can neither change nor read anything; JSON routes refuse the body types a page can send
- * without a CORS preflight. Unit cases of the policy itself live in src/http/security.test.ts and
- * the single-route cases in test/security.test.ts; this file is the matrix.
+ * Browser attacks on the daemon (docs/reliability.md#browser-attacks): every state-changing route of the
+ * shared route table, by every unsafe method, from hostile Origins and through DNS-rebinding Host names, is
+ * refused before it runs; /ws refuses cross-site upgrades; a page on a preview or extension origin in real
+ * Chromium can neither change nor read anything; JSON routes refuse the body types a page can send without a
+ * CORS preflight. Unit cases of the policy itself live in src/http/security.test.ts and the single-route
+ * cases in test/security.test.ts; this file is the matrix.
  */
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 /**
- * Crash safety, as a campaign of kill -9s against a real daemon process (issue 13). Shared by the CI
- * test (test/reliability/crash.test.ts, a few kills) and the bench (bench/reliability/crash.ts, many).
+ * Crash safety, as a campaign of kill -9s against a real daemon process (docs/reliability.md). Shared by the
+ * CI test (test/reliability/crash.test.ts, a few kills) and the bench (bench/reliability/crash.ts, many).
  *
  * Every cycle starts the daemon on the same FORGE_HOME, checks what the previous kill left, then sets
  * four things going at once: uploads of a 1,500-file site (extraction), a stream of 1 MB saves through

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ACTIVITIES, runCrashCampaign, type CampaignOptions } from './crash-harness.ts';
 
 /**
- * Issue 13, crash safety: the daemon (a real child process) is killed -9 in the middle of a site's
- * extraction, a stream of 1 MB saves, a running build and a stream of settings writes, half the kills
- * on an observed event, half after a delay from a fixed-seed PRNG; after each, the next start must be
- * clean (see crash-harness.ts for every check). Long version: bench/reliability/crash.ts.
+ * Crash safety (docs/reliability.md): the daemon (a real child process) is killed -9 in the middle of a
+ * site's extraction, a stream of 1 MB saves, a running build and a stream of settings writes, half the kills
+ * on an observed event, half after a delay from a fixed-seed PRNG; after each, the next start must be clean
+ * (see crash-harness.ts for every check). Long version: bench/reliability/crash.ts.
  */
 const campaign = (options: CampaignOptions) =>
   runCrashCampaign({ ...options, log: (line) => process.env.FORGE_CRASH_VERBOSE && console.log(line) });

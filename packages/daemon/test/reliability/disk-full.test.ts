@@ -1,8 +1,8 @@
 /**
- * Disk full (issue 13): FORGE_HOME on a 24 MB tmpfs, the real daemon in a child process. Every
- * out-of-space error that reaches an answer is a 507 DISK_FULL with what to free; a build that hits
- * it ends `failed` with DISK_FULL (never left `running`); nothing half written is left in projects/
- * or tmp/; the daemon keeps serving, and the same request succeeds once space is freed.
+ * Disk full (docs/reliability.md#disk-full): FORGE_HOME on a 24 MB tmpfs, the real daemon in a child process.
+ * Every out-of-space error that reaches an answer is a 507 DISK_FULL with what to free; a build that hits it
+ * ends `failed` with DISK_FULL (never left `running`); nothing half written is left in projects/ or tmp/; the
+ * daemon keeps serving, and the same request succeeds once space is freed.
  *
  * The tmpfs is mounted by the test when it runs as root (CI), else inside a user and mount namespace
  * of the daemon's own (`unshare --user --map-root-user --mount`), where the test reaches its files
@@ -212,7 +212,7 @@ describe.skipIf(skipReason !== null)('disk full: FORGE_HOME on a 24 MB tmpfs', (
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('the issue: a ZIP that unpacks to 40 MB answers 507 DISK_FULL, its build fails DISK_FULL, nothing is left', async () => {
+  it('the reported case: a ZIP that unpacks to 40 MB answers 507 DISK_FULL, its build fails DISK_FULL, nothing is left', async () => {
     const zip = forgeZip([...site('too big'), ...zeroFiles(40)]);
     expect(zip.length).toBeLessThan(2 * MIB);
     const res = await upload('huge-site.zip', zip);

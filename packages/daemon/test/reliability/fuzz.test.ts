@@ -19,9 +19,9 @@ import { isValidProjectName, projectNameFromFile } from '../../src/home-layout.t
 import { cleanup, startTestApp, tempDir, type TestApp } from '../helpers.ts';
 
 /**
- * Property tests (issue 13) with a FIXED seed, so CI runs the same cases every time; a failure
- * prints its counterexample and the seed/path to replay it. Raise FORGE_FUZZ_RUNS locally (or run
- * the bench) for a longer search with the same properties.
+ * Property tests (docs/reliability.md#bad-input-everywhere) with a FIXED seed, so CI runs the same cases
+ * every time; a failure prints its counterexample and the seed/path to replay it. Raise FORGE_FUZZ_RUNS
+ * locally (or run the bench) for a longer search with the same properties.
  */
 const SEED = Number(process.env.FORGE_FUZZ_SEED ?? 0x13f022);
 const RUNS = Number(process.env.FORGE_FUZZ_RUNS ?? 5000);

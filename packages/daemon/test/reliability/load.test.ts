@@ -1,5 +1,5 @@
-// Issue 13, load: a real load tool (autocannon) on loopback against the daemon as its own process,
-// over the file, status and build APIs, while log-flooding builds stream to 100 /ws clients of which
+// Load (docs/reliability.md#load): a real load tool (autocannon) on loopback against the daemon as its own
+// process, over the file, status and build APIs, while log-flooding builds stream to 100 /ws clients of which
 // one never reads. Asserts correctness only (no timing ratios); the long version with the figures is
 // bench/reliability/load.ts.
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * Runaway builds (issue 13): an uploaded project whose build script misbehaves — a fork bomb, a memory
- * hog, a process that ignores SIGTERM, a build that writes without end, a log flood — run by a real
- * daemon. Each must end within its limits with a clear code and message, the daemon must keep
+ * Runaway builds (docs/reliability.md#runaway-builds): an uploaded project whose build script misbehaves — a
+ * fork bomb, a memory hog, a process that ignores SIGTERM, a build that writes without end, a log flood — run
+ * by a real daemon. Each must end within its limits with a clear code and message, the daemon must keep
  * answering /api/health meanwhile, and nothing of the build may survive it.
  *
  * The limits are lowered through the daemon's FORGE_BUILD_* knobs so that each proof takes seconds;

@@ -1,7 +1,7 @@
 /**
- * Secrets (issue 13): canaries in the daemon's environment and in a project's `.env` must never reach
- * the daemon's logs (stdout, stderr, FORGE_HOME/logs), any /ws message, the build record, the build
- * output artifact or an error body; a build that dumps its whole environment proves it sees only the
+ * Secrets (docs/reliability.md#secrets): canaries in the daemon's environment and in a project's `.env` must
+ * never reach the daemon's logs (stdout, stderr, FORGE_HOME/logs), any /ws message, the build record, the
+ * build output artifact or an error body; a build that dumps its whole environment proves it sees only the
  * allow-list.
  *
  * Decision on the project's own `.env`: it is the user's file, so the *project* download returns it

@@ -22,8 +22,8 @@ import {
 } from '@forge/testing';
 
 /**
- * Issue 14: a coordinator and two workers, each its own process with its own FORGE_HOME, on a real
- * Redis on a loopback port. Everything is waited for by polling the coordinator's state, never by
+ * Scale-out (docs/scale-out.md): a coordinator and two workers, each its own process with its own FORGE_HOME,
+ * on a real Redis on a loopback port. Everything is waited for by polling the coordinator's state, never by
  * sleeping.
  */
 describe.skipIf(!hasRedis())('scale-out: a coordinator and workers on BullMQ', () => {

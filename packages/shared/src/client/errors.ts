@@ -1,7 +1,7 @@
 import { ErrorBody, httpErrorMessage } from '../errors.ts';
 
 /**
- * A non-OK HTTP answer. `message` follows spec §8 ("status: body text"); `serverMessage`,
+ * A non-OK HTTP answer. `message` follows docs/product.md#error-texts ("status: body text"); `serverMessage`,
  * `code` and `hint` come from the daemon's error body when it sent one.
  */
 export class ForgeHttpError extends Error {

@@ -17,7 +17,7 @@ export interface ForgeClientOptions {
   fetch?: typeof fetch;
   /** WebSocket constructor; defaults to globalThis.WebSocket (pass `ws` on Node 20). */
   WebSocket?: new (url: string) => WebSocketLike;
-  /** Send cookies (the web app's default, spec §7). */
+  /** Send cookies (the web app's default, docs/product.md#http-calls). */
   credentials?: RequestCredentials;
 }
 

@@ -17,9 +17,12 @@ export type SocketStatus = 'connecting' | 'connected' | 'disconnected';
 export interface SocketHandlers {
   onMessage?: (message: ServerMessage) => void;
   onStatus?: (status: SocketStatus) => void;
-  /** A JSON frame that matched no known message (dropped; spec §7 says parse errors are only logged). */
+  /**
+   * A JSON frame that matched no known message (dropped; docs/product.md#websocket-messages says parse errors
+   * are only logged).
+   */
   onUnknown?: (value: unknown) => void;
-  /** Reconnect delay; spec §9 says 3 s. */
+  /** Reconnect delay; docs/product.md#constants says 3 s. */
   reconnectMs?: number;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The assistants' shared vocabulary (issue 11): ScanBot's diagnosis of a failed build, RepairBot's
+ * The assistants' shared vocabulary (docs/assistants.md): ScanBot's diagnosis of a failed build, RepairBot's
  * repairs, ScanBot's project scan, CodeGenBot's generated code and MemoryBot's cells.
  */
 

@@ -23,8 +23,8 @@ describe('the fleet roster', () => {
   });
 });
 
-describe('stages (spec §4)', () => {
-  it('labels every stage exactly as the spec', () => {
+describe('stages (docs/product.md#build-states)', () => {
+  it('labels every stage exactly as documented', () => {
     expect(STAGES).toHaveLength(11);
     expect(STAGE_LABELS['bot-assignment']).toBe('Assigning Bots');
     expect(STAGE_LABELS['no-build-needed']).toBe('Ready');

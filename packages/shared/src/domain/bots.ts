@@ -4,7 +4,7 @@ export const BOT_CATEGORIES = ['infrastructure', 'development', 'operations', 's
 export const BotCategory = z.enum(BOT_CATEGORIES);
 export type BotCategory = z.infer<typeof BotCategory>;
 
-/** Bot status (spec §3): active, building, error; anything else is shown neutral. */
+/** Bot status (docs/product.md#entities): active, building, error; anything else is shown neutral. */
 export const BotStatus = z.string();
 export type BotStatus = 'active' | 'building' | 'error' | 'idle' | (string & {});
 
@@ -18,7 +18,7 @@ export const Bot = z.object({
 });
 export type Bot = z.infer<typeof Bot>;
 
-/** Nav "Bot Activity" row (spec §3): online is green, pending yellow, anything else red. */
+/** Nav "Bot Activity" row (docs/product.md#entities): online is green, pending yellow, anything else red. */
 export const BotActivity = z.object({
   type: z.string(),
   count: z.number().int().nonnegative(),
@@ -27,7 +27,7 @@ export const BotActivity = z.object({
 export type BotActivity = z.infer<typeof BotActivity>;
 
 export const BotStatusResponse = z.object({
-  /** The second reading of the spec checks only this flag. */
+  /** One reading of the status call checks only this flag. */
   success: z.boolean(),
   activities: z.array(BotActivity),
 });
@@ -48,7 +48,9 @@ export interface BotDefinition {
   description: string;
 }
 
-/** The 25-bot roster (ARCHITECTURE §3): infrastructure 6, development 6, operations 6, services 7. */
+/**
+ * The 25-bot roster (docs/product.md#the-fleet): infrastructure 6, development 6, operations 6, services 7.
+ */
 export const BOT_ROSTER: readonly BotDefinition[] = [
   {
     name: 'ExtractBot',
@@ -121,7 +123,10 @@ export const DEFAULT_BUILDER_BOTS = ['BuildBot', 'UiBot', 'TestBot', 'Optimizati
 
 export const isKnownBot = (name: string): boolean => BOT_ROSTER.some((b) => b.name === name);
 
-/** Colour class of an activity status (spec §2.1): online green, pending yellow, anything else red. */
+/**
+ * Colour class of an activity status (docs/product.md#routes-and-navigation): online green, pending yellow,
+ * anything else red.
+ */
 export const activityTone = (status: string): 'online' | 'pending' | 'error' =>
   status === 'online' ? 'online' : status === 'pending' ? 'pending' : 'error';
 

@@ -30,7 +30,7 @@ export const isFinished = (s: BuildStatus): boolean => FINISHED_BUILD_STATUSES.i
 export const CancelReason = z.enum(['user', 'superseded', 'timeout', 'shutdown']);
 export type CancelReason = z.infer<typeof CancelReason>;
 
-/** One spec §4 stage the build entered, with its time. */
+/** One stage the build entered (docs/product.md#build-states), with its time. */
 export const StageEvent = z.object({ stage: Stage, at: z.string() });
 export type StageEvent = z.infer<typeof StageEvent>;
 
@@ -229,7 +229,7 @@ export const Build = z.object({
   id: z.string(),
   projectName: z.string(),
   status: BuildStatus,
-  /** Current (or last) spec §4 stage. */
+  /** Current (or last) stage (docs/product.md#build-states). */
   stage: Stage,
   createdAt: z.string(),
   endedAt: z.string().nullable(),

@@ -33,6 +33,8 @@ export const CLI_ERROR_CODES = {
   VERIFY_FAILED: 'VERIFY_FAILED',
   /** forge verify: no provenance statement beside the artifact nor given with --statement (exit 2). */
   STATEMENT_NOT_FOUND: 'STATEMENT_NOT_FOUND',
+  /** forge verify --rebuild: the rebuilt artifact differs from the statement's subject (exit 8). */
+  REBUILD_DIFFERS: 'REBUILD_DIFFERS',
 } as const;
 
 /** What went wrong: a stable code and a sentence for people. */
@@ -76,7 +78,7 @@ export const CliBuildResult = z.object({
   buildId: z.string(),
   /** The build's status when forge stopped following it: `running` or `queued` after a wait that timed out or was interrupted. */
   status: BuildStatus,
-  /** The last spec §4 stage the build reached. */
+  /** The last stage the build reached (docs/product.md#build-states). */
   stage: Stage,
   /** Milliseconds per pipeline step that ran (extract, detect, install, build, test, check, optimize, preview). */
   durations: z.partialRecord(StepName, z.number().nonnegative()),

@@ -43,7 +43,10 @@ export const ExtensionManifest = z.strictObject({
 });
 export type ExtensionManifest = z.infer<typeof ExtensionManifest>;
 
-/** Extension (spec §3: name, displayName, route), plus where its files are served and what it is. */
+/**
+ * Extension (docs/product.md#entities: name, displayName, route), plus where its files are served and what it
+ * is.
+ */
 export const Extension = z.object({
   name: z.string(),
   displayName: z.string(),
@@ -97,7 +100,7 @@ export const RollbackAppResponse = z.object({
   rolledBackFrom: z.string(),
 });
 
-/** Dynamic route (spec §3). */
+/** Dynamic route (docs/product.md#entities). */
 export const DynamicRoute = z.object({
   path: z.string(),
   name: z.string(),
@@ -110,7 +113,7 @@ export const DynamicRoute = z.object({
 });
 export type DynamicRoute = z.infer<typeof DynamicRoute>;
 
-/** Assistant chat message (spec §3). */
+/** Assistant chat message (docs/product.md#entities). */
 export const AssistantChatMessage = z.object({
   id: z.string(),
   type: z.enum(['bot', 'user']),
@@ -122,7 +125,7 @@ export type AssistantChatMessage = z.infer<typeof AssistantChatMessage>;
 /** Whether an answer holds what was asked (`known`) or says plainly that it does not (`unknown`). */
 export const BrainCertainty = z.enum(['known', 'unknown']);
 export type BrainCertainty = z.infer<typeof BrainCertainty>;
-/** Brain chat message (spec §3). */
+/** Brain chat message (docs/product.md#entities). */
 export const BrainChatMessage = z.object({
   id: z.string(),
   type: z.enum(['user', 'brain', 'system']),
@@ -136,7 +139,7 @@ export const BrainChatMessage = z.object({
 });
 export type BrainChatMessage = z.infer<typeof BrainChatMessage>;
 
-/** Brain status (spec §3), polled every 5 s. */
+/** Brain status (docs/product.md#entities), polled every 5 s. */
 export const BrainStatus = z.object({
   authenticated: z.boolean(),
   /** Milliseconds left in the session. */
@@ -149,7 +152,7 @@ export const BrainHandshakeBody = z.object({
   /** The project a signed-in question is about (default: the current project). */
   project: z.string().min(1).optional(),
 });
-/** Brain reply (spec §3). */
+/** Brain reply (docs/product.md#entities). */
 export const BrainReply = z.object({
   reply: z.string(),
   authenticated: z.boolean(),
@@ -162,7 +165,7 @@ export const BrainReply = z.object({
 export type BrainReply = z.infer<typeof BrainReply>;
 
 export const ForgeChatRole = z.enum(['user', 'forge', 'brain']);
-/** Forge chat item (spec §3). */
+/** Forge chat item (docs/product.md#entities). */
 export const ForgeChatItem = z.object({
   role: ForgeChatRole,
   message: z.string(),
@@ -190,7 +193,7 @@ export const ChatAccepted = z.object({
   replies: z.array(ForgeChatItem).optional(),
 });
 
-/** Upload result (spec §3), plus the id of the build it started. */
+/** Upload result (docs/product.md#entities), plus the id of the build it started. */
 export const UploadResult = z.object({
   projectName: z.string(),
   builderBots: z.array(z.string()),
@@ -210,7 +213,7 @@ export const UploadResult = z.object({
 });
 export type UploadResult = z.infer<typeof UploadResult>;
 
-/** Build output (spec §3), carried by build_complete; zipData is only set when asked for. */
+/** Build output (docs/product.md#entities), carried by build_complete; zipData is only set when asked for. */
 export const BuildOutput = z.object({
   projectName: z.string(),
   buildPath: z.string(),
@@ -219,15 +222,15 @@ export const BuildOutput = z.object({
 });
 export type BuildOutput = z.infer<typeof BuildOutput>;
 
-/** Preview info (spec §3); url is null while no preview is being served. */
+/** Preview info (docs/product.md#entities); url is null while no preview is being served. */
 export const PreviewInfo = z.object({ url: z.string().nullable() });
 export type PreviewInfo = z.infer<typeof PreviewInfo>;
 
-/** Memory cell (spec §3). */
+/** Memory cell (docs/product.md#entities). */
 export const MemoryCell = z.object({ key: z.string(), value: z.string(), ts: z.number() });
 export type MemoryCell = z.infer<typeof MemoryCell>;
 
-/** Live message (spec §3): what the Live Development viewer keeps. */
+/** Live message (docs/product.md#entities): what the Live Development viewer keeps. */
 export const LiveMessage = z.object({
   type: z.string(),
   projectName: z.string().optional(),
@@ -240,7 +243,7 @@ export const LiveMessage = z.object({
 });
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
-/** Plain-text answers of the Forge assistant endpoints (spec §7 "text"). */
+/** Plain-text answers of the Forge assistant endpoints (their "text" answers, docs/product.md#http-calls). */
 export const TextAnswer = z.object({ text: z.string() });
 export type TextAnswer = z.infer<typeof TextAnswer>;
 

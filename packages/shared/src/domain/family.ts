@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The university's family accounts (issue 12, AuthBot): accounts, login tokens, the family chat and
- * the audit log. A token is random, stored by the daemon only as a hash, and travels as
- * `Authorization: Bearer <token>` (the web keeps it in localStorage as `authToken`, spec §4).
+ * The university's family accounts (AuthBot, docs/decisions.md#the-university-authbot): accounts, login
+ * tokens, the family chat and the audit log. A token is random, stored by the daemon only as a hash, and
+ * travels as `Authorization: Bearer <token>` (the web keeps it in localStorage as `authToken`,
+ * docs/product.md#live-state).
  */
 
 /** Family account names: short, lowercase-insensitive words (the login's username). */

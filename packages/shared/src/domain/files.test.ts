@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../format.ts';
 import { FileCreateBody, languageFromPath } from './files.ts';
 
-describe('languageFromPath (spec §3)', () => {
+describe('languageFromPath (docs/product.md#entities)', () => {
   it.each([
     ['client/src/App.tsx', 'typescript'],
     ['server/routes.ts', 'typescript'],
@@ -43,18 +43,18 @@ describe('formatBytes (B, KB, MB)', () => {
   });
 });
 
-describe('FileCreateBody accepts both readings of spec §7', () => {
-  it('reading one: type, name, parentPath', () => {
+describe('FileCreateBody accepts both body forms of docs/product.md#http-calls', () => {
+  it('the first form: type, name, parentPath', () => {
     expect(FileCreateBody.parse({ type: 'folder', name: 'lib', parentPath: 'src' })).toEqual({
       type: 'folder',
       name: 'lib',
       parentPath: 'src',
     });
   });
-  it('reading two: path and content', () => {
+  it('the second form: path and content', () => {
     expect(FileCreateBody.parse({ path: 'src/a.ts' })).toEqual({ path: 'src/a.ts', content: '' });
   });
-  it('refuses a blank name (spec §5)', () => {
+  it('refuses a blank name (docs/product.md#validation)', () => {
     expect(FileCreateBody.safeParse({ type: 'file', name: '   ', parentPath: '' }).success).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A file tree node (spec §3); `size` is set on files for the explorer's size labels. */
+/** A file tree node (docs/product.md#entities); `size` is set on files for the explorer's size labels. */
 export interface FileNode {
   name: string;
   /** Path relative to the project root, forward slashes, no leading slash. */
@@ -46,7 +46,7 @@ export type FileContentResponse = z.infer<typeof FileContentResponse>;
 const project = z.string().min(1).optional();
 export const FileSaveBody = z.object({ path: z.string().min(1), content: z.string(), project });
 export const FileDeleteBody = z.object({ path: z.string().min(1), project });
-/** POST /api/files/create accepts both readings of spec §7. */
+/** POST /api/files/create accepts both body forms of docs/product.md#http-calls. */
 export const FileCreateBody = z.union([
   z.object({
     type: z.enum(['file', 'folder']),
@@ -57,12 +57,12 @@ export const FileCreateBody = z.union([
   z.object({ path: z.string().trim().min(1), content: z.string().default(''), project }),
 ]);
 export type FileCreateBody = z.input<typeof FileCreateBody>;
-/** Rename or move a file or folder inside the project (the spec's rename made real). */
+/** Rename or move a file or folder inside the project (a real rename, not only a prompt). */
 export const FileRenameBody = z.object({ from: z.string().min(1), to: z.string().trim().min(1), project });
 export const FileOpResponse = z.object({ ok: z.literal(true), path: z.string() });
 export type FileOpResponse = z.infer<typeof FileOpResponse>;
 
-/** An open editor file (spec §3); `path` is absent for a new unsaved file. */
+/** An open editor file (docs/product.md#entities); `path` is absent for a new unsaved file. */
 export const OpenEditorFile = z.object({
   name: z.string(),
   content: z.string(),
@@ -92,6 +92,6 @@ export const fileExtension = (path: string): string => {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 };
 
-/** Language from the file extension (spec §3); anything else is typescript. */
+/** Language from the file extension (docs/product.md#entities); anything else is typescript. */
 export const languageFromPath = (path: string): string =>
   LANGUAGE_BY_EXTENSION[fileExtension(path)] ?? 'typescript';

@@ -6,7 +6,7 @@ export type LogLevel = z.infer<typeof LogLevel>;
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 export const DEFAULT_BOT_NAME = 'SYSTEM';
 
-/** A log entry (spec §3). */
+/** A log entry (docs/product.md#entities). */
 export const LogEntry = z.object({
   id: z.string(),
   /** ISO-8601 time the line was produced. */
@@ -17,7 +17,7 @@ export const LogEntry = z.object({
 });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-/** Console filter (spec §2.5), default all. */
+/** Console filter (docs/product.md#fixit-console), default all. */
 export const LOG_FILTERS = ['all', ...LOG_LEVELS] as const;
 export type LogFilter = (typeof LOG_FILTERS)[number];
 export const DEFAULT_LOG_FILTER: LogFilter = 'all';

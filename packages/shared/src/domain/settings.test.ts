@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, parseSettingValue, SettingUpdate } from './settings.ts';
 
 describe('settings', () => {
-  it('defaults match the issue: orchestration and auto-repair on, debug off, 25 bots', () => {
+  it('defaults: orchestration and auto-repair on, debug off, 25 bots', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       botOrchestration: true,
       autoRepair: true,

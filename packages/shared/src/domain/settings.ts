@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
 
-/** Settings (spec §3). */
+/** Settings (docs/product.md#entities). */
 export const Settings = z.object({
   botOrchestration: z.boolean(),
   autoRepair: z.boolean(),
@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 /**
- * POST /api/settings body: exactly one known key with its value (spec §7).
+ * POST /api/settings body: exactly one known key with its value (docs/product.md#http-calls).
  * Strict objects refuse unknown keys, `__proto__` included.
  */
 export const SettingUpdate = z.union([

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Build stages of spec §4, in pipeline order. */
+/** Build stages of docs/product.md#build-states, in pipeline order. */
 export const STAGES = [
   'starting',
   'bot-assignment',
@@ -35,7 +35,7 @@ export const STAGE_LABELS: Record<Stage, string> = {
 export const stageLabel = (stage: string): string => (STAGE_LABELS as Record<string, string>)[stage] ?? stage;
 
 /**
- * A build's state in words, the same in every client: the spec's stage label, and the status after
+ * A build's state in words, the same in every client: the stage's label, and the status after
  * it where the stage alone does not say it (waiting for its turn, cancelled, interrupted).
  */
 export function buildStateLabel(status: string | null | undefined, stage: Stage): string {

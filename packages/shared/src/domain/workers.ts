@@ -132,8 +132,11 @@ export type JobEventsBody = z.infer<typeof JobEventsBody>;
 /** POST /api/worker/jobs/:id/output?kind=: the build output (or repaired files) as a ZIP (multipart). */
 export const JobUploadQuery = z.object({
   worker: WorkerName,
-  /** output: the built folder, served and stored by the coordinator; files: project files a repair changed. */
-  kind: z.enum(['output', 'files']),
+  /**
+   * output: the built folder, served and stored by the coordinator; files: project files a repair
+   * changed; artifact: the build's artifact record (artifact ZIP, SBOM, source ZIP, provenance).
+   */
+  kind: z.enum(['output', 'files', 'artifact']),
 });
 
 /** Which worker asks (GET /api/worker/jobs/:id/source). */

@@ -9,7 +9,7 @@ describe('route table', () => {
   it('keeps every route under /api', () => {
     for (const r of Object.values(routes)) expect(r.path.startsWith('/api/')).toBe(true);
   });
-  it('covers every call of spec §7', () => {
+  it('covers every call of docs/product.md#http-calls', () => {
     const listed = new Set(Object.values(routes).map((r) => `${r.method} ${r.path}`));
     for (const call of [
       'GET /api/bots/status',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DsseEnvelope, ProvenanceKey } from '../domain/provenance.ts';
+import { Rebuild, RebuildBody, RebuildParams, RebuildQuery } from '../domain/rebuild.ts';
 import { BotActionBody, BotActionResponse, BotStatusResponse } from '../domain/bots.ts';
 import {
   BrainHandshakeBody,
@@ -126,8 +127,8 @@ const defineRoutes = <T extends Record<string, RouteContract>>(table: T): T => t
 const ProjectQuery = z.object({ project: z.string().optional() });
 
 /**
- * The route table: every REST call of spec §7 plus the daemon's own. The daemon registers from it;
- * clients call routes by name. No path string is written twice.
+ * The route table: every REST call of docs/product.md#http-calls plus the daemon's own. The daemon registers
+ * from it; clients call routes by name. No path string is written twice.
  */
 export const routes = defineRoutes({
   health: {
@@ -574,6 +575,23 @@ export const routes = defineRoutes({
     path: '/api/provenance/key',
     response: ProvenanceKey,
     summary: "This installation's Ed25519 public key, which signs every build's provenance.",
+  },
+  startRebuild: {
+    method: 'POST',
+    path: '/api/rebuilds',
+    body: RebuildBody,
+    response: Rebuild,
+    summary:
+      'Build a recorded source again (by its digest) with the recorded plan and toolchains, to compare with its artifact (forge verify --rebuild). Not a build of the project: no preview, no current output.',
+  },
+  rebuild: {
+    method: 'GET',
+    path: '/api/rebuilds/:id',
+    params: RebuildParams,
+    query: RebuildQuery,
+    response: Rebuild,
+    summary:
+      'A verification rebuild: its status, digest and the files that differ (?wait=<s>: once finished).',
   },
   memoryCells: {
     method: 'GET',

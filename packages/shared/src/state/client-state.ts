@@ -36,7 +36,7 @@ export interface ClientLimits {
   builds: number;
   /** Lines of the app-wide console. */
   console: number;
-  /** Live Development viewer messages (spec §4: 50). */
+  /** Live Development viewer messages (docs/product.md#live-state: 50). */
   viewer: number;
 }
 
@@ -69,7 +69,7 @@ export interface ClientState {
   /** Scale-out: the queue the daemon uses (null until known) and its workers by name. */
   queue: QueueKind | null;
   workers: Readonly<Record<string, WorkerInfo>>;
-  /** Spec §4: the last `limits.viewer` build messages, oldest first. */
+  /** docs/product.md#live-state: the last `limits.viewer` build messages, oldest first. */
   viewer: readonly LiveMessage[];
   /** The app-wide console (FixIt console, Console screen, TUI logs pane), oldest first. */
   console: readonly LogEntry[];
@@ -90,7 +90,10 @@ export type ClientEvent =
   | { type: 'bots'; bots: readonly BotInfo[] }
   /** The queue and its workers (GET /api/workers). */
   | { type: 'workers'; queue: QueueKind; workers: readonly WorkerInfo[] }
-  /** A line the client itself adds to the console (e.g. a failed integrate, which spec §8 only logs). */
+  /**
+   * A line the client itself adds to the console (e.g. a failed integrate, which docs/product.md#error-texts
+   * only logs).
+   */
   | { type: 'console-append'; level: LogLevel; message: string; botName?: string; at: string }
   /** The console's Clear. */
   | { type: 'console-clear' };

@@ -88,7 +88,10 @@ export function consoleLinesOf(message: ServerMessage): ConsoleLine[] {
   }
 }
 
-/** The Live Development viewer's record of a build message (spec §3 Live message); null for others. */
+/**
+ * The Live Development viewer's record of a build message (a live message, docs/product.md#entities); null
+ * for others.
+ */
 export function liveMessageOf(message: ServerMessage, at: string): LiveMessage | null {
   const timestamp = ('timestamp' in message && message.timestamp) || at;
   switch (message.type) {

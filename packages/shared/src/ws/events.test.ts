@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientMessage, parseServerFrame, ServerMessage } from './events.ts';
 
 describe('ServerMessage', () => {
-  it('keeps the spec type names', () => {
+  it('keeps the documented type names', () => {
     const types = ServerMessage.options.map((o) => o.shape.type.value);
     for (const t of [
       'build-output',
@@ -16,7 +16,7 @@ describe('ServerMessage', () => {
       expect(types).toContain(t);
     }
   });
-  it('validates stages against the spec list', () => {
+  it('validates stages against the documented list', () => {
     expect(
       ServerMessage.safeParse({ type: 'build-stage', status: 'running', stage: 'build-start' }).success,
     ).toBe(true);
@@ -34,7 +34,7 @@ describe('parseServerFrame', () => {
       message: { type: 'build-output', output: 'ok', projectName: 'app' },
     });
   });
-  it('turns non-JSON text into a plain info line (spec §7)', () => {
+  it('turns non-JSON text into a plain info line (docs/product.md#websocket-messages)', () => {
     expect(parseServerFrame('hello there')).toEqual({
       kind: 'message',
       message: { type: 'log', botName: 'SYSTEM', level: 'info', message: 'hello there' },

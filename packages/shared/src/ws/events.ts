@@ -9,14 +9,14 @@ import { Diagnosis, Repair } from '../domain/assistants.ts';
 import { TestsVerdict } from '../domain/tests-verdict.ts';
 import { QueueKind, WorkerInfo } from '../domain/workers.ts';
 
-/** The WebSocket path on the daemon's own host (spec §7). */
+/** The WebSocket path on the daemon's own host (docs/product.md#websocket-messages). */
 export const WS_PATH = '/ws';
 
-/** Fields the spec says any build message may carry. */
+/** Fields any build message may carry (docs/product.md#websocket-messages). */
 const buildContext = {
   /** Project the message is about. */
   projectName: z.string().optional(),
-  /** Build stage at the time of the message (spec §4). */
+  /** Build stage at the time of the message (docs/product.md#build-states). */
   stage: Stage.optional(),
   /** Build the message belongs to. */
   buildId: z.string().optional(),
@@ -37,8 +37,8 @@ const outputContext = {
 };
 
 /**
- * Every message the daemon sends on /ws. One discriminated union; type names are the spec's
- * (`build-output`, `build_complete`, …). Clients safeParse and drop what they do not know.
+ * Every message the daemon sends on /ws. One discriminated union; type names are the documented
+ * ones (`build-output`, `build_complete`, …). Clients safeParse and drop what they do not know.
  */
 export const ServerMessage = z.discriminatedUnion('type', [
   z.object({
@@ -195,7 +195,7 @@ export const ClientMessage = z.discriminatedUnion('type', [
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
-/** Spec §7: non-JSON text on the socket is shown as a plain info line. */
+/** docs/product.md#websocket-messages: non-JSON text on the socket is shown as a plain info line. */
 export function parseServerFrame(
   text: string,
 ): { kind: 'message'; message: ServerMessage } | { kind: 'unknown'; value: unknown } {

@@ -120,7 +120,7 @@ describe('build pane', () => {
       params: { id: 'b7-f00d01' },
       query: { after: 0, limit: OUTPUT_BUFFER_LINES },
     });
-    // The header names the project and shows the stage badge with the spec's label.
+    // The header names the project and shows the stage badge with its label.
     expect(app.frame().split('\n')[0]).toMatch(/Forge\s+project site\s+Integration Available/);
     // The timeline sits left of the output, on the same rows.
     expect(app.linesWith('Starting')[0]).toMatch(/✓ Starting\s+10ms\s+> vite build/);

@@ -3,7 +3,7 @@ import { fakeBots as roster } from '../testing/fake-client.ts';
 import { activityColor, botColor, groupFleet } from './fleet.ts';
 
 describe('groupFleet', () => {
-  it('groups the 25 bots into the four categories in spec order with their sizes', () => {
+  it('groups the 25 bots into the four categories in roster order with their sizes', () => {
     const groups = groupFleet(roster());
     expect(groups.map((g) => [g.label, g.bots.length, g.healthy, g.status])).toEqual([
       ['Infrastructure', 6, 6, 'online'],

@@ -1,6 +1,6 @@
 import { activityTone, BOT_CATEGORIES, type BotInfo } from '@forge/shared';
 
-/** Ink colour names for the three tones of spec §2.1. */
+/** Ink colour names for the three tones of docs/product.md#routes-and-navigation. */
 export type ToneColor = 'green' | 'yellow' | 'red';
 
 const ACTIVITY_COLOR: Record<ReturnType<typeof activityTone>, ToneColor> = {
@@ -33,7 +33,7 @@ export interface FleetGroup {
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * The fleet by category, in the spec's category order (unknown categories after, by name), bots
+ * The fleet by category, in the roster's category order (unknown categories after, by name), bots
  * in the daemon's roster order. The category rows are computed from the same bot list as the bot
  * rows, with the daemon's own rule for GET /api/bots/status, so header and rows never disagree.
  */

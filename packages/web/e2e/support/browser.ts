@@ -43,7 +43,7 @@ export async function openPage(browser: Browser, viewport = { width: 1440, heigh
   };
 }
 
-/** The Build Complete dialog (spec §2.7), by the role and name Chromium gives it. */
+/** The Build Complete dialog (docs/product.md#dashboard-widgets), by the role and name Chromium gives it. */
 export const buildCompleteDialog = (page: Page) =>
   page.getByRole('dialog', { name: 'Build Complete - What do you want to do with this project?' });
 

@@ -23,7 +23,7 @@ async function refusesFamilyToken(res: Response): Promise<boolean> {
 }
 
 /**
- * fetch for the daemon API: the university token (spec §4, `authToken`) rides along as
+ * fetch for the daemon API: the university token (docs/product.md#live-state, `authToken`) rides along as
  * `Authorization: Bearer` on every same-origin /api request while one is stored, and a
  * FAMILY_AUTH_REQUIRED answer to it signs this browser out (lib/auth.ts `expireAuthToken`).
  * fetch is looked up per call, not bound once at import, so a later-installed fetch is honoured.
@@ -44,7 +44,7 @@ export async function apiFetch(input: RequestInfo | URL, init: RequestInit = {})
 }
 
 /** The typed client for every call, same origin as the page (the daemon serves the app), cookies
- * included (spec §7), the family token attached by `apiFetch`. */
+ * included (docs/product.md#http-calls), the family token attached by `apiFetch`. */
 export const forgeClient = createForgeClient({
   baseUrl: '',
   credentials: 'include',
@@ -53,7 +53,7 @@ export const forgeClient = createForgeClient({
 
 /**
  * For the few reads that need the raw Response (a download's headers or stream): a non-OK answer
- * rejects the same way the client's do, "status: body text" (spec §8).
+ * rejects the same way the client's do, "status: body text" (docs/product.md#error-texts).
  */
 export async function assertOk(res: Response): Promise<void> {
   if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));

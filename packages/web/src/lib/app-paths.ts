@@ -1,4 +1,7 @@
-/** Browser routes of spec §2.1, written once: the router and the navigation both read them. */
+/**
+ * Browser routes of docs/product.md#routes-and-navigation, written once: the router and the navigation both
+ * read them.
+ */
 export const APP_PATHS = {
   dashboard: '/',
   dashboardAlias: '/dashboard',
@@ -12,7 +15,9 @@ export const APP_PATHS = {
   university: '/university',
 } as const;
 
-/** University tabs by path (spec §2.8); '' is the platform controls at /university itself. */
+/**
+ * University tabs by path (docs/product.md#other-screens); '' is the platform controls at /university itself.
+ */
 export const UNIVERSITY_TABS = [
   { tab: '', label: 'Platform' },
   { tab: 'chat', label: 'Family chat' },

@@ -2,7 +2,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { AUTH_TOKEN_STORAGE_KEY } from '@forge/shared';
 
 /**
- * The university login state (spec §4): signed in exactly while a token is stored under
+ * The university login state (docs/product.md#live-state): signed in exactly while a token is stored under
  * `authToken`. Kept in localStorage so it survives reloads and is shared by the tabs of a browser.
  */
 

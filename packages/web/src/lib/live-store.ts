@@ -9,7 +9,7 @@ import {
 } from '@forge/shared';
 
 /**
- * The web's client model: the shared reducer's store (ARCHITECTURE §7), one per SocketProvider, fed
+ * The web's client model: the shared reducer's store (docs/client-model.md), one per SocketProvider, fed
  * every /ws message by it and every build record, log page and fleet list the app reads (the queries
  * that fetch them dispatch them). Builds, the Live Development viewer, the app-wide console (FixIt
  * console, Console screen) and bot statuses all render from it, so a build's status and stage read
@@ -17,7 +17,9 @@ import {
  * Complete dialog listens to.
  */
 
-/** Window event raised when a build output is ready (spec §4); detail is the BuildOutput. */
+/**
+ * Window event raised when a build output is ready (docs/product.md#build-states); detail is the BuildOutput.
+ */
 export const BUILD_COMPLETE_EVENT = 'build_complete';
 
 export function createLiveStore(): ClientStore {
@@ -62,7 +64,10 @@ export function useLogEntries(): { entries: readonly LogEntry[]; clear(): void }
   return { entries, clear };
 }
 
-/** Write a line into the console from a panel's own action (e.g. a failed integrate, spec §8). */
+/**
+ * Write a line into the console from a panel's own action (e.g. a failed integrate,
+ * docs/product.md#error-texts).
+ */
 export function useAppendLog(): (line: { level: LogLevel; message: string; botName?: string }) => void {
   const store = useLiveStore();
   return useCallback(

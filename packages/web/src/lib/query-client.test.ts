@@ -8,7 +8,7 @@ function stubFetch(response: () => Response) {
   return fetchMock;
 }
 
-describe('route queries (spec §7 defaults)', () => {
+describe('route queries (docs/product.md#http-calls defaults)', () => {
   it("GETs the route's path with cookies and answers what the route's schema read", async () => {
     const fetchMock = stubFetch(() => Response.json(DEFAULT_SETTINGS));
     const client = createQueryClient();
@@ -24,7 +24,7 @@ describe('route queries (spec §7 defaults)', () => {
     expect(client.getQueryData(routeQuery('getSettings').queryKey)).toEqual(DEFAULT_SETTINGS);
   });
 
-  it('keys a query by its path segments, then its query string (spec §7)', async () => {
+  it('keys a query by its path segments, then its query string (docs/product.md#http-calls)', async () => {
     expect(routeQueryKey('getSettings')).toEqual(['api', 'settings']);
     expect(routeQueryKey('botStatus')).toEqual(['api', 'bots', 'status']);
     expect(routeQueryKey('fileContent', { query: { path: 'src/a b.ts', project: undefined } })).toEqual([

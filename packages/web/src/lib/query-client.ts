@@ -25,11 +25,10 @@ const definedEntries = (query: object | undefined): Record<string, unknown> | nu
 };
 
 /**
- * Spec §7: a query's key is the path segments of its GET (the shared route table's path with its
- * parameters filled in), then the query string as a trailing object when it has one — e.g.
- * ['api', 'settings'], ['api', 'builds', { project: 'app', limit: 1 }]. Without input, a route with
- * path parameters gives the segments before the first one: the prefix every such key starts with
- * (for invalidating them all).
+ * docs/product.md#http-calls: a query's key is the path segments of its GET (the shared route table's path
+ * with its parameters filled in), then the query string as a trailing object when it has one — e.g. ['api',
+ * 'settings'], ['api', 'builds', { project: 'app', limit: 1 }]. Without input, a route with path parameters
+ * gives the segments before the first one: the prefix every such key starts with (for invalidating them all).
  */
 export function routeQueryKey<N extends QueryRouteName>(name: N, input?: QueryInput<N>): QueryKey {
   const { params, query } = (input ?? {}) as { params?: Record<string, string>; query?: object };
@@ -41,10 +40,10 @@ export function routeQueryKey<N extends QueryRouteName>(name: N, input?: QueryIn
 }
 
 /**
- * Everything `useQuery` needs to read a route: its spec §7 key and a queryFn that calls it through
- * the typed client, so the answer is validated against the route's schema like every other client's
- * (a non-OK answer rejects with "status: body", spec §8; 401 included). `queryKey` carries the
- * answer's type, so `setQueryData` / `getQueryData` with it are typed too.
+ * Everything `useQuery` needs to read a route: its query key (docs/product.md#http-calls) and a queryFn that
+ * calls it through the typed client, so the answer is validated against the route's schema like every other
+ * client's (a non-OK answer rejects with "status: body", docs/product.md#error-texts; 401 included).
+ * `queryKey` carries the answer's type, so `setQueryData` / `getQueryData` with it are typed too.
  */
 export function routeQuery<N extends QueryRouteName>(name: N, ...args: QueryArgs<N>) {
   const [input] = args;
@@ -61,8 +60,8 @@ export function routeQuery<N extends QueryRouteName>(name: N, ...args: QueryArgs
 }
 
 /**
- * Spec §7 defaults: results never go stale, no refetch on focus, no retries. Freshness comes from
- * the socket instead (lib/socket.tsx writes pushed changes into the cache and refetches after a
+ * docs/product.md#http-calls defaults: results never go stale, no refetch on focus, no retries. Freshness
+ * comes from the socket instead (lib/socket.tsx writes pushed changes into the cache and refetches after a
  * reconnect). There is no default queryFn: every query names its route (`routeQuery`).
  */
 export function createQueryClient(): QueryClient {

@@ -21,7 +21,10 @@ import { connectAppSocket } from './early-socket.ts';
 import { createLiveStore, LiveStoreContext } from './live-store.ts';
 import { routeQuery } from './query-client.ts';
 
-/** What the UI shows (spec §4): a socket that is not open — yet or any more — is disconnected. */
+/**
+ * What the UI shows (docs/product.md#live-state): a socket that is not open — yet or any more — is
+ * disconnected.
+ */
 export type ConnectionStatus = 'connected' | 'disconnected';
 
 export type MessageListener = (message: ServerMessage) => void;
@@ -98,8 +101,8 @@ export function SocketProvider({
   const [store] = useState(createLiveStore);
 
   useEffect(() => {
-    // Results never go stale on their own (spec §7), so after an outage everything on screen is
-    // refetched once the socket is back: the daemon may have restarted or missed us a push.
+    // Results never go stale on their own (docs/product.md#http-calls), so after an outage everything on
+    // screen is refetched once the socket is back: the daemon may have restarted or missed us a push.
     let hadOutage = false;
     const subscription = connect({
       onStatus: (next) => {
@@ -128,7 +131,7 @@ export function SocketProvider({
         }
       },
       onUnknown: (value) => {
-        // Spec §7: frames we cannot parse are only logged.
+        // docs/product.md#websocket-messages: frames we cannot parse are only logged.
         console.debug('[forge] ignored socket frame', value);
       },
     });

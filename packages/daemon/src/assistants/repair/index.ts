@@ -12,7 +12,7 @@ import { planDropNodeModules, planLegacyPeers, planReinstallUnfrozen } from './i
 import type { PlanResult, RepairPlan, RepairTarget } from './types.ts';
 
 /**
- * RepairBot's repair engine (issue 11 §2): from a diagnosis to a plan worked out in full (versions
+ * RepairBot's repair engine (docs/assistants.md): from a diagnosis to a plan worked out in full (versions
  * resolved, new contents and their diff computed), applied with a backup of every file it touches,
  * and restored from that backup on undo. Each repair changes only what it must and declines, with
  * the reason, whenever it would have to guess.

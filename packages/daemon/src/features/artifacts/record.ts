@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARTIFACT_SBOM_ENTRY, IN_TOTO_PAYLOAD_TYPE, projectZipName, type Blueprint } from '@forge/shared';
-import { buildSbom, type ToolVersion } from './sbom.ts';
+import { IN_TOTO_PAYLOAD_TYPE, type Blueprint } from '@forge/shared';
+import type { ToolVersion } from './sbom.ts';
+import { packArtifact, sha256File, skipInstalls } from './pack.ts';
 import { provenanceStatement } from './provenance.ts';
 import { signEnvelope, type SigningKey } from './signing.ts';
 import { zipDirToFile } from './zip-dir.ts';
@@ -37,9 +38,7 @@ export function sourceDateEpoch(env: NodeJS.ProcessEnv = process.env): number {
   return DEFAULT_SOURCE_DATE_EPOCH;
 }
 
-/** Left out of every Forge ZIP of a project: installs and version control. */
-export const skipInstalls = (rel: string): boolean =>
-  rel === 'node_modules' || rel.startsWith('node_modules/') || rel === '.git' || rel.startsWith('.git/');
+export { skipInstalls };
 
 export interface ArtifactRecord {
   buildId: string;
@@ -77,11 +76,6 @@ export interface RecordInput {
 }
 
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex');
-const sha256File = async (file: string): Promise<string> => {
-  const hash = crypto.createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-};
 
 /** Node, the package manager and Forge, with the versions that built it. */
 export function toolsOf(bp: Blueprint, forgeVersion: string): ToolVersion[] {
@@ -113,24 +107,18 @@ export async function recordArtifact(input: RecordInput): Promise<ArtifactRecord
     const sourceSha256 = await sha256File(sourceZip);
 
     const tools = toolsOf(bp, input.forgeVersion);
-    const sbom = buildSbom({
+    const packed = await packArtifact({
       projectName: input.projectName,
-      appDir: path.join(input.projectDir, bp.appDir),
-      installDir: path.join(input.projectDir, bp.installDir),
+      outputDir: input.outputDir,
+      projectDir: input.projectDir,
+      blueprint: bp,
       tools,
-      sourceDigest: input.sourceHash,
+      sourceHash: input.sourceHash,
+      epoch,
+      dir: partial,
     });
-    const sbomData = Buffer.from(sbom.json);
+    const { name, sbomData, sha256: artifactSha256 } = packed;
     await fs.promises.writeFile(path.join(partial, ARTIFACT_FILES.sbom), sbomData);
-
-    const name = projectZipName(input.projectName);
-    const zipFile = path.join(partial, name);
-    const zipped = await zipDirToFile(input.outputDir, zipFile, {
-      reproducible,
-      exclude: (rel) => skipInstalls(rel) || rel === ARTIFACT_SBOM_ENTRY,
-      extra: [{ name: ARTIFACT_SBOM_ENTRY, data: sbomData }],
-    });
-    const artifactSha256 = await sha256File(zipFile);
 
     const statement = provenanceStatement({
       projectName: input.projectName,
@@ -160,12 +148,12 @@ export async function recordArtifact(input: RecordInput): Promise<ArtifactRecord
       projectName: input.projectName,
       name,
       sha256: artifactSha256,
-      bytes: zipped.bytes,
-      files: zipped.files,
+      bytes: packed.bytes,
+      files: packed.files,
       sourceSha256,
       sbomSha256: sha256(sbomData),
-      components: sbom.components,
-      lockfile: sbom.lockfile,
+      components: packed.components,
+      lockfile: packed.lockfile,
       keyid: input.key.keyid,
       sourceDateEpoch: epoch,
     };

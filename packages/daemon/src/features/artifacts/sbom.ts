@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Enums, Models, Serialize, SPDX, Spec } from '@cyclonedx/cyclonedx-library';
 import { PackageURL } from 'packageurl-js';
 import { readLockfileIntegrity, sriToHex } from './lockfile-integrity.ts';
+import { addStackComponents } from './sbom-stack-components.ts';
 
 /** A tool the build ran with, as the SBOM's metadata.tools and the provenance name it. */
 export interface ToolVersion {
@@ -22,6 +23,10 @@ export interface SbomInput {
   tools: ToolVersion[];
   /** The source tree's digest: the SBOM's serial number derives from it, so the same source gives the same SBOM. */
   sourceDigest: string;
+  /** The plan's stack: Python, Go and PHP packages are read from their own files (sbom-stacks.ts). */
+  stack?: string | undefined;
+  /** A Python build's virtual environment (VIRTUAL_ENV), whose installed distributions are listed. */
+  venv?: string | null | undefined;
 }
 
 export interface Sbom {
@@ -211,10 +216,19 @@ export function buildSbom(input: SbomInput): Sbom {
       component.properties.add(new Models.Property('cdx:npm:package:development', 'true'));
   }
 
+  const stack = addStackComponents(bom, rootComponent, {
+    stack: input.stack,
+    dir: installDir,
+    venv: input.venv ?? null,
+    licensesOf: (names) => licensesOf({ licenses: names }),
+  });
+  if (stack && !lock.file && stack.lockfile)
+    bom.metadata.properties.add(new Models.Property('forge:lockfile', stack.lockfile));
+
   const serializer = new Serialize.JsonSerializer(new Serialize.JSON.Normalize.Factory(Spec.Spec1dot6));
   return {
     json: `${serializer.serialize(bom, { sortLists: true, space: 2 })}\n`,
-    components: byRef.size,
-    lockfile: lock.file,
+    components: byRef.size + (stack?.components ?? 0),
+    lockfile: lock.file ?? stack?.lockfile ?? null,
   };
 }

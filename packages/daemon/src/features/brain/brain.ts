@@ -14,7 +14,7 @@ import { fileFacts, projectFacts } from './facts.ts';
 import { modelContext, modelMessages } from './model-context.ts';
 import { BRAIN_COOKIE, MAX_WRONG_CODES, createSessions, type BrainSession } from './sessions.ts';
 
-/** Spec §4 system notes. */
+/** The brain session's system notes (docs/product.md#live-state). */
 export const AUTHENTICATED_REPLY = 'Authentication successful. Session established.';
 export const EXPIRED_REPLY = 'Session expired. Please re-authenticate.';
 
@@ -275,7 +275,7 @@ function createBrain(services: AppServices, deps: AppDeps) {
       );
     },
 
-    /** POST /api/brain/handshake: greeting, then code phrase, then answers (spec §4). */
+    /** POST /api/brain/handshake: greeting, then code phrase, then answers (docs/product.md#live-state). */
     async handshake(
       req: IncomingMessage,
       res: Response,

@@ -64,6 +64,7 @@ import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './repo.ts';
 import { pruneArtifacts, recordArtifact } from '../artifacts/record.ts';
 import { loadSigningKey, type SigningKey } from '../artifacts/signing.ts';
+import { withSourceDateEpoch } from '../artifacts/build-epoch.ts';
 
 export interface PipelineDeps {
   layout: HomeLayout;
@@ -470,7 +471,7 @@ export function createPipeline(deps: PipelineDeps) {
       const next = withProvided(await must(run, stages.detect, undefined), tools);
       // The new plan is recorded as read: it keeps the versions provided for this build.
       if (tools) run.record({ blueprint: next });
-      return withToolPath(next, tools?.path ?? [], tools?.env);
+      return withToolPath(withSourceDateEpoch(next), tools?.path ?? [], tools?.env);
     };
     // The plan of a scratch copy, read the same way, with this build's toolchain.
     const planOfCopy = async (dir: string): Promise<Blueprint> => {
@@ -676,7 +677,8 @@ export function createPipeline(deps: PipelineDeps) {
     );
     run.record({ verdict: testsVerdict(run.snapshot()) ?? null });
     run.end('succeeded');
-    // spec §4: build_complete with the build output; clients raise their Build Complete dialog on it.
+    // docs/product.md#build-states: build_complete with the build output; clients raise their Build Complete
+    // dialog on it.
     deps.broadcast({
       type: 'build_complete',
       buildOutput: { projectName: run.projectName, buildPath, files },
@@ -752,7 +754,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     const plan = await must(run, stages.detect, undefined);
     planned({ kind: 'planned', blueprint: plan });
-    let bp = plan;
+    let bp = withSourceDateEpoch(plan);
     noteBuiltInRepairs(run, bp, droppedModules);
 
     if (bp.kind === 'unknown') {

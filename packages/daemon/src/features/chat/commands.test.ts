@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChat } from './commands.ts';
 
 describe('parseChat', () => {
-  it('reads the spec commands and prefixes', () => {
+  it('reads the documented commands and prefixes', () => {
     expect(parseChat('build')).toEqual({ kind: 'build', project: null });
     expect(parseChat(' Build! ')).toEqual({ kind: 'build', project: null });
     expect(parseChat('build: my-app')).toEqual({ kind: 'build', project: 'my-app' });

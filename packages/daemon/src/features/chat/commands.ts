@@ -1,4 +1,7 @@
-/** What a Forge chat line asks for (spec §7: build, fix, status, "brain: question"; prefixes build: and brain:). */
+/**
+ * What a Forge chat line asks for (docs/product.md#http-calls: build, fix, status, "brain: question";
+ * prefixes build: and brain:).
+ */
 export type ChatCommand =
   | { kind: 'build'; project: string | null }
   | { kind: 'fix'; project: string | null }

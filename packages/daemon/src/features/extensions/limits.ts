@@ -6,7 +6,7 @@
 /** The manifest at the root of every extension ZIP (docs/extensions.md). */
 export const MANIFEST_FILE = 'forge-extension.json';
 
-/** Largest extension ZIP accepted (issue 12: 10 MB). */
+/** Largest extension ZIP accepted (10 MB, docs/extensions.md). */
 export const MAX_EXTENSION_ZIP_BYTES = 10 * 1024 * 1024;
 export const MAX_EXTENSION_ZIP_LABEL = '10MB';
 
@@ -20,8 +20,9 @@ export const MAX_MANIFEST_BYTES = 64 * 1024;
 export const KEPT_VERSIONS = 2;
 
 /**
- * First path segments the workspace (spec §2.1, both readings of the navigation) and the daemon
- * itself answer: an extension's route may not start with any of them. "/" is never a valid route.
+ * First path segments the workspace (docs/product.md#routes-and-navigation, the current navigation and the
+ * older one) and the daemon itself answer: an extension's route may not start with any of them. "/" is never
+ * a valid route.
  */
 export const RESERVED_ROUTE_SEGMENTS: ReadonlySet<string> = new Set([
   'dashboard',

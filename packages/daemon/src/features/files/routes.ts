@@ -4,7 +4,10 @@ import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { FilesService } from './service.ts';
 
-/** /api/files/*: the project's tree and files (spec §7; both readings of create; rename made real). */
+/**
+ * /api/files/*: the project's tree and files (docs/product.md#http-calls; both body forms of create; rename
+ * made real).
+ */
 export function registerFileRoutes(router: Router, deps: { files: FilesService }): void {
   const { files } = deps;
 

@@ -40,7 +40,7 @@ interface OpenProject {
   root: ProjectRoot;
 }
 
-/** What the body of POST /api/files/create parses to (either reading of spec §7). */
+/** What the body of POST /api/files/create parses to (either body form of docs/product.md#http-calls). */
 type CreateInput =
   | { type: 'file' | 'folder'; name: string; parentPath: string; project?: string | undefined }
   | { path: string; content: string; project?: string | undefined };

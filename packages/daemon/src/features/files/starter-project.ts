@@ -5,7 +5,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { BuildRepo } from '../builds/repo.ts';
 
-/** The files the editor opens first (spec §2.3), in that order. */
+/** The files the editor opens first (docs/product.md#code-area), in that order. */
 export const STARTER_OPEN_FILES = [
   'client/src/App.tsx',
   'client/src/index.css',

@@ -14,9 +14,9 @@ import {
 } from './operations.ts';
 
 /**
- * Routes of Forge operations: the assistant's blueprint, workflow, issues and status texts (spec §7,
- * `{ text }`), and ScanBot's scan of a named project as JSON. Starts HealthBot's rounds; the handle
- * stops them.
+ * Routes of Forge operations: the assistant's blueprint, workflow, issues and status texts
+ * (docs/product.md#http-calls, `{ text }`), and ScanBot's scan of a named project as JSON. Starts HealthBot's
+ * rounds; the handle stops them.
  */
 export function registerOperationRoutes(router: Router, services: AppServices, deps: AppDeps): FeatureHandle {
   const healthBot = createHealthBot(services);

@@ -26,10 +26,11 @@ import { formatSize, type HealthBot } from '../health/health-bot.ts';
 import { currentProject } from '../projects/routes.ts';
 
 /**
- * The Forge assistant's operations (spec §7 texts) about the project asked, else the current one (the
- * one the user last chose, features/projects/routes.ts): its blueprint (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot)
- * and the state of Forge (HealthBot). Each answer is a job of its bot, so the bot's card says what it
- * last did. Without a project the texts say so plainly: that is not a failure.
+ * The Forge assistant's operations (its text answers, docs/product.md#http-calls) about the project asked,
+ * else the current one (the one the user last chose, features/projects/routes.ts): its blueprint
+ * (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot) and the state of Forge (HealthBot). Each
+ * answer is a job of its bot, so the bot's card says what it last did. Without a project the texts say so
+ * plainly: that is not a failure.
  */
 
 /** What the routes give the operations besides the services: the sandbox choice and HealthBot. */

@@ -8,6 +8,7 @@ import type { Logger } from '../../logging/logger.ts';
 import { extractArchive } from '../../pipeline/extract/index.ts';
 import { isInstalledNodeModules } from '../../pipeline/extract/install-trees.ts';
 import { streamZipOfDir } from '../artifacts/zip-dir.ts';
+import { receiveArtifactRecord } from './artifact-transfer.ts';
 import type { PreviewRegistry } from '../preview/preview-registry.ts';
 import { receiveZip } from '../uploads/receive-zip.ts';
 import { redactQueueUrl } from '../../config/load-config.ts';
@@ -107,6 +108,12 @@ export function registerQueueRoutes(router: Router, deps: QueueRouteDeps): void 
         remote().repairsReceived(run.id, worker, ids);
         res.setHeader('Cache-Control', 'no-store');
         res.json(routes.workerJobUpload.response.parse({ files: ids.size }));
+        return;
+      }
+      if (kind === 'artifact') {
+        const record = await receiveArtifactRecord(zip.path, { layout, logger, build: run });
+        res.setHeader('Cache-Control', 'no-store');
+        res.json(routes.workerJobUpload.response.parse({ files: record.files }));
         return;
       }
       const result = await extractArchive(zip.path, {

@@ -7,8 +7,8 @@ import { projectAsked } from '../projects/routes.ts';
 
 /**
  * RepairBot's routes: apply a failed build's proposed repair (FixIt, `forge fix`), the project's
- * repair journal, undo; and the Forge assistant's "fix modules" (spec §7 texts). Its "integrate" is
- * IntegrationBot's (features/integration).
+ * repair journal, undo; and the Forge assistant's "fix modules" (its text answers,
+ * docs/product.md#http-calls). Its "integrate" is IntegrationBot's (features/integration).
  */
 export function registerRepairRoutes(router: Router, services: AppServices): void {
   const { repairs, repo, fleet } = services;

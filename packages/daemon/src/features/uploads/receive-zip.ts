@@ -29,7 +29,7 @@ export interface ReceiveOptions {
 
 /**
  * Stream one ZIP from a multipart request to a temporary file: never buffered whole, refused early
- * on a wrong name or a size over the limit (spec §5 texts via the catalogue).
+ * on a wrong name or a size over the limit (the texts of docs/product.md#validation, from the catalogue).
  */
 export function receiveZip(req: Request, opts: ReceiveOptions): Promise<ReceivedZip> {
   const maxBytes = opts.maxBytes ?? MAX_UPLOAD_BYTES;

@@ -50,7 +50,7 @@ import { noteRush, readTaskRunner } from './task-runners.ts';
 import { findStacks, planStack, STACK_MARKERS, type StackPlan } from './stacks.ts';
 import { rootVerdict } from './workspace-root.ts';
 
-/** Per-stage timeout when neither the caller nor the project's forge config sets one (issue 3: 10 min). */
+/** Per-stage timeout when neither the caller nor the project's forge config sets one (10 min). */
 export const DEFAULT_STAGE_TIMEOUT_MS = 10 * 60_000;
 
 export interface DetectOptions {

@@ -6,7 +6,7 @@ import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import { scriptSegments } from './script-commands.ts';
 
 /**
- * The test command, run the way CI runs it (issue 10 §3): a test runner that watches for changes
+ * The test command, run the way CI runs it (docs/pipeline.md#tests): a test runner that watches for changes
  * outside CI (Karma via `ng test`, `karma start`, Vitest, react-scripts) or waits for a browser would
  * hold TestBot until its timeout. So the runner the "test" script starts is recognised and given its
  * own run-once flags; the plan says which and why. TestBot adds `CI=true` and, for browser runners,

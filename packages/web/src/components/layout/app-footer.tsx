@@ -30,9 +30,9 @@ function FooterItem({ tone, label, children }: { tone: ActivityTone; label: stri
 }
 
 /**
- * Spec §2.2 footer: bot activity, bridge, connection, brain active, and the fixed "SLLS 85%".
- * Every item but the last is live: bots from the status poll, bridge from the daemon's health
- * answer, connection from the socket, brain from its status route.
+ * The footer (docs/product.md#dashboard): bot activity, bridge, connection, brain active, and the fixed
+ * "SLLS 85%". Every item but the last is live: bots from the status poll, bridge from the daemon's
+ * health answer, connection from the socket, brain from its status route.
  */
 export function AppFooter() {
   const bots = useBotStatus();

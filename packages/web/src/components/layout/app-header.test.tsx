@@ -17,7 +17,7 @@ function renderHeader(onAssistantOpenChange = vi.fn()) {
   return within(screen.getByRole('banner'));
 }
 
-describe('app header (spec §2.2)', () => {
+describe('app header (docs/product.md#dashboard)', () => {
   afterEach(() => window.localStorage.clear());
 
   it('links the routes extensions added, with their descriptions', async () => {

@@ -47,8 +47,8 @@ function MoreMenu() {
 }
 
 /**
- * Spec §2.2 header: project name and selector, forge toggle, the "Forge" assistant, Package,
- * Download, University, extension routes and the live connection.
+ * The header (docs/product.md#dashboard): project name and selector, forge toggle, the "Forge" assistant,
+ * Package, Download, University, extension routes and the live connection.
  */
 export function AppHeader({
   assistantOpen,

@@ -38,7 +38,7 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
-describe('Bot Activity (spec §2.1, §4)', () => {
+describe('Bot Activity (docs/product.md#routes-and-navigation, docs/product.md#build-states)', () => {
   it('colours online green, pending yellow and anything else red, with type and count', async () => {
     renderList(() =>
       json(

@@ -54,8 +54,9 @@ function ActivityRows({ view }: { view: BotStatusView }) {
 }
 
 /**
- * The Bot Activity list (spec §2.1): type, count, status, coloured online green, pending yellow,
- * anything else red. A failed poll says so in place (spec §8) instead of raising a notice every 5 s.
+ * The Bot Activity list (docs/product.md#routes-and-navigation): type, count, status, coloured online green,
+ * pending yellow, anything else red. A failed poll says so in place (docs/product.md#error-texts) instead of
+ * raising a notice every 5 s.
  */
 export function BotActivityList({ className }: { className?: string }) {
   const { data, isError, isPending } = useBotStatus();

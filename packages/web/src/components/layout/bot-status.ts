@@ -4,7 +4,10 @@ import { routeQuery } from '@/lib/query-client.ts';
 
 export type ActivityTone = ReturnType<typeof activityTone>;
 
-/** One Bot Activity row as shown (spec §2.1, §3): type, count, status, and its colour. */
+/**
+ * One Bot Activity row as shown (docs/product.md#routes-and-navigation, docs/product.md#entities): type,
+ * count, status, and its colour.
+ */
 export interface BotActivityView {
   type: string;
   count: number;
@@ -16,15 +19,15 @@ export interface BotStatusView {
   activities: BotActivityView[];
   /** Bots not in error, for the navigation badge. */
   online: number;
-  /** Spec §4: every bot reported inactive, so every activity shows error. */
+  /** docs/product.md#build-states: every bot reported inactive, so every activity shows error. */
   allInactive: boolean;
   /** The worst tone of any row: one dot that sums the fleet up (footer). */
   tone: ActivityTone;
 }
 
 /**
- * Spec §4: "When all bots are reported inactive, every activity shows error." The daemon reports
- * that either by `success: false` (the fleet is not running) or by rows that all count zero bots
+ * docs/product.md#build-states: "When all bots are reported inactive, every activity shows error." The daemon
+ * reports that either by `success: false` (the fleet is not running) or by rows that all count zero bots
  * (`count` is the bots of a type not in error).
  */
 export function presentBotStatus(response: BotStatusResponse): BotStatusView {

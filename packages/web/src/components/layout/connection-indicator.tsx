@@ -3,7 +3,7 @@ import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
 
-/** The live socket's state (spec §2.2): green dot "Connected", red dot "Disconnected". */
+/** The live socket's state (docs/product.md#dashboard): green dot "Connected", red dot "Disconnected". */
 export function ConnectionIndicator({ className }: { className?: string }) {
   const connected = useConnectionStatus() === 'connected';
   return (

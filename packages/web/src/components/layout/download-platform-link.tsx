@@ -11,13 +11,13 @@ import { errorMessage } from '@/features/extensions/queries.ts';
 import { downloadLatestBuild } from '@/features/university/queries.ts';
 
 /**
- * The installer download (GET /api/download/app, spec §2.2, §7). The route needs the family token,
- * which a plain link cannot carry, so the click fetches it through apiFetch and saves the answer
- * (university queries `downloadLatestBuild`); the element stays a link for its role and name.
- * Without a stored token there is nothing to send: the user goes to /login first (spec: packaging
- * needs family authentication). Spec §8 only logs download failures; we log them and also say why
- * (e.g. 404 "No platform package yet: Repackage Platform first."), since a silent click looks broken.
- * A refused token is handled by the app shell (lib/auth.ts `useAuthExpired`), which goes to /login.
+ * The installer download (GET /api/download/app, docs/product.md#dashboard, docs/product.md#http-calls). The
+ * route needs the family token, which a plain link cannot carry, so the click fetches it through apiFetch and
+ * saves the answer (university queries `downloadLatestBuild`); the element stays a link for its role and
+ * name. Without a stored token there is nothing to send: the user goes to /login first (spec: packaging needs
+ * family authentication). docs/product.md#error-texts only logs download failures; we log them and also say
+ * why (e.g. 404 "No platform package yet: Repackage Platform first."), since a silent click looks broken. A
+ * refused token is handled by the app shell (lib/auth.ts `useAuthExpired`), which goes to /login.
  */
 export function useDownloadPlatform() {
   const { toast } = useToast();

@@ -7,8 +7,8 @@ import { DropdownMenuItem } from '@/components/ui/dropdown-menu.tsx';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';
 
 /**
- * Routes added by extensions and integrated apps (spec §2.2, polled every 10 s). The router shows
- * each in a sandboxed frame (features/dynamic-routes), so they are in-app links. A poll that never
+ * Routes added by extensions and integrated apps (docs/product.md#dashboard, polled every 10 s). The router
+ * shows each in a sandboxed frame (features/dynamic-routes), so they are in-app links. A poll that never
  * answered shows none: there is nothing to link to.
  */
 export function useExtensionRoutes(): DynamicRoute[] {

@@ -16,13 +16,13 @@ export interface NavItem {
   to: string;
   icon: LucideIcon;
   /**
-   * A second entry for a route another entry already owns (spec §2.1: Automation → /bot-factory).
-   * It links there but is not marked current, so one route never lights up two entries.
+   * A second entry for a route another entry already owns (docs/product.md#routes-and-navigation: Automation
+   * → /bot-factory). It links there but is not marked current, so one route never lights up two entries.
    */
   alias?: boolean;
 }
 
-/** The left navigation: the route-table reading of spec §2.1, in the spec's order. */
+/** The left navigation (docs/product.md#routes-and-navigation), in its order. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: APP_PATHS.dashboard, icon: LayoutDashboard },
   { label: 'File Explorer', to: APP_PATHS.fileExplorer, icon: FolderTree },

@@ -33,8 +33,8 @@ function BuildDot({ project }: { project: Project }) {
 }
 
 /**
- * The header's project name and selector (spec §2.2). Its value is the project every panel works on;
- * with nothing uploaded yet it shows the starter project's name, "Forge".
+ * The header's project name and selector (docs/product.md#dashboard). Its value is the project every panel
+ * works on; with nothing uploaded yet it shows the starter project's name, "Forge".
  */
 export function ProjectSelector({ className }: { className?: string }) {
   const { project, projects, select } = useProject();

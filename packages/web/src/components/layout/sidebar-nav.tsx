@@ -82,7 +82,7 @@ function BotActivityPopover({ side }: { side: 'right' | 'bottom' }) {
 }
 
 /**
- * Left column on screens ≥ 768 px (spec §2.2): the routes, the online-bot badge and the Bot
+ * Left column on screens ≥ 768 px (docs/product.md#dashboard): the routes, the online-bot badge and the Bot
  * Activity list; it narrows to an icon rail on demand. Below 768 px it is a scrolling strip under
  * the header. The status poll lives here because this component is on every screen.
  */

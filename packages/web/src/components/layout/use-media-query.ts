@@ -16,7 +16,7 @@ export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(subscribe, getSnapshot, () => false);
 }
 
-/** The spec's mobile breakpoint (§9): under 768 px the side panels stack at full width. */
+/** The mobile breakpoint (docs/product.md#constants): under 768 px the side panels stack at full width. */
 export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`;
 
 export const useIsMobile = (): boolean => useMediaQuery(MOBILE_QUERY);

@@ -12,7 +12,7 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'text-foreground',
         destructive: 'border-transparent bg-destructive text-destructive-foreground',
-        // Status tones (ARCHITECTURE §6): only for status, never decoration.
+        // Status tones (docs/product.md#look-and-feel): only for status, never decoration.
         online: 'border-online/30 bg-online/10 text-online',
         pending: 'border-pending/30 bg-pending/10 text-pending',
         error: 'border-error/30 bg-error/10 text-error',

@@ -3,7 +3,7 @@ import * as ScrollAreaPrimitive from '@radix-ui/react-scroll-area';
 import { SCROLL_AREA_HIDE_DELAY_MS } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec §9: scrollbars hide 600 ms after the pointer leaves. */
+/** docs/product.md#constants: scrollbars hide 600 ms after the pointer leaves. */
 export function ScrollArea({
   className,
   children,

@@ -1,7 +1,10 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils.ts';
 
-/** Placeholder with the shape of content that is on its way (ARCHITECTURE §6: skeletons, not spinners). */
+/**
+ * Placeholder with the shape of content that is on its way (docs/product.md#look-and-feel: skeletons, not
+ * spinners).
+ */
 export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div

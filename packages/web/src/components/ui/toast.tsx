@@ -5,7 +5,7 @@ import { X } from 'lucide-react';
 import { TOAST } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec §9: shown 5000 ms, dismissed by a 50 px swipe to the right. */
+/** docs/product.md#constants: shown 5000 ms, dismissed by a 50 px swipe to the right. */
 export function ToastProvider({
   duration = TOAST.durationMs,
   swipeDirection = TOAST.swipeDirection,
@@ -22,7 +22,7 @@ export function ToastProvider({
   );
 }
 
-/** Spec §9: F8 moves focus to the notifications region. */
+/** docs/product.md#constants: F8 moves focus to the notifications region. */
 export function ToastViewport({
   className,
   hotkey = [...TOAST.hotkey],

@@ -3,7 +3,10 @@ import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { TOOLTIP } from '@forge/shared';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
+/**
+ * docs/product.md#constants: tooltips open after 700 ms; moving between triggers within 300 ms skips the
+ * delay.
+ */
 export function TooltipProvider({
   delayDuration = TOOLTIP.delayMs,
   skipDelayDuration = TOOLTIP.skipDelayMs,

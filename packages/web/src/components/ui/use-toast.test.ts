@@ -6,7 +6,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('toast store (spec §9)', () => {
+describe('toast store (docs/product.md#constants)', () => {
   it('shows one notice at a time: a new one replaces the current one', () => {
     const store = createToastStore();
     store.toast({ title: 'Setting updated' });

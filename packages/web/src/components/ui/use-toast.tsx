@@ -29,7 +29,10 @@ export interface ToastStore {
   dismiss: (id?: string) => void;
 }
 
-/** Spec §9: one notice at a time; a dismissed one is removed 1,000,000 ms later (or when replaced). */
+/**
+ * docs/product.md#constants: one notice at a time; a dismissed one is removed 1,000,000 ms later (or when
+ * replaced).
+ */
 export function createToastStore(): ToastStore {
   let toasts: readonly ToastItem[] = [];
   let counter = 0;

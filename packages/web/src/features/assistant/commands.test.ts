@@ -11,7 +11,7 @@ const clientThat = (request: (route: string) => Promise<unknown>) =>
     request: ReturnType<typeof vi.fn>;
   };
 
-describe('routeCommand (spec §7 keywords)', () => {
+describe('routeCommand (keywords, docs/product.md#http-calls)', () => {
   it.each([
     ['integrate the last build', 'integrate'],
     ['Show me the BLUEPRINT', 'blueprint'],
@@ -29,7 +29,7 @@ describe('routeCommand (spec §7 keywords)', () => {
     expect(routeCommand(input)).toBe(command);
   });
 
-  it('checks the keywords in the spec order', () => {
+  it('checks the keywords in the documented order', () => {
     expect(routeCommand('integrate and report status')).toBe('integrate');
     expect(routeCommand('fix modules then show status')).toBe('status');
     expect(routeCommand('scan the workflow')).toBe('workflow');
@@ -70,7 +70,7 @@ describe('runAssistantCommand', () => {
     expect(client.request).not.toHaveBeenCalled();
   });
 
-  it('shows the spec §8 failure text of each command when the daemon refuses', async () => {
+  it('shows the documented failure text of each command when the daemon refuses', async () => {
     const client = clientThat(async () => {
       throw http500();
     });

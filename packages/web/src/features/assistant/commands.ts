@@ -6,13 +6,13 @@ import {
   type RouteName,
 } from '@forge/shared';
 
-/** What the Forge assistant can do (spec §7); `help` is answered locally. */
+/** What the Forge assistant can do (docs/product.md#http-calls); `help` is answered locally. */
 export type AssistantCommand =
   'integrate' | 'blueprint' | 'workflow' | 'issues' | 'status' | 'fixModules' | 'help';
 
 /**
- * Spec §7: the call is chosen from keywords in the message, checked in the spec's order (so
- * "integrate status" integrates): integrate; blueprint; workflow; "list issues" or scan; status or
+ * docs/product.md#http-calls: the call is chosen from keywords in the message, checked in the documented
+ * order (so "integrate status" integrates): integrate; blueprint; workflow; "list issues" or scan; status or
  * health; "fix modules"; anything else lists the commands. Case-insensitive, anywhere in the text.
  */
 export function routeCommand(input: string): AssistantCommand {
@@ -28,7 +28,10 @@ export function routeCommand(input: string): AssistantCommand {
 
 type CallableCommand = Exclude<AssistantCommand, 'help'>;
 
-/** The daemon route each command calls, and the spec §8 text shown when it answers non-OK. */
+/**
+ * The daemon route each command calls, and the text shown when it answers non-OK
+ * (docs/product.md#error-texts).
+ */
 export const COMMAND_CALLS: Record<
   CallableCommand,
   {
@@ -66,8 +69,8 @@ export const HELP_TEXT = [
 /**
  * Run the command a message asks for and return the bot's answer — never throws:
  * - the daemon answered: its text;
- * - it answered non-OK: the command's spec §8 failure text ("Integration failed - {text}" with the
- *   daemon's error message as {text});
+ * - it answered non-OK: the command's failure text ("Integration failed - {text}" with the daemon's
+ *   error message as {text}; docs/product.md#error-texts);
  * - it answered something that is not the protocol: "Command failed: {error}";
  * - it could not be reached at all: "Error processing command.".
  */

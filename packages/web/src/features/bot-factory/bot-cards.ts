@@ -1,6 +1,6 @@
 import { BOT_CATEGORIES, BOT_ROSTER, type BotCategory, type BotInfo } from '@forge/shared';
 
-/** The category filter of the Bot Factory: every bot, or one category (spec §2.8). */
+/** The category filter of the Bot Factory: every bot, or one category (docs/product.md#other-screens). */
 export type CategoryFilter = 'all' | BotCategory;
 export const CATEGORY_FILTERS: readonly CategoryFilter[] = ['all', ...BOT_CATEGORIES];
 
@@ -19,9 +19,9 @@ export interface BotCard {
 }
 
 /**
- * The cards in roster order. The roster is fixed on the client (spec §3), so the cards and their
- * Build / Fix buttons are there even when the status call fails; the live list fills in status and
- * job counts, and a bot the daemon knows but this client does not is shown after the roster.
+ * The cards in roster order. The roster is fixed on the client (docs/product.md#entities), so the cards and
+ * their Build / Fix buttons are there even when the status call fails; the live list fills in status and job
+ * counts, and a bot the daemon knows but this client does not is shown after the roster.
  */
 export function botCards(live: readonly BotInfo[] | undefined): BotCard[] {
   const byName = new Map((live ?? []).map((b) => [b.name, b]));
@@ -57,8 +57,8 @@ export const filterCards = (cards: readonly BotCard[], filter: CategoryFilter): 
   filter === 'all' ? [...cards] : cards.filter((c) => c.category === filter);
 
 /**
- * Status colour (spec §3): active green, building yellow, error red, anything else neutral — idle,
- * and `standby` (a bot that cannot take work yet, e.g. AuthBot before the platform issue).
+ * Status colour (docs/product.md#entities): active green, building yellow, error red, anything else neutral —
+ * idle, and `standby` (a bot that cannot take work yet, e.g. AuthBot before the platform issue).
  */
 export type StatusTone = 'online' | 'pending' | 'error' | 'outline';
 export function statusTone(status: string | null): StatusTone {

@@ -12,9 +12,10 @@ export const botsQueryKey = routeQueryKey('bots');
 const selectBots = (state: ClientState) => state.bots;
 
 /**
- * Every bot with its live state, from the client model: GET /api/bots (polled every 5 s, spec §9
- * bot status interval, for the job counts) is folded into it, and pushed `bot-status` messages move
- * a bot's status and job at once. `data` stays undefined until the list has been read.
+ * Every bot with its live state, from the client model: GET /api/bots (polled every 5 s,
+ * the bot status interval of docs/product.md#constants, for the job counts) is folded into it, and pushed
+ * `bot-status` messages move a bot's status and job at once. `data` stays undefined until the list has been
+ * read.
  */
 export function useBots() {
   const store = useLiveStore();
@@ -83,7 +84,10 @@ export type BotOperation = 'build' | 'fix';
 export const errorDetail = (error: unknown): string =>
   error instanceof ForgeHttpError ? `${error.status}: ${error.serverMessage}` : reasonOf(error);
 
-/** POST /api/bots/build or /api/bots/fix for one bot; says what happened either way (spec §8). */
+/**
+ * POST /api/bots/build or /api/bots/fix for one bot; says what happened either way
+ * (docs/product.md#error-texts).
+ */
 export function useBotAction(op: BotOperation, botName: string) {
   const queryClient = useQueryClient();
   const { toast } = useToast();

@@ -6,7 +6,7 @@ const brainStatusQuery = routeQuery('brainStatus');
 export const brainStatusQueryKey = brainStatusQuery.queryKey;
 
 /**
- * The brain session's status, polled every 5 s (spec §7). The brain chat and the footer's "brain
- * active" read this one cache entry.
+ * The brain session's status, polled every 5 s (docs/product.md#http-calls). The brain chat and the footer's
+ * "brain active" read this one cache entry.
  */
 export const useBrainStatus = () => useQuery({ ...brainStatusQuery, refetchInterval: POLL_MS.brainStatus });

@@ -1,7 +1,7 @@
 import type { Build, Stage } from '@forge/shared';
 import type { BadgeProps } from '@/components/ui/badge.tsx';
 
-/** Stage badge tone: status colours only for status (ARCHITECTURE §6). */
+/** Stage badge tone: status colours only for status (docs/product.md#look-and-feel). */
 export function stageTone(stage: Stage): BadgeProps['variant'] {
   switch (stage) {
     case 'build-success':

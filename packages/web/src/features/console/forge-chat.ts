@@ -6,7 +6,10 @@ import { useProject } from '@/lib/project-context.tsx';
 import { useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 
-/** A line of the Forge chat (spec §3 Forge chat item) and, for the user's own lines, its delivery. */
+/**
+ * A line of the Forge chat (a Forge chat item, docs/product.md#entities) and, for the user's own lines, its
+ * delivery.
+ */
 export interface ChatLine extends ForgeChatItem {
   id: string;
   /** User lines only: sending (POST in flight), sent, or failed with the reason. */
@@ -25,7 +28,7 @@ const ECHO_WINDOW_MS = 60_000;
 export const CHAT_STORAGE_KEY = 'forge.console-chat';
 export const CHAT_KEEP = 200;
 
-/** Commands Forge understands (spec §7), offered as one-click starts in the chat. */
+/** Commands Forge understands (docs/product.md#http-calls), offered as one-click starts in the chat. */
 export const CHAT_COMMANDS: readonly { label: string; fill: string; hint: string }[] = [
   { label: 'status', fill: 'status', hint: 'Fleet and build status' },
   { label: 'build', fill: 'build', hint: 'Build the current project' },

@@ -12,7 +12,7 @@ import {
 
 const px = (percent: number, width: number) => (percent * width) / 100;
 
-describe('side panel bounds in percent of the container (spec §2.2/§9 pixel bounds)', () => {
+describe('side panel bounds in percent of the container (docs/product.md#dashboard)', () => {
   it('turns the pixel bounds and defaults into percentages of a wide container', () => {
     const width = 1600;
     const bounds = sidePanelBounds(width);

@@ -1,10 +1,11 @@
 import { PANELS } from '@forge/shared';
 
 /**
- * react-resizable-panels (v3) sizes panels in percent of the group; the spec gives the side panels in
- * pixels (§2.2/§9). These pure functions turn the pixel bounds into percentages of the current
- * container width. The caller recomputes them whenever the container is resized, so a side panel
- * keeps its pixel size when the window changes and only the middle column grows or shrinks.
+ * react-resizable-panels (v3) sizes panels in percent of the group; the product gives the side panels in
+ * pixels (docs/product.md#dashboard, docs/product.md#constants). These pure functions turn the pixel bounds
+ * into percentages of the current container width. The caller recomputes them whenever the container is
+ * resized, so a side panel keeps its pixel size when the window changes and only the middle column grows or
+ * shrinks.
  */
 
 /** The middle column (preview and brain chat) never gets narrower than this while it fits. */
@@ -44,7 +45,7 @@ interface PxLimits {
 }
 
 /**
- * The spec's pixel bounds, tightened only where the container cannot hold them: the middle keeps
+ * The pixel bounds, tightened only where the container cannot hold them: the middle keeps
  * MIDDLE_MIN_PX while that fits, then gives way; when even the two minimums do not fit (a container
  * under 400 px, which the mobile layout normally prevents), both shrink in proportion.
  */
@@ -119,6 +120,6 @@ export const pxFromLayout = (layout: readonly number[], width: number): SidePane
   right: ((layout[2] ?? 0) * width) / 100,
 });
 
-/** Code view height (spec §2.2: 150-500 px, default 300), clamped. */
+/** Code view height (docs/product.md#dashboard: 150-500 px, default 300), clamped. */
 export const clampCodeViewHeight = (px: number): number =>
   Math.round(clamp(px, PANELS.codeViewHeight.min, PANELS.codeViewHeight.max));

@@ -1,6 +1,6 @@
 /**
- * The five quick templates of the Description Pad (spec §2.8): skeletons that make a description
- * complete enough for the brain or Forge to act on. Each fills the text area; the user edits it.
+ * The five quick templates of the Description Pad (docs/product.md#other-screens): skeletons that make a
+ * description complete enough for the brain or Forge to act on. Each fills the text area; the user edits it.
  */
 export interface DescriptionTemplate {
   id: string;

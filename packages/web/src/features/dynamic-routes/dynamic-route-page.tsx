@@ -55,8 +55,8 @@ export function DynamicRoutePage({ route }: { route: DynamicRoute }) {
 
 /**
  * The router's catch-all: a path listed by GET /api/dynamic-routes (polled every 10 s) shows its
- * extension or app; any other path is the spec §2.1 404. While the first list is on its way the
- * page waits instead of flashing "404" at a route that exists; a list that never came means no
+ * extension or app; any other path is the docs/product.md#routes-and-navigation 404. While the first list is
+ * on its way the page waits instead of flashing "404" at a route that exists; a list that never came means no
  * dynamic routes, so the 404.
  */
 export function DynamicRouteOrNotFound() {

@@ -46,7 +46,7 @@ function nextIdle(): Promise<void> {
 
 /**
  * Monaco, loaded on first use: its ~1 MB (gzip) never weighs on the first paint of the dashboard
- * (issue 4 budget: under 300 KB first-load JS). The first tab opens while the dashboard is still
+ * (its first-load budget: docs/performance.md). The first tab opens while the dashboard is still
  * rendering what its first answers brought; compiling Monaco's 4 MB of script then would hold the
  * page's main thread for hundreds of milliseconds just as it becomes usable, so the import waits
  * for the page to go idle first ("Loading editor" shows meanwhile, as it does during the download).

@@ -20,7 +20,7 @@ import {
 const withFiles = (...paths: string[]): Workspace =>
   paths.reduce((ws, path, i) => openTab(ws, tabForFile(`t${i}`, path, `// ${path}`)), EMPTY_WORKSPACE);
 
-describe('editor tabs (spec §2.3)', () => {
+describe('editor tabs (docs/product.md#code-area)', () => {
   it('opening a file selects its tab; opening it again only selects it', () => {
     let ws = withFiles('a.ts', 'b.css');
     expect(ws.activeId).toBe('t1');

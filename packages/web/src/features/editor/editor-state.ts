@@ -1,7 +1,10 @@
 import { languageFromPath, type FileNode } from '@forge/shared';
 import { baseName, isWithin, movedPath } from '@/features/files/tree.ts';
 
-/** One open file in the code area (spec §3 "Open editor file"); the icon is derived from the name. */
+/**
+ * One open file in the code area (docs/product.md#entities "Open editor file"); the icon is derived from the
+ * name.
+ */
 export interface EditorTab {
   /** Stable id for React keys and the editor model; survives a rename or a first save. */
   id: string;
@@ -30,13 +33,13 @@ export interface EditorReveal {
 export interface Workspace {
   tabs: EditorTab[];
   activeId: string | null;
-  /** 'loading' while the first files are fetched (spec §2.3 "Loading project files"). */
+  /** 'loading' while the first files are fetched (docs/product.md#code-area "Loading project files"). */
   status: 'idle' | 'loading' | 'ready';
 }
 
 export const EMPTY_WORKSPACE: Workspace = { tabs: [], activeId: null, status: 'idle' };
 
-/** Files the code area opens first (spec §2.3); those a project lacks are skipped. */
+/** Files the code area opens first (docs/product.md#code-area); those a project lacks are skipped. */
 export const INITIAL_FILES = [
   'client/src/App.tsx',
   'client/src/index.css',
@@ -67,7 +70,7 @@ export function mayHaveFile(tree: readonly FileNode[], path: string): boolean {
 export const isDirty = (tab: EditorTab): boolean =>
   tab.path === undefined || tab.content !== tab.savedContent;
 
-/** Spec §2.3: a tab can be closed only while more than one tab is open. */
+/** docs/product.md#code-area: a tab can be closed only while more than one tab is open. */
 export const canCloseTab = (ws: Workspace): boolean => ws.tabs.length > 1;
 
 export const activeTab = (ws: Workspace): EditorTab | undefined =>
@@ -77,7 +80,7 @@ export function tabForFile(id: string, path: string, content: string): EditorTab
   return { id, name: baseName(path), path, language: languageFromPath(path), content, savedContent: content };
 }
 
-/** Open a loaded file and select it; a file already open is only selected (spec §2.3). */
+/** Open a loaded file and select it; a file already open is only selected (docs/product.md#code-area). */
 export function openTab(ws: Workspace, tab: EditorTab): Workspace {
   const existing = tab.path === undefined ? undefined : ws.tabs.find((t) => t.path === tab.path);
   if (existing) return { ...ws, activeId: existing.id };

@@ -10,7 +10,7 @@ const key = (init: Partial<KeyboardEventInit> & { key: string }) => ({
   ...init,
 });
 
-describe('code area shortcuts (spec §2.3)', () => {
+describe('code area shortcuts (docs/product.md#code-area)', () => {
   it('saves on Ctrl+S and Cmd+S, by key or physical key', () => {
     expect(isSaveShortcut(key({ key: 's', ctrlKey: true }))).toBe(true);
     expect(isSaveShortcut(key({ key: 's', metaKey: true }))).toBe(true);

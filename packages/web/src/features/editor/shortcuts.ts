@@ -1,4 +1,7 @@
-/** The code area's keys (spec §2.3), matched by key or physical code so other layouts work too. */
+/**
+ * The code area's keys (docs/product.md#code-area), matched by key or physical code so other layouts work
+ * too.
+ */
 interface KeyLike {
   key: string;
   code?: string;

@@ -23,7 +23,8 @@ export type SaveResult = 'saved' | 'failed' | 'needs-path' | 'not-found';
 
 /**
  * What the code area and the file tree do to open files: open (the tree's double-click), start a
- * new untitled file, save (spec §2.3 "File saved" / §8 "Unable to save file. Please try again.").
+ * new untitled file, save (docs/product.md#code-area "File saved" / docs/product.md#error-texts "Unable to
+ * save file. Please try again.").
  */
 export function useEditorActions() {
   const store = useEditorStore();

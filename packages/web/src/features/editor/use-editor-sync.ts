@@ -22,7 +22,8 @@ import { useEditorStore } from './editor-store.tsx';
 
 /**
  * Keeps the open files of the current project in step with the disk:
- * - the first time a project is shown, opens the spec's four starter files (those it has);
+ * - the first time a project is shown, opens the four starter files, those it has
+ *   (docs/product.md#code-area);
  * - when the code area comes back (after another screen), re-reads the files that have no edits;
  * - applies every pushed `file-content-updated`: a clean tab takes the new text, a dirty one keeps
  *   the user's and says so calmly.

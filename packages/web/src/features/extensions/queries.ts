@@ -10,14 +10,16 @@ const extensionsQuery = routeQuery('extensions');
 const dynamicRoutesQuery = routeQuery('dynamicRoutes');
 const appsQuery = routeQuery('apps');
 
-/** GET /api/extensions, polled every 5 s (spec §9). */
+/** GET /api/extensions, polled every 5 s (docs/product.md#constants). */
 export const useExtensions = () => useQuery({ ...extensionsQuery, refetchInterval: POLL_MS.extensions });
 
-/** GET /api/dynamic-routes, polled every 10 s (spec §9). */
+/** GET /api/dynamic-routes, polled every 10 s (docs/product.md#constants). */
 export const useDynamicRoutes = () =>
   useQuery({ ...dynamicRoutesQuery, refetchInterval: POLL_MS.dynamicRoutes });
 
-/** The message a failure shows (spec §8 "Extension install: the error message is shown"). */
+/**
+ * The message a failure shows (docs/product.md#error-texts "Extension install: the error message is shown").
+ */
 
 /** POST /api/upload-extension (multipart field "zipfile"); the lists refresh after an install. */
 export function useInstallExtension() {
@@ -73,7 +75,10 @@ export function rolledBackExtensionLine(answer: {
     : `Rolled back ${displayName} from ${answer.rolledBackFrom}.`;
 }
 
-/** GET /api/apps: the apps IntegrationBot published, polled like the extensions (spec §9: 5 s). */
+/**
+ * GET /api/apps: the apps IntegrationBot published, polled like the extensions (docs/product.md#constants: 5
+ * s).
+ */
 export const useIntegratedApps = () => useQuery({ ...appsQuery, refetchInterval: POLL_MS.extensions });
 
 /**
@@ -114,7 +119,10 @@ export function installedLine(answer: {
 export const usePackagePlatform = () =>
   useMutation({ mutationFn: () => forgeClient.request('packagePlatform') });
 
-/** Spec §8 Package: the returned status or "Build triggered"; failure names family authentication. */
+/**
+ * Package (docs/product.md#error-texts): the returned status or "Build triggered"; failure names family
+ * authentication.
+ */
 export function packageNotice(
   result: { ok: true; status?: string } | { ok: false; error: unknown },
 ): ToastInput {

@@ -79,7 +79,10 @@ const BY_NAME: Record<string, LucideIcon> = {
   dockerfile: FileCog,
 };
 
-/** The icon of a file by its name and extension (spec §2.6), or of a folder by its state. */
+/**
+ * The icon of a file by its name and extension (docs/product.md#file-tree-and-explorer), or of a folder by
+ * its state.
+ */
 export function fileIcon(path: string, type: 'file' | 'folder' = 'file', open = false): LucideIcon {
   if (type === 'folder') return open ? FolderOpen : Folder;
   const name = baseName(path).toLowerCase();

@@ -20,7 +20,7 @@ export const fileStructureQuery = (project: string | undefined) =>
 
 export const fileStructureQueryKey = (project: string | undefined) => fileStructureQuery(project).queryKey;
 
-/** The project's file tree, refetched every 30 s (spec §7, §9). */
+/** The project's file tree, refetched every 30 s (docs/product.md#http-calls, docs/product.md#constants). */
 export function useFileStructure() {
   const { project, ready } = useFileProject();
   return useQuery({

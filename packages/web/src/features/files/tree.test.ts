@@ -23,14 +23,14 @@ const folder = (path: string, children: FileNode[]): FileNode => ({
   children,
 });
 
-describe('tree indent (spec §9: 12 px per level, capped at 48 px)', () => {
+describe('tree indent (docs/product.md#constants: 12 px per level, capped at 48 px)', () => {
   it('grows 12 px a level and stops at 48 px', () => {
     expect([0, 1, 2, 3, 4, 5].map(treeIndentPx)).toEqual([0, 12, 24, 36, 48, 48]);
     expect(treeIndentPx(12)).toBe(48);
   });
 });
 
-describe('names (spec §5: creating needs a non-blank name)', () => {
+describe('names (docs/product.md#validation: creating needs a non-blank name)', () => {
   it('refuses blank and whitespace-only names', () => {
     expect(nameProblem('')).not.toBeNull();
     expect(nameProblem('   ')).not.toBeNull();

@@ -1,6 +1,8 @@
 import { TREE_INDENT_CAP_PX, TREE_INDENT_PX, type FileNode } from '@forge/shared';
 
-/** Left padding of a tree row at `depth` (spec §9: 12 px per level, never more than 48 px). */
+/**
+ * Left padding of a tree row at `depth` (docs/product.md#constants: 12 px per level, never more than 48 px).
+ */
 export function treeIndentPx(depth: number): number {
   return Math.min(Math.max(0, Math.floor(depth)) * TREE_INDENT_PX, TREE_INDENT_CAP_PX);
 }
@@ -16,8 +18,8 @@ export const baseName = (path: string): string => path.slice(path.lastIndexOf('/
 export const joinPath = (parent: string, name: string): string => (parent ? `${parent}/${name}` : name);
 
 /**
- * Why a typed name cannot be used, or null when it can. Spec §5 asks for a non-blank name; the rest
- * keeps the name inside its folder so the daemon does not have to refuse it. `allowFolders` lets a
+ * Why a typed name cannot be used, or null when it can. docs/product.md#validation asks for a non-blank name;
+ * the rest keeps the name inside its folder so the daemon does not have to refuse it. `allowFolders` lets a
  * project-relative path ("src/new.ts") through where the user types a whole path.
  */
 export function nameProblem(

@@ -32,8 +32,9 @@ type Pending =
   | null;
 
 /**
- * New File, New Folder, Rename and Delete against the daemon (spec §2.6, §7), with their name dialog
- * and delete confirmation. Open editor tabs follow a rename and close with a delete. Render `dialogs`.
+ * New File, New Folder, Rename and Delete against the daemon (docs/product.md#file-tree-and-explorer,
+ * docs/product.md#http-calls), with their name dialog and delete confirmation. Open editor tabs follow a
+ * rename and close with a delete. Render `dialogs`.
  */
 export function useFileOperations({
   onCreated,
@@ -58,7 +59,7 @@ export function useFileOperations({
     setBusy(true);
     try {
       if (pending.kind === 'create') {
-        // Reading one of spec §7: { type, name, parentPath }.
+        // The first body form of docs/product.md#http-calls: { type, name, parentPath }.
         const { path } = await createFile({
           type: pending.type,
           name,

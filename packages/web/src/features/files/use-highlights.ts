@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { CHANGED_FILE_HIGHLIGHT_MS } from '@forge/shared';
 
 /**
- * Paths lit up because they just changed (spec §2.6, §9: 3 s). A path that changes again while lit
- * stays lit for another full period.
+ * Paths lit up because they just changed (docs/product.md#file-tree-and-explorer, docs/product.md#constants:
+ * 3 s). A path that changes again while lit stays lit for another full period.
  */
 export function useHighlights(durationMs: number = CHANGED_FILE_HIGHLIGHT_MS) {
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());

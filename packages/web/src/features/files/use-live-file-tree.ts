@@ -10,7 +10,7 @@ import { useHighlights } from './use-highlights.ts';
 /**
  * The current project's tree, kept live: polled every 30 s, replaced by every pushed
  * `project-files-updated`, with files that changed lit for 3 s. A failed load says so once
- * (spec §8 "Error loading files - Unable to load project files. Please try again.").
+ * (docs/product.md#error-texts "Error loading files - Unable to load project files. Please try again.").
  */
 export function useLiveFileTree() {
   const queryClient = useQueryClient();

@@ -8,7 +8,7 @@ export const formatLogLine = (entry: LogEntry): string =>
 export const logExportText = (entries: readonly LogEntry[]): string =>
   entries.map(formatLogLine).join('\n') + (entries.length ? '\n' : '');
 
-/** Save `entries` as a dated .txt through the browser's download (spec §2.5). */
+/** Save `entries` as a dated .txt through the browser's download (docs/product.md#fixit-console). */
 export function downloadLogs(entries: readonly LogEntry[], now: Date = new Date()): string {
   const name = logExportFileName(now);
   const url = URL.createObjectURL(new Blob([logExportText(entries)], { type: 'text/plain;charset=utf-8' }));

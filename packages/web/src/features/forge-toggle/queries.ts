@@ -6,7 +6,10 @@ import { routeQuery } from '@/lib/query-client.ts';
 const forgeToggleQuery = routeQuery('forgeToggleState');
 export const forgeToggleQueryKey = forgeToggleQuery.queryKey;
 
-/** Spec §4: "Auto-Forge toggle starts on": the value shown until the daemon has said otherwise. */
+/**
+ * docs/product.md#live-state: "Auto-Forge toggle starts on": the value shown until the daemon has said
+ * otherwise.
+ */
 export const FORGE_TOGGLE_DEFAULT = true;
 
 /** GET /api/forge/toggle: whether auto-forge (rebuild on file changes) is on. */
@@ -21,7 +24,10 @@ export function useSetForgeToggle() {
   });
 }
 
-/** Spec §8 "Forge operation": the daemon's own words when it sent some, else the catalogue text. */
+/**
+ * docs/product.md#error-texts "Forge operation": the daemon's own words when it sent some, else the catalogue
+ * text.
+ */
 export function forgeOperationError(error: unknown): string {
   return error instanceof ForgeHttpError && error.serverMessage
     ? error.serverMessage

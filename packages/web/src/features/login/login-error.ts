@@ -7,7 +7,10 @@ import { formatWait, LoginLockedError } from './login-request.ts';
  */
 const GUARD_CODES = new Set(['TOKEN_REQUIRED', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED']);
 
-/** Spec §8: "Invalid credentials" when the login is rejected, "Login failed" for anything else. */
+/**
+ * docs/product.md#error-texts: "Invalid credentials" when the login is rejected, "Login failed" for anything
+ * else.
+ */
 export function loginErrorText(error: unknown): string {
   if (
     error instanceof ForgeHttpError &&

@@ -2,8 +2,8 @@ import { createForgeClient, ForgeHttpError, type RouteInput, type RouteResponse 
 import { apiFetch } from '@/lib/api.ts';
 
 /**
- * POST /api/login (spec §4). Kept apart from the shared client because a refusal for too many
- * failed attempts (429 TOO_MANY_ATTEMPTS) says how long to wait in its Retry-After header, which the
+ * POST /api/login (docs/product.md#live-state). Kept apart from the shared client because a refusal for too
+ * many failed attempts (429 TOO_MANY_ATTEMPTS) says how long to wait in its Retry-After header, which the
  * client's error does not carry.
  */
 

@@ -5,7 +5,7 @@ import { APP_PATHS } from '@/lib/app-paths.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 
-/** Spec §2.1: any path the router does not know. */
+/** docs/product.md#routes-and-navigation: any path the router does not know. */
 export function NotFoundPage() {
   return (
     <div className="flex min-h-full items-center justify-center p-6">

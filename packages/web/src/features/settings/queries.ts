@@ -12,8 +12,8 @@ export const useSettings = () => useQuery(settingsQuery);
 export type BooleanSettingKey = 'botOrchestration' | 'autoRepair' | 'debugMode';
 
 /**
- * Flip one boolean setting: POST `{ key: value }` (spec §7), show the new value at once, put the old
- * one back if the daemon refuses, and say which happened (spec §8 texts).
+ * Flip one boolean setting: POST `{ key: value }` (docs/product.md#http-calls), show the new value at once,
+ * put the old one back if the daemon refuses, and say which happened (texts: docs/product.md#error-texts).
  */
 export function useUpdateSetting() {
   const queryClient = useQueryClient();

@@ -1,9 +1,9 @@
 import type { FamilyChatMessage } from '@forge/shared';
 
 /**
- * The university family chat (issue 12): messages persist in the daemon's store and reach every
- * signed-in family member live over /ws. The same message can arrive twice (the POST's answer and
- * its /ws echo, or a push racing the history read), so the history is merged by id.
+ * The university family chat (docs/decisions.md#the-university-authbot): messages persist in the daemon's
+ * store and reach every signed-in family member live over /ws. The same message can arrive twice (the POST's
+ * answer and its /ws echo, or a push racing the history read), so the history is merged by id.
  */
 
 /** `current` with `incoming` added once each, oldest first (by time, then id for equal times). */

@@ -7,7 +7,7 @@ import { mergeMessages } from './family-chat.ts';
 export { useExtensions } from '@/features/extensions/queries.ts';
 export { useBots } from '@/features/bot-factory/queries.ts';
 
-/** The memory manager's cells (spec §3: key, value, ts). */
+/** The memory manager's cells (docs/product.md#entities: key, value, ts). */
 export const useMemoryCells = () => useQuery(routeQuery('memoryCells'));
 
 const memoryKey = routeQuery('memoryCells').queryKey;

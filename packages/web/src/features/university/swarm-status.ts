@@ -1,9 +1,9 @@
 import { BOT_CATEGORIES, type BotInfo } from '@forge/shared';
 
 /**
- * The swarm status of /university/bots (spec §2.8), from the live fleet (GET /api/bots folded with
- * pushed `bot-status` messages): how many bots can take work, who is busy and who is failing. Counts
- * come from the fleet the daemon reports, never from constants.
+ * The swarm status of /university/bots (docs/product.md#other-screens), from the live fleet (GET /api/bots
+ * folded with pushed `bot-status` messages): how many bots can take work, who is busy and who is failing.
+ * Counts come from the fleet the daemon reports, never from constants.
  */
 
 const list = (items: string[]): string =>
@@ -30,7 +30,7 @@ export function swarmSummary(bots: readonly BotInfo[]): string {
   return `Swarm online: ${head}.`;
 }
 
-/** The fleet by category, in the spec's category order (unknown categories last), names sorted. */
+/** The fleet by category, in the roster's category order (unknown categories last), names sorted. */
 export function byCategory(bots: readonly BotInfo[]): { category: string; bots: BotInfo[] }[] {
   const groups = new Map<string, BotInfo[]>();
   for (const bot of bots) groups.set(bot.category, [...(groups.get(bot.category) ?? []), bot]);

@@ -74,7 +74,7 @@ export function UploadProvider({
   const upload = useCallback(
     (file: File, { rapid = false }: { rapid?: boolean } = {}) => {
       if (controller.current) return;
-      // Spec §5, checked before a byte is sent (the daemon checks the same again).
+      // docs/product.md#validation, checked before a byte is sent (the daemon checks the same again).
       const refusal = checkUploadFile(file);
       if (refusal) {
         fail({ title: refusal.title, description: refusal.hint });

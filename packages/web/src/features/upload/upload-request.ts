@@ -13,8 +13,8 @@ export interface UploadOptions {
 /**
  * POST /api/upload (multipart field "file"). XMLHttpRequest rather than fetch: only it reports
  * upload progress. Resolves with the result when the daemon accepted the project (the build goes on
- * in the background); rejects with UploadError carrying the spec §8 notice, or a DOMException
- * "AbortError" when cancelled.
+ * in the background); rejects with UploadError carrying the notice of docs/product.md#error-texts, or a
+ * DOMException "AbortError" when cancelled.
  */
 export function sendProjectUpload(file: File, options: UploadOptions = {}): Promise<UploadResult> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UploadError, uploadErrorNotice, uploadFailureNotice } from './validate.ts';
 
-describe('project upload failure text (spec §8)', () => {
+describe('project upload failure text (docs/product.md#error-texts)', () => {
   it("shows the server's error field, with its hint under it", () => {
     const body = JSON.stringify({
       error: 'The archive is corrupt or not a ZIP file.',

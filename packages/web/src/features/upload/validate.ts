@@ -17,8 +17,8 @@ export class UploadError extends Error {
 }
 
 /**
- * Spec §8 project upload: the server's `error` field (with its hint under it), else "Upload failed".
- * Covers both a non-OK answer and an OK answer whose result says it did not succeed.
+ * Project upload (docs/product.md#error-texts): the server's `error` field (with its hint under it), else
+ * "Upload failed". Covers both a non-OK answer and an OK answer whose result says it did not succeed.
  */
 export function uploadFailureNotice(bodyText: string): Notice {
   let value: unknown;
@@ -38,6 +38,9 @@ export function uploadFailureNotice(bodyText: string): Notice {
   return { title: UI_TEXT.uploadFailed };
 }
 
-/** Spec §8: anything else that went wrong (network, aborted connection) gets the generic text. */
+/**
+ * docs/product.md#error-texts: anything else that went wrong (network, aborted connection) gets the generic
+ * text.
+ */
 export const uploadErrorNotice = (error: unknown): Notice =>
   error instanceof UploadError ? error.notice : { title: UI_TEXT.uploadFailedGeneric };

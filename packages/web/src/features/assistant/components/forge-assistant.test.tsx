@@ -15,7 +15,7 @@ const say = (text: string) => {
   fireEvent.submit(input().closest('form')!);
 };
 
-describe('Forge assistant (spec §2.7)', () => {
+describe('Forge assistant (docs/product.md#dashboard-widgets)', () => {
   it('needs a live connection', () => {
     stubDaemon(() => undefined);
     const { socket } = renderPanel(<ForgeAssistant open onOpenChange={() => {}} />);
@@ -49,7 +49,7 @@ describe('Forge assistant (spec §2.7)', () => {
     expect(daemon.requests.filter((r) => r.path.startsWith('/api/forge'))).toHaveLength(1);
   });
 
-  it('shows the spec §8 failure text of the command when the daemon refuses', async () => {
+  it('shows the documented failure text of the command when the daemon refuses', async () => {
     stubDaemon(({ url }) => {
       if (url.pathname === '/api/forge/blueprint')
         return json({ error: 'Something went wrong inside Forge.', code: 'INTERNAL' }, 500);

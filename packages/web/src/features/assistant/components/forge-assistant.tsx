@@ -17,8 +17,8 @@ const message = (type: AssistantChatMessage['type'], content: string): Assistant
 });
 
 /**
- * The Forge assistant (spec §2.7): a floating chat panel whose messages become daemon calls by
- * keyword (../commands.ts). Disabled while a command runs and while the live connection is down;
+ * The Forge assistant (docs/product.md#dashboard-widgets): a floating chat panel whose messages become daemon
+ * calls by keyword (../commands.ts). Disabled while a command runs and while the live connection is down;
  * empty input is not sent. Closing only hides it, so the conversation is still there when reopened.
  */
 export function ForgeAssistant({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {

@@ -87,8 +87,9 @@ function useFileOperations() {
 }
 
 /**
- * The blueprint card (spec §1, §2.2): "25 bots", real-time orchestration and live file operations —
- * each shown as a live fact — and the plan BlueprintBot made for the current project's latest build.
+ * The blueprint card (docs/product.md#what-forge-is, docs/product.md#dashboard): "25 bots", real-time
+ * orchestration and live file operations — each shown as a live fact — and the plan BlueprintBot made for the
+ * current project's latest build.
  */
 export function BlueprintCard() {
   const { project } = useProject();

@@ -100,7 +100,7 @@ function QueueChip({ queue, queueUrl }: { queue: QueueKind; queueUrl: string | n
 }
 
 /**
- * The `forge worker` processes that run this daemon's builds (scale-out, ARCHITECTURE §9), beside
+ * The `forge worker` processes that run this daemon's builds (scale-out, docs/scale-out.md), beside
  * the bots: name, host, jobs running of its concurrency, when it was last heard from, and online or
  * lost. Without workers it stays one line saying how to get some; a daemon older than scale-out
  * shows nothing.

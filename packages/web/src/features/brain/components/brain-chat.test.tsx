@@ -33,7 +33,7 @@ function brain(
   });
 }
 
-describe('Brain chat (spec §2.7)', () => {
+describe('Brain chat (docs/product.md#dashboard-widgets)', () => {
   it('starts as Guest with the hint, without naming the phrases', () => {
     brain();
     renderPanel(<BrainChat />);

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { brainStatusQueryKey, useBrainStatus } from '../queries.ts';
 
-/** Spec §4 system notes of the brain session. */
+/** The brain session's system notes (docs/product.md#live-state). */
 export const BRAIN_NOTES = {
   authenticated: 'Authentication successful. Session established.',
   expired: 'Session expired. Please re-authenticate.',
@@ -49,11 +49,11 @@ function useNow(active: boolean): number {
 }
 
 /**
- * The brain chat (spec §2.7, §4): a handshake conversation. Guest becomes Authenticated when a
- * reply says so and returns to Guest when one says the session expired; the polled status also sets
- * the flag — whichever answered last wins. While authenticated it shows the session time left
- * (counting down between polls) and the memory cell count. With a language model configured the
- * reply streams in over /ws while the handshake waits, growing in place until the answer arrives.
+ * The brain chat (docs/product.md#dashboard-widgets, docs/product.md#live-state): a handshake conversation.
+ * Guest becomes Authenticated when a reply says so and returns to Guest when one says the session expired;
+ * the polled status also sets the flag — whichever answered last wins. While authenticated it shows the
+ * session time left (counting down between polls) and the memory cell count. With a language model configured
+ * the reply streams in over /ws while the handshake waits, growing in place until the answer arrives.
  */
 export function BrainChat({ className }: { className?: string }) {
   const queryClient = useQueryClient();
@@ -124,7 +124,8 @@ export function BrainChat({ className }: { className?: string }) {
       setFromReply({ authenticated: reply.authenticated && !reply.sessionExpired, at: Date.now() });
       void queryClient.invalidateQueries({ queryKey: brainStatusQueryKey });
     } catch {
-      // Spec §8: one calm line whatever went wrong (the daemon refused, or could not be reached).
+      // docs/product.md#error-texts: one calm line whatever went wrong (the daemon refused, or could not be
+      // reached).
       setMessages((m) => [...m, note('system', UI_TEXT.brainConnectionError)]);
     } finally {
       // The reply (or the failure) replaces whatever streamed meanwhile.

@@ -25,7 +25,7 @@ const openMenu = () => fireEvent.keyDown(screen.getByRole('button', { name: /ZIP
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('Build-complete dialog (spec §2.7)', () => {
+describe('Build-complete dialog (docs/product.md#dashboard-widgets)', () => {
   it('opens on the window build_complete event with the build output', async () => {
     stubDaemon(() => undefined);
     renderPanel(

@@ -67,12 +67,12 @@ interface Outcome {
 }
 
 /**
- * The build-complete dialog (spec §2.7): opens on the window `build_complete` event (raised by the
- * live store when the daemon reports a build output) and offers Integrate and a ZIP menu (Save to
- * File, Download). Integrate publishes the build at its own route and offers to open it there;
- * Save to File says where the ZIP was written. Spec §8: integrate, save and download failures are
- * only logged — here into the FixIt Console — and, beyond the spec, the daemon's reason is also
- * shown in a notice, so the click is never met with silence.
+ * The build-complete dialog (docs/product.md#dashboard-widgets): opens on the window `build_complete` event
+ * (raised by the live store when the daemon reports a build output) and offers Integrate and a ZIP menu (Save
+ * to File, Download). Integrate publishes the build at its own route and offers to open it there; Save to
+ * File says where the ZIP was written. docs/product.md#error-texts: integrate, save and download failures are
+ * only logged — here into the FixIt Console — and, beyond that, the daemon's reason is also shown in a
+ * notice, so the click is never met with silence.
  */
 export function BuildCompleteDialog() {
   const [output, setOutput] = useState<BuildOutput | null>(null);

@@ -11,7 +11,7 @@ export interface BuildWorkerText {
 }
 
 /**
- * Where a build ran (scale-out, ARCHITECTURE §9): the daemon itself, a `forge worker`, or nowhere
+ * Where a build ran (scale-out, docs/scale-out.md): the daemon itself, a `forge worker`, or nowhere
  * yet while it is queued — "waiting for a worker" when the daemon queues on BullMQ, a dash while the
  * queue is unknown or in-process (the stage badge already says queued). Null for a record that names
  * no worker but is not queued: a daemon or build older than scale-out, which must not read as waiting.

@@ -46,8 +46,8 @@ interface Generated {
 }
 
 /**
- * The inserted file's name: `generated-code-{timestamp}.js` (spec §9). TypeScript keeps its own
- * extension (.ts, .tsx), so the project's build reads it as what it is.
+ * The inserted file's name: `generated-code-{timestamp}.js` (docs/product.md#constants). TypeScript keeps its
+ * own extension (.ts, .tsx), so the project's build reads it as what it is.
  */
 export function insertedFileName(result: GenerateResult, timestamp: number): string {
   const name = generatedFileName(timestamp);

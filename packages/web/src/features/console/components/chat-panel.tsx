@@ -51,8 +51,9 @@ function ChatBubble({ line }: { line: ChatLine }) {
 }
 
 /**
- * The Console's Chat tab: the Forge chat (spec §3, §7). Needs the live connection (spec §5). A
- * streamed reply is one bubble whose text grows in place until it is final.
+ * The Console's Chat tab: the Forge chat (docs/product.md#entities, docs/product.md#http-calls). Needs the
+ * live connection (docs/product.md#validation). A streamed reply is one bubble whose text grows in place
+ * until it is final.
  */
 export function ChatPanel({
   lines,

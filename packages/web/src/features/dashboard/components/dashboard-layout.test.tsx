@@ -36,7 +36,7 @@ const slots = {
 
 afterEach(() => window.localStorage.clear());
 
-describe('dashboard layout (spec §2.2)', () => {
+describe('dashboard layout (docs/product.md#dashboard)', () => {
   it('stacks the side panels at full width under 768 px, in column order, with nothing to drag', () => {
     stubViewport(MOBILE_BREAKPOINT_PX - 1);
     const { container } = render(<DashboardLayout {...slots} />);

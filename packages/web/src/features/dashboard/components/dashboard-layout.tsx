@@ -26,7 +26,7 @@ const DIVIDERS_PX = 2;
 /** Arrow keys move a side divider by about this much. */
 const KEYBOARD_STEP_PX = 16;
 
-/** Spec §2.2: three resizable columns; under 768 px everything stacks at full width. */
+/** docs/product.md#dashboard: three resizable columns; under 768 px everything stacks at full width. */
 export function DashboardLayout(slots: DashboardSlots) {
   return useIsMobile() ? <StackedLayout {...slots} /> : <ColumnsLayout {...slots} />;
 }

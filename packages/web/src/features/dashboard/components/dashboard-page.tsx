@@ -7,7 +7,7 @@ import { DashboardLayout } from './dashboard-layout.tsx';
 import { LeftColumn } from './left-column.tsx';
 import { RightColumn } from './right-column.tsx';
 
-/** The main workspace (spec §2.2). Any ZIP dropped on it is uploaded as a project. */
+/** The main workspace (docs/product.md#dashboard). Any ZIP dropped on it is uploaded as a project. */
 export function DashboardPage() {
   return (
     <UploadProvider>

@@ -6,7 +6,8 @@ const STEP_PX = 10;
 /**
  * A horizontal divider that sets the height of the element above it, in pixels: dragged with the
  * pointer, or focused and moved with the arrow keys (Shift for bigger steps, Home/End for the bounds).
- * Pixels on purpose: the spec gives the code view's bounds in px (§2.2), and the column around it scrolls.
+ * Pixels on purpose: the code view's bounds are given in px (docs/product.md#dashboard), and the column
+ * around it scrolls.
  */
 export function HeightResizer({
   value,

@@ -11,8 +11,8 @@ import { HeightResizer } from './height-resizer.tsx';
 const CODE_VIEW_ID = 'dashboard-code-view';
 
 /**
- * Spec §2.2 left column: code view (its height dragged between 150 and 500 px), file structure,
- * live development and the FixIt Console. The column scrolls as a whole.
+ * The left column (docs/product.md#dashboard): code view (its height dragged between 150 and 500 px), file
+ * structure, live development and the FixIt Console. The column scrolls as a whole.
  */
 export function LeftColumn() {
   const [height, setHeight] = useState(() => clampCodeViewHeight(readStoredLayout().codeViewHeight));

@@ -15,7 +15,7 @@ const project = (name: string, hasArtifact: boolean): Project => ({
   hasArtifact,
 });
 
-describe('right column project actions (spec §2.2)', () => {
+describe('right column project actions (docs/product.md#dashboard)', () => {
   it('offers Download App only once the project has build output, and says why before', async () => {
     let projects = [project('my-app', false)];
     stubDaemon(({ url }) => (url.pathname === '/api/projects' ? json(projects) : undefined));

@@ -59,8 +59,8 @@ function useStartBuild() {
 const NO_PROJECT = 'Upload a project first';
 
 /**
- * Download Project, Start Build and Download App (spec §2.2) against the pipeline: the source as
- * {project}.zip, a new build, and the last successful build's output as {project}.zip.
+ * Download Project, Start Build and Download App (docs/product.md#dashboard) against the pipeline: the source
+ * as {project}.zip, a new build, and the last successful build's output as {project}.zip.
  */
 export function ProjectActions() {
   const { project, projects } = useProject();

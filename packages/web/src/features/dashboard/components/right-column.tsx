@@ -7,8 +7,8 @@ import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.ts
 import { ProjectActions } from './project-actions.tsx';
 
 /**
- * Spec §2.2 right column: Upload Project, Download Project, Start Build, Download App; the
- * auto-forge toggle; the extension manager; the blueprint card.
+ * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
+ * the auto-forge toggle; the extension manager; the blueprint card.
  */
 export function RightColumn() {
   return (

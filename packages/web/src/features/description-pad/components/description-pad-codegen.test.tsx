@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { GenerateBody, GenerateResult } from '@forge/shared';
+import type { GenerateResult } from '@forge/shared';
 import { json } from '@/test/fake-daemon.ts';
 import { renderApp } from '@/test/render-app.tsx';
 import { stubDaemon } from '@/test/render-panel.tsx';
@@ -40,7 +40,7 @@ describe('description pad: generated code and its honesty mark', () => {
   it('sends the description with the chosen kind and marks a skeleton with its reason', async () => {
     const { daemon, card } = await generate('component', skeleton);
     const sent = daemon.requests.find((r) => r.url.pathname === '/api/generate');
-    expect(sent?.body as GenerateBody).toEqual({
+    expect(sent?.body).toEqual({
       kind: 'component',
       description: 'a drag and drop kanban board',
       language: 'typescript',

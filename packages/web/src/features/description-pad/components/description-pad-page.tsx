@@ -181,8 +181,9 @@ export function DescriptionPadPage() {
     },
   });
 
-  // Forge answers over the socket (spec §7); collect what arrives after a send from this pad. A
-  // streamed reply (one replyId, the whole text so far each time) is one reply growing in place.
+  // Forge answers over the socket (docs/product.md#websocket-messages); collect what arrives after a send
+  // from this pad. A streamed reply (one replyId, the whole text so far each time) is one reply growing in
+  // place.
   useSocketMessages((message) => {
     if (message.type !== 'chat' || message.role === 'user') return;
     setResponse((current) =>

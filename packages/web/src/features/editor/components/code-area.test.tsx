@@ -24,7 +24,7 @@ async function renderCodeArea(initial: Record<string, string> = STARTER) {
   return { ...view, disk, daemon };
 }
 
-describe('code area (spec §2.3)', () => {
+describe('code area (docs/product.md#code-area)', () => {
   it('shows "Loading project files", then opens the starter files the project has, the first selected', async () => {
     const { 'server/routes.ts': _missing, ...withoutRoutes } = STARTER;
     const { daemon } = await renderCodeArea(withoutRoutes);

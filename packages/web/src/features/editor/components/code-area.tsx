@@ -38,8 +38,8 @@ const modelPath = (tab: EditorTab) => `inmemory://forge/${tab.id}/${tab.path ?? 
 const hasEdits = (tab: EditorTab) => tab.content !== tab.savedContent;
 
 /**
- * The dashboard's code area (spec §2.3): tabs of open files, a New file button, Monaco (loaded on
- * first use), Ctrl/Cmd+S to save and Ctrl/Cmd+Shift+F to format. Opens the project's starter files
+ * The dashboard's code area (docs/product.md#code-area): tabs of open files, a New file button, Monaco
+ * (loaded on first use), Ctrl/Cmd+S to save and Ctrl/Cmd+Shift+F to format. Opens the project's starter files
  * first; the file tree opens more with a double-click.
  */
 export function CodeArea() {
@@ -81,8 +81,8 @@ export function CodeArea() {
     else store.update(key, (ws) => closeTab(ws, id));
   };
 
-  // Spec §2.3: Ctrl/Cmd+S saves and the browser's Save dialog never opens while the code area has
-  // focus (tabs, buttons or editor). Inside Monaco its own command runs first and marks the event
+  // docs/product.md#code-area: Ctrl/Cmd+S saves and the browser's Save dialog never opens while the code area
+  // has focus (tabs, buttons or editor). Inside Monaco its own command runs first and marks the event
   // handled; this catches the rest.
   const latest = useRef({ saveTab, format, activeId: active?.id });
   useEffect(() => {

@@ -1,6 +1,9 @@
 import { LoaderCircle } from 'lucide-react';
 
-/** Spinner with a line of text (spec §2.3 "Loading project files"; the editor uses it while Monaco loads). */
+/**
+ * Spinner with a line of text (docs/product.md#code-area "Loading project files"; the editor uses it while
+ * Monaco loads).
+ */
 export function EditorLoading({ text = 'Loading editor' }: { text?: string }) {
   return (
     <div

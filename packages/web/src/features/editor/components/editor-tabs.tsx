@@ -6,7 +6,7 @@ import { isDirty, type EditorTab } from '../editor-state.ts';
 
 /**
  * One tab per open file. Clicking selects; the ✕ shows only while more than one tab is open
- * (spec §2.3). An unsaved tab carries a dot and says "unsaved" to screen readers.
+ * (docs/product.md#code-area). An unsaved tab carries a dot and says "unsaved" to screen readers.
  */
 export function EditorTabs({
   tabs,

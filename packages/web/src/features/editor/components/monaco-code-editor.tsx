@@ -10,7 +10,7 @@ type StandaloneEditor = Parameters<OnMount>[0];
 /** Models of the code area's tabs live under this URI prefix (see modelPath in code-area.tsx). */
 const MODEL_PREFIX = 'inmemory://forge/';
 
-/** Spec §9: font size 14, tab size 2, word wrap on, minimap on. */
+/** docs/product.md#constants: font size 14, tab size 2, word wrap on, minimap on. */
 const OPTIONS = {
   fontSize: EDITOR.fontSize,
   tabSize: EDITOR.tabSize,
@@ -31,7 +31,9 @@ const subscribeScheme = (onChange: () => void) => {
   query?.addEventListener('change', onChange);
   return () => query?.removeEventListener('change', onChange);
 };
-/** The app follows the system's light or dark scheme (ARCHITECTURE §6), and so does the editor. */
+/**
+ * The app follows the system's light or dark scheme (docs/product.md#look-and-feel), and so does the editor.
+ */
 const useEditorTheme = () =>
   useSyncExternalStore(subscribeScheme, () => (darkQuery()?.matches === false ? 'light' : 'vs-dark'));
 

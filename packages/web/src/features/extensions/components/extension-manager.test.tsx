@@ -45,7 +45,7 @@ function renderManagerWithLogin() {
 const familyAuthRequired = () =>
   json({ error: 'Family authentication required.', code: 'FAMILY_AUTH_REQUIRED' }, 401);
 
-describe('Package (spec §2.2, §8)', () => {
+describe('Package (docs/product.md#dashboard, docs/product.md#error-texts)', () => {
   beforeEach(() => window.localStorage.clear());
 
   it('says "Build failed - family authentication required" when packaging is refused', async () => {
@@ -198,7 +198,7 @@ describe('platform download link (GET /api/download/app)', () => {
   });
 });
 
-describe('extension manager (spec §2.7)', () => {
+describe('extension manager (docs/product.md#dashboard-widgets)', () => {
   it('lists installed extensions with their version and an Open button that goes to their route', async () => {
     stubDaemon(({ url }) =>
       url.pathname === '/api/extensions'
@@ -436,7 +436,7 @@ describe('extension manager (spec §2.7)', () => {
   });
 });
 
-describe('rolling back an extension (issue 12)', () => {
+describe('rolling back an extension (docs/extensions.md)', () => {
   const kanban = (version: string, previousVersion: string | null) => ({
     name: 'kanban',
     displayName: 'Kanban board',
@@ -546,7 +546,7 @@ describe('rolling back an extension (issue 12)', () => {
   });
 });
 
-describe('integrated apps (issue 12)', () => {
+describe('integrated apps (docs/extensions.md)', () => {
   const todo = (
     buildId: string,
     previousBuildId: string | null,

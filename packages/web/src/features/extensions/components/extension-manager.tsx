@@ -213,11 +213,11 @@ function RepackageCard() {
 }
 
 /**
- * The extension manager (spec §2.7): drop or browse for a ZIP (anything else is silently ignored),
- * install it (pending, then a success or failure banner that shows the error message), the installed
- * list with its version, an Open button (its route in the workspace), a rollback to the kept
- * previous version when there is one, and Remove (confirmed first) each; then the integrated apps
- * (with their own rollback to the previous build) and the Repackage Platform card.
+ * The extension manager (docs/product.md#dashboard-widgets): drop or browse for a ZIP (anything else is
+ * silently ignored), install it (pending, then a success or failure banner that shows the error message), the
+ * installed list with its version, an Open button (its route in the workspace), a rollback to the kept
+ * previous version when there is one, and Remove (confirmed first) each; then the integrated apps (with their
+ * own rollback to the previous build) and the Repackage Platform card.
  */
 export function ExtensionManager() {
   const install = useInstallExtension();
@@ -227,7 +227,8 @@ export function ExtensionManager() {
   const [pendingName, setPendingName] = useState<string | null>(null);
 
   const installFile = (file: File | undefined) => {
-    // Spec §2.7/§5: an extension is a .zip; anything else is silently ignored.
+    // docs/product.md#dashboard-widgets, docs/product.md#validation: an extension is a .zip; anything else is
+    // silently ignored.
     if (!file || !isZipName(file.name) || install.isPending) return;
     setBanner(null);
     setPendingName(file.name);

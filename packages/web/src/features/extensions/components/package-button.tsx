@@ -40,7 +40,7 @@ export function useRepackage() {
   return { run, pending: packagePlatform.isPending, status: packagePlatform.data?.status };
 }
 
-/** The header's "Package" button (spec §2.2). */
+/** The header's "Package" button (docs/product.md#dashboard). */
 export function PackageButton({ children = 'Package', ...props }: ComponentProps<typeof Button>) {
   const { run, pending } = useRepackage();
   return (

@@ -31,7 +31,7 @@ async function selectReadme() {
   return (await screen.findByRole('textbox', { name: 'Content of README.md' })) as HTMLTextAreaElement;
 }
 
-describe('file explorer screen (spec §2.6)', () => {
+describe('file explorer screen (docs/product.md#file-tree-and-explorer)', () => {
   it('labels file sizes in B, KB and MB', async () => {
     await renderExplorer();
     fireEvent.click(row('src'));

@@ -38,8 +38,9 @@ function downloadText(name: string, text: string) {
 }
 
 /**
- * The File Explorer screen (spec §2.6): the project tree with sizes and icons, the selected file in
- * a line-numbered view that can be edited, and New / Refresh / Save / Download that do what they say.
+ * The File Explorer screen (docs/product.md#file-tree-and-explorer): the project tree with sizes and icons,
+ * the selected file in a line-numbered view that can be edited, and New / Refresh / Save / Download that do
+ * what they say.
  */
 export function FileExplorerPage() {
   const queryClient = useQueryClient();

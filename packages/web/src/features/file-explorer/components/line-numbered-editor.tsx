@@ -8,9 +8,9 @@ const LINE_PX = 20;
 const PADDING_Y_PX = 8;
 
 /**
- * A plain, line-numbered text view that can be edited (spec §2.6 "line-numbered content view").
- * One scroll container moves the numbers and the text together; the textarea is as tall and as wide
- * as its text, so it never scrolls on its own and the numbers always line up.
+ * A plain, line-numbered text view that can be edited (docs/product.md#file-tree-and-explorer "line-numbered
+ * content view"). One scroll container moves the numbers and the text together; the textarea is as tall and
+ * as wide as its text, so it never scrolls on its own and the numbers always line up.
  */
 export function LineNumberedEditor({
   value,

@@ -10,7 +10,10 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog.tsx';
 
-/** Spec §2.6 / §5: deleting asks "Are you sure you want to delete {name}?" first. */
+/**
+ * docs/product.md#file-tree-and-explorer / docs/product.md#validation: deleting asks "Are you sure you want
+ * to delete {name}?" first.
+ */
 export function DeleteDialog({
   node,
   onConfirm,

@@ -48,7 +48,7 @@ function openMenu(target: HTMLElement) {
   return screen.getByRole('menu');
 }
 
-describe('file tree (spec §2.6)', () => {
+describe('file tree (docs/product.md#file-tree-and-explorer)', () => {
   it('loads the tree of the current project, folders first', async () => {
     const { daemon } = await renderTree();
 

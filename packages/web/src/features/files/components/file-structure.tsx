@@ -10,8 +10,8 @@ import { FileTree } from './file-tree.tsx';
 import { PanelIconButton, TreeSkeleton } from './panel-parts.tsx';
 
 /**
- * The dashboard's file structure panel (spec §2.6): the current project's tree, live; a double-click
- * opens a file in the code area.
+ * The dashboard's file structure panel (docs/product.md#file-tree-and-explorer): the current project's tree,
+ * live; a double-click opens a file in the code area.
  */
 export function FileStructure() {
   const { structure, highlighted } = useLiveFileTree();

@@ -14,7 +14,7 @@ import { fileIcon } from '../file-icons.ts';
 import { parentPath, sortTree, treeIndentPx, visibleRows } from '../tree.ts';
 import type { FileActions } from '../use-file-operations.tsx';
 
-/** Padding before the first level's chevron; the spec's indent (12 px a level, 48 max) adds to it. */
+/** Padding before the first level's chevron; the tree indent (12 px a level, 48 max) adds to it. */
 const ROW_BASE_PADDING_PX = 6;
 
 export interface FileTreeProps {
@@ -36,9 +36,9 @@ export interface FileTreeProps {
 }
 
 /**
- * The project tree (spec §2.6): folders expand on click, files open on double-click, a context menu
- * with New File, New Folder, Rename and Delete. Keyboard: arrows move and expand, Enter opens, F2
- * renames, Delete deletes, the Menu key (or Shift+F10) opens the context menu.
+ * The project tree (docs/product.md#file-tree-and-explorer): folders expand on click, files open on
+ * double-click, a context menu with New File, New Folder, Rename and Delete. Keyboard: arrows move and
+ * expand, Enter opens, F2 renames, Delete deletes, the Menu key (or Shift+F10) opens the context menu.
  */
 export function FileTree({
   tree,

@@ -20,7 +20,7 @@ export interface NameDialogProps {
   fieldLabel?: string;
   initialValue?: string;
   placeholder?: string;
-  /** Spec §2.6: "Create"; a rename says "Rename". */
+  /** docs/product.md#file-tree-and-explorer: "Create"; a rename says "Rename". */
   submitLabel?: string;
   /** Accept a project-relative path ("src/new.ts") instead of a bare name. */
   allowFolders?: boolean;
@@ -30,7 +30,10 @@ export interface NameDialogProps {
   onCancel: () => void;
 }
 
-/** Asks for a file or folder name; Create stays off until the name is usable (spec §5: non-blank). */
+/**
+ * Asks for a file or folder name; Create stays off until the name is usable (docs/product.md#validation:
+ * non-blank).
+ */
 export function NameDialog({ open, onCancel, ...props }: NameDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>

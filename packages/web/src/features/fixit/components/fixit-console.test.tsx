@@ -27,7 +27,7 @@ function renderConsole() {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('FixIt Console (spec §2.5)', () => {
+describe('FixIt Console (docs/product.md#fixit-console)', () => {
   it('shows every line by default and filters by level', () => {
     renderConsole();
     expect(filterButton('All').getAttribute('aria-pressed')).toBe('true');
@@ -52,7 +52,7 @@ describe('FixIt Console (spec §2.5)', () => {
 
   it('shows plain-text socket frames as info lines', () => {
     const { socket } = renderConsole();
-    // The shared socket client turns a non-JSON frame into this message (spec §7).
+    // The shared socket client turns a non-JSON frame into this message (docs/product.md#websocket-messages).
     socket.emit({ type: 'log', botName: 'SYSTEM', level: 'info', message: 'raw text frame' });
     fireEvent.click(filterButton('Info'));
     expect(lines()).toContain('raw text frame');

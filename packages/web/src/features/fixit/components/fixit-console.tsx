@@ -36,10 +36,10 @@ const LEVEL_TONE: Record<LogLevel, string> = {
 const FOLLOW_SLACK_PX = 24;
 
 /**
- * The repair console (spec §2.5): every log line of the app, live, filterable by level, clearable,
- * exportable as a dated .txt. The list follows new lines while it is scrolled to the bottom and
- * stays put while the user reads further up. Above it, when the selected project's last build failed
- * or was repaired: ScanBot's diagnosis and RepairBot's repairs (FixItReport).
+ * The repair console (docs/product.md#fixit-console): every log line of the app, live, filterable by level,
+ * clearable, exportable as a dated .txt. The list follows new lines while it is scrolled to the bottom and
+ * stays put while the user reads further up. Above it, when the selected project's last build failed or was
+ * repaired: ScanBot's diagnosis and RepairBot's repairs (FixItReport).
  */
 export function FixItConsole({ className }: { className?: string }) {
   const { entries, clear } = useLogEntries();

@@ -109,7 +109,7 @@ describe('FixIt Console: diagnosis and repairs', () => {
         (r) => r.url.pathname === '/api/files/content' && r.url.searchParams.get('path') === 'build.mjs',
       ),
     ).toBe(true);
-    // The spec §2.5 console is all still there under it.
+    // The FixIt Console (docs/product.md#fixit-console) is all still there under it.
     expect(screen.getByRole('group', { name: 'Filter by level' })).toBeDefined();
     expect(screen.getByRole('log', { name: 'Log lines' })).toBeDefined();
   });

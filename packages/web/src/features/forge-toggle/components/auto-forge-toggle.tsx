@@ -10,8 +10,9 @@ import {
 } from '../queries.ts';
 
 /**
- * The right column's Auto-Forge button (spec §2.7, §4): starts on; a press shows a processing state
- * and the button flips only once the daemon has answered. Same flag as the header's forge toggle.
+ * The right column's Auto-Forge button (docs/product.md#dashboard-widgets, docs/product.md#live-state):
+ * starts on; a press shows a processing state and the button flips only once the daemon has answered. Same
+ * flag as the header's forge toggle.
  */
 export function AutoForgeToggle({ className }: { className?: string }) {
   const { data } = useForgeToggleState();

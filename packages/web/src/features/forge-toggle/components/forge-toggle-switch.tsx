@@ -11,9 +11,9 @@ import {
 } from '../queries.ts';
 
 /**
- * The header's forge toggle (spec §2.2, §4): it sets its flag at once and sends `active` to
- * POST /api/forge/toggle; if the daemon refuses, it goes back and says why. A toggle button
- * (aria-pressed) drawn as a small switch: the app's switches are settings, this is an action bar.
+ * The header's forge toggle (docs/product.md#dashboard, docs/product.md#live-state): it sets its flag at once
+ * and sends `active` to POST /api/forge/toggle; if the daemon refuses, it goes back and says why. A toggle
+ * button (aria-pressed) drawn as a small switch: the app's switches are settings, this is an action bar.
  */
 export function ForgeToggleSwitch() {
   const { data } = useForgeToggleState();

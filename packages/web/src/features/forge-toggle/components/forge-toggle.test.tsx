@@ -33,7 +33,7 @@ function deferredToggle(initial: Response | (() => Response)) {
   };
 }
 
-describe('Auto-Forge toggle (spec §4)', () => {
+describe('Auto-Forge toggle (docs/product.md#live-state)', () => {
   it('starts on, shows a processing state, and flips only after the daemon answers', async () => {
     const { daemon, answer } = deferredToggle(json({ active: true }));
     renderPanel(<AutoForgeToggle />);
@@ -73,7 +73,7 @@ describe('Auto-Forge toggle (spec §4)', () => {
   });
 });
 
-describe('header forge toggle (spec §2.2, §4)', () => {
+describe('header forge toggle (docs/product.md#dashboard, docs/product.md#live-state)', () => {
   it('sets its flag at once, then keeps what the daemon answered', async () => {
     const { daemon, answer } = deferredToggle(json({ active: false }));
     renderPanel(<ForgeToggleSwitch />);

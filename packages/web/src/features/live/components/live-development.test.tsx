@@ -20,7 +20,7 @@ const project = (name: string): Project => ({
   hasArtifact: false,
 });
 
-describe('Live Development viewer (spec §2.7)', () => {
+describe('Live Development viewer (docs/product.md#dashboard-widgets)', () => {
   it('starts idle with no project', () => {
     renderViewer();
     expect(screen.getByLabelText('Stage: Idle').textContent).toBe('Idle');

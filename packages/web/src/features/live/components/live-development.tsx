@@ -53,12 +53,12 @@ const selectActive = (state: ClientState) =>
 const selectViewer = (state: ClientState) => state.viewer;
 
 /**
- * The Live Development viewer (spec §2.7): the build being watched — project, stage, where it runs
- * (the daemon or a `forge worker`), builder bots, its log as it streams, and the last 10 build
- * messages (50 are kept, spec §4). The build is the one the newest build message was about; before
- * any (a fresh page), the selected project's last build. Both are the client model's view, so the
- * stage here is the one every other panel shows. A failed build says why under its stage badge, its
- * first error line first (BuildFailure).
+ * The Live Development viewer (docs/product.md#dashboard-widgets): the build being watched — project, stage,
+ * where it runs (the daemon or a `forge worker`), builder bots, its log as it streams, and the last 10 build
+ * messages (50 are kept, docs/product.md#live-state). The build is the one the newest build message was
+ * about; before any (a fresh page), the selected project's last build. Both are the client model's view, so
+ * the stage here is the one every other panel shows. A failed build says why under its stage badge, its first
+ * error line first (BuildFailure).
  */
 export function LiveDevelopment({ className }: { className?: string }) {
   const { project } = useProject();

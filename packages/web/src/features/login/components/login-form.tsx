@@ -12,8 +12,8 @@ import { Label } from '@/components/ui/label.tsx';
 type Field = 'username' | 'password';
 
 /**
- * The university sign-in (spec §2.8). Both fields are required; on success the token is stored as
- * `authToken` and `onSignedIn` runs. Used by /login and in place of the university when signed out.
+ * The university sign-in (docs/product.md#other-screens). Both fields are required; on success the token is
+ * stored as `authToken` and `onSignedIn` runs. Used by /login and in place of the university when signed out.
  */
 export function LoginForm({ onSignedIn, notice }: { onSignedIn?: () => void; notice?: string }) {
   const id = useId();

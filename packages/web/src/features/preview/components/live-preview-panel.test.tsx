@@ -31,7 +31,7 @@ function daemon(urls: (string | null)[]) {
 const frame = () => screen.queryByTitle('Preview of site') as HTMLIFrameElement | null;
 const viewportBox = () => screen.getByTestId('preview-viewport');
 
-describe('Live preview panel (spec §2.4)', () => {
+describe('Live preview panel (docs/product.md#live-preview)', () => {
   it('shows "Live Preview Loading" while there is no preview address', async () => {
     const fake = daemon([null]);
     renderPanel(<LivePreviewPanel />);

@@ -9,7 +9,10 @@ import { Button } from '@/components/ui/button.tsx';
 
 export type Viewport = 'mobile' | 'tablet' | 'desktop';
 
-/** Spec §4: mobile, tablet, desktop (default desktop). Widths of a common phone and a portrait tablet. */
+/**
+ * docs/product.md#live-state: mobile, tablet, desktop (default desktop). Widths of a common phone and a
+ * portrait tablet.
+ */
 export const VIEWPORTS: Record<Viewport, { label: string; width: string; icon: LucideIcon }> = {
   mobile: { label: 'Mobile', width: '375px', icon: Smartphone },
   tablet: { label: 'Tablet', width: '768px', icon: Tablet },
@@ -34,8 +37,8 @@ export const previewQuery = (project: string | null) =>
   routeQuery('previewUrl', { query: { project: project ?? undefined } });
 
 /**
- * The live preview panel (spec §2.4): the current project's preview in a frame, at three viewport
- * widths, refetched and reloaded as soon as a build of that project has its preview up (before its
+ * The live preview panel (docs/product.md#live-preview): the current project's preview in a frame, at three
+ * viewport widths, refetched and reloaded as soon as a build of that project has its preview up (before its
  * tests end), and when one finishes.
  */
 export function LivePreviewPanel({ className }: { className?: string }) {

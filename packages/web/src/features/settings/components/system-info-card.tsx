@@ -21,7 +21,9 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Spec §2.8 system information, every value observed from the running daemon. */
+/**
+ * The system information card (docs/product.md#other-screens), every value observed from the running daemon.
+ */
 export function SystemInfoCard() {
   const { state, health } = useDaemonState();
   const bots = useBotStatus();

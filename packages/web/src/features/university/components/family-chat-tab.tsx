@@ -44,7 +44,10 @@ function useLiveFamilyChat(): string | null | undefined {
   return status === 'connected' ? liveAs : undefined;
 }
 
-/** /university/chat: the family chat, shared by every signed-in family member (issue 12). */
+/**
+ * /university/chat: the family chat, shared by every signed-in family member
+ * (docs/decisions.md#the-university-authbot).
+ */
 export function FamilyChatTab() {
   const history = useFamilyChat();
   const me = useFamilySession();

@@ -139,7 +139,9 @@ function MemoryRow({ cell }: { cell: MemoryCell }) {
   );
 }
 
-/** /university/memory: the memory manager (spec §2.8), cells from GET /api/memory-cells. */
+/**
+ * /university/memory: the memory manager (docs/product.md#other-screens), cells from GET /api/memory-cells.
+ */
 export function MemoryTab() {
   const cells = useMemoryCells();
   return (

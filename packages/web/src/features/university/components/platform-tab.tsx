@@ -54,7 +54,7 @@ function BuildCard() {
             Download latest build
           </Button>
         </div>
-        {/* Spec §8: "Build triggered" while it runs, then the status the daemon returned. */}
+        {/* "Build triggered" while it runs, then the daemon's status (docs/product.md#error-texts). */}
         {pack.isPending ? (
           <p role="status" className="text-sm">
             {UI_TEXT.packageTriggered}
@@ -228,7 +228,10 @@ function AuditCard() {
   );
 }
 
-/** /university: platform controls (spec §2.8) and the audit log (issue 12). */
+/**
+ * /university: platform controls (docs/product.md#other-screens) and the audit log
+ * (docs/decisions.md#the-university-authbot).
+ */
 export function PlatformTab() {
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">

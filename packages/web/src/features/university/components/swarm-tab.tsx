@@ -8,8 +8,8 @@ import { reasonOf, useBots } from '../queries.ts';
 import { botTone, byCategory, swarmSummary } from '../swarm-status.ts';
 
 /**
- * /university/bots: the swarm status (spec §2.8) from the live fleet: GET /api/bots, refreshed
- * every 5 s, with `bot-status` pushes moving a bot's status and job at once.
+ * /university/bots: the swarm status (docs/product.md#other-screens) from the live fleet: GET /api/bots,
+ * refreshed every 5 s, with `bot-status` pushes moving a bot's status and job at once.
  */
 export function SwarmTab() {
   const bots = useBots();

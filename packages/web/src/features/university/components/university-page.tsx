@@ -41,7 +41,10 @@ function SignedInAs() {
   );
 }
 
-/** The family-only area (spec §2.8, §6): the login form until a token is stored, then the tabs. */
+/**
+ * The family-only area (docs/product.md#other-screens, docs/product.md#roles): the login form until a token
+ * is stored, then the tabs.
+ */
 export function UniversityPage() {
   const { tab = '' } = useParams();
   const token = useAuthToken();
@@ -55,11 +58,12 @@ export function UniversityPage() {
     void navigate(APP_PATHS.login, { state: { expired: true } satisfies LoginLocationState });
   });
 
-  // Spec §2.1: only the tabs of §2.8 exist; any other /university/<x> is an unknown page.
+  // docs/product.md#routes-and-navigation: only the tabs of docs/product.md#other-screens exist; any other
+  // /university/<x> is an unknown page.
   if (!isUniversityTab(tab)) return <NotFoundPage />;
 
-  // Spec §4: POST /api/logout revokes the token, then it is removed and the user goes to /login.
-  // The local sign-out happens even when the daemon cannot be told: the user asked to leave.
+  // docs/product.md#live-state: POST /api/logout revokes the token, then it is removed and the user goes to
+  // /login. The local sign-out happens even when the daemon cannot be told: the user asked to leave.
   const logout = async () => {
     setLeaving(true);
     try {

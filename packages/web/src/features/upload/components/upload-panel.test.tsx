@@ -47,7 +47,7 @@ function setup(projects: Project[] = []) {
   return { ...view, daemon, xhr, setProjects: (next: Project[]) => (list = next) };
 }
 
-describe('upload panel: validation before sending (spec §5)', () => {
+describe('upload panel: validation before sending (docs/product.md#validation)', () => {
   it('refuses a file that is not a ZIP with "Invalid file type" / "Please upload a ZIP file"', async () => {
     const { xhr } = setup();
     choose(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
@@ -76,7 +76,7 @@ describe('upload panel: validation before sending (spec §5)', () => {
   });
 });
 
-describe('upload panel: sending (spec §7, §8)', () => {
+describe('upload panel: sending (docs/product.md#http-calls, docs/product.md#error-texts)', () => {
   it('posts the file to /api/upload with cookies, shows progress, then selects the new project', async () => {
     const { xhr, setProjects } = setup([project('Forge', false)]);
     expect(screen.getByRole('region', { name: 'Project upload' }).textContent).toContain(

@@ -9,9 +9,9 @@ import { Mono } from '@/components/layout/page.tsx';
 import { useProjectUpload } from '../upload-context.tsx';
 
 /**
- * Upload Project and Upload and Rapid Build (spec §2.2, §2.7): a file input behind two buttons,
- * a drop area (the whole dashboard accepts a dropped ZIP), progress while sending, and the last
- * refusal in place. With no project yet it is the dashboard's empty state.
+ * Upload Project and Upload and Rapid Build (docs/product.md#dashboard, docs/product.md#dashboard-widgets): a
+ * file input behind two buttons, a drop area (the whole dashboard accepts a dropped ZIP), progress while
+ * sending, and the last refusal in place. With no project yet it is the dashboard's empty state.
  */
 export function UploadPanel({ className }: { className?: string }) {
   const { project, projects } = useProject();

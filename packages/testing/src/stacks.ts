@@ -2,12 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeZip } from './zip.ts';
 
-/** A wheel of these files (package paths → text), with its metadata, as `pip wheel` writes it. */
-function wheelOf(name: string, version: string, files: Record<string, string | Buffer>): Buffer {
+/** A wheel of these files (package paths → contents) with its metadata, as `pip wheel` writes it. */
+function wheelOf(
+  name: string,
+  version: string,
+  files: Record<string, string | Buffer>,
+  metadata = '',
+): Buffer {
   const info = `${name}-${version}.dist-info`;
   const all: Record<string, string | Buffer> = {
     ...files,
-    [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n`,
+    [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n${metadata}`,
     [`${info}/WHEEL`]:
       'Wheel-Version: 1.0\nGenerator: forge-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
   };
@@ -17,12 +22,11 @@ function wheelOf(name: string, version: string, files: Record<string, string | B
 }
 
 /**
- * A pure-Python wheel of one package whose `__init__.py` is `module`: tests put it in a
- * `--find-links` folder of the project, since no Python package index is reachable from the test
- * machines.
+ * A pure-Python wheel of one module, as `pip wheel` writes it: pip installs it offline from a
+ * --find-links folder in the project. `metadata`: more METADATA headers ("License: MIT").
  */
-export function pythonWheel(name: string, version: string, module: string): Buffer {
-  return wheelOf(name, version, { [`${name}/__init__.py`]: module });
+export function pythonWheel(name: string, version: string, module: string, metadata = ''): Buffer {
+  return wheelOf(name, version, { [`${name}/__init__.py`]: module }, metadata);
 }
 
 /**
