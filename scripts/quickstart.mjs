@@ -57,7 +57,8 @@ const aptInstall = (packages, why) =>
  * The full suite drives Debian's Chromium (browser tests), tmux (the TUI test), bubblewrap (the build
  * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
  * completion), script(1) (CLI output on a terminal), xmllint (JUnit reports against their schema)
- * and the toolchains of the other stacks' fixtures (python3-venv, golang-go, php-cli, hugo). As root
+ * and the toolchains of the other stacks' fixtures (python3-venv, python3-django, golang-go,
+ * php-cli, composer, hugo, jekyll, mkdocs). As root
  * on a Debian machine they are installed here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
@@ -72,13 +73,19 @@ function ensureTestTools() {
   if (!have('zsh')) missing.push('zsh');
   if (!have('fish')) missing.push('fish');
   if (!have('script')) missing.push('bsdutils');
-  // Fixtures of other stacks build with Debian's toolchains: Python's venv, Go, PHP and Hugo.
+  // Fixtures of other stacks build with Debian's toolchains: Python's venv, Go, PHP and Composer,
+  // Hugo, Jekyll and MkDocs (Deno is fetched from the npm registry by Forge itself).
   if (have('dpkg') && spawnSync('dpkg', ['-s', 'python3-venv'], { stdio: 'ignore' }).status !== 0) {
     missing.push('python3-venv');
   }
+  // Django's fixture installs Django from wheels the test makes of Debian's python3-django.
+  if (!have('django-admin')) missing.push('python3-django');
   if (!have('go')) missing.push('golang-go');
   if (!have('php')) missing.push('php-cli');
+  if (!have('composer')) missing.push('composer');
   if (!have('hugo')) missing.push('hugo');
+  if (!have('jekyll')) missing.push('jekyll');
+  if (!have('mkdocs')) missing.push('mkdocs');
   // forge ci's JUnit reports are checked against the schema CI servers read, with xmllint.
   if (!have('xmllint')) missing.push('libxml2-utils');
   if (missing.length === 0) return;

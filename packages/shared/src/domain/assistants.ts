@@ -46,6 +46,8 @@ export const DIAGNOSIS_CODES = [
   'TOOLCHAIN_MISSING',
   /** Node ran a CommonJS file as an ES module ("require is not defined in ES module scope"); subjects: [the file, the package.json that makes it ESM]. */
   'MODULE_FORMAT_MISMATCH',
+  /** Another stack's program stopped on an error of its own (a Python exception, a PHP fatal error, a template that fails to render); subjects: [the exception or kind]. */
+  'RUNTIME_ERROR',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;

@@ -45,6 +45,11 @@ export const StackRuntime = z.object({
   buildable: z.boolean(),
   /** The version found on the machine (set by DependencyBot; null in a plan not yet run). */
   found: z.string().nullable().default(null),
+  /**
+   * Where the tool found came from: this machine's PATH, Forge's toolchains/ (already fetched), or
+   * fetched from the npm registry for this build (Deno); null in a plan not yet run.
+   */
+  source: z.enum(['machine', 'toolchains', 'fetched']).nullable().default(null),
 });
 export type StackRuntime = z.infer<typeof StackRuntime>;
 

@@ -15,6 +15,7 @@ import {
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
 import { pipResolution } from './python-rules.ts';
+import { stackCodeError } from './stack-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -91,6 +92,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     imports,
     networkAtBuild,
     portInUse,
+    stackCodeError,
     syntaxError,
     typeError,
     probableCause,
@@ -218,7 +220,10 @@ function stackToolMissing(ctx: Context): Diagnosis | null {
     code: 'TOOLCHAIN_MISSING',
     summary: error.message,
     ...(file ? { file } : {}),
-    suggestion: `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`,
+    suggestion:
+      runtime.tool === 'deno'
+        ? `Let the daemon reach the npm registry, where Forge fetches Deno (the deno package), or install deno on the machine that runs Forge (\`${runtime.installCommand}\`), then build again.`
+        : `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`,
     subjects: [runtime.tool, ...(runtime.minimum ? [runtime.minimum] : [])],
   };
 }

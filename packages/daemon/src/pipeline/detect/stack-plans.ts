@@ -11,6 +11,7 @@ import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
 import type { StackEvidence } from './stacks.ts';
+import { parseJson } from '../../assistants/scan/jsonc.ts';
 
 interface Planned {
   framework: FrameworkPlan;
@@ -128,11 +129,12 @@ export async function planPython(
   const entry = await files.firstFile(PYTHON_ENTRIES);
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
   const module = entry?.replace(/\.py$/, '') ?? 'app';
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
     log.add('framework', framework, file, rule);
     log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
     log.add('start', formatCommand(start), file, rule);
-    return { framework: server(framework, start), install, env };
+    return { framework: { ...server(framework, start), build: django }, install, env };
   };
 
   const procfile = await procfileStart(files, log);
@@ -233,6 +235,78 @@ export async function planPython(
     install,
     env,
   };
+}
+
+/**
+ * Django's build, only where the project has what each command needs: `collectstatic` when its
+ * settings set STATIC_ROOT (without it the command refuses), `migrate` when the database is an SQLite
+ * file (made in the project; a database server is not something Forge provides). Read from the
+ * settings module manage.py names.
+ */
+async function djangoBuild(files: ProjectFiles, log: DecisionLog): Promise<Argv | null> {
+  const manage = (await files.read('manage.py'))?.text ?? '';
+  const module = /DJANGO_SETTINGS_MODULE['"]\s*,\s*['"]([\w.]+)['"]/.exec(manage)?.[1];
+  const settingsFile = module
+    ? await files.firstFile([`${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__init__.py`])
+    : null;
+  if (!settingsFile) {
+    log.add(
+      'build',
+      'none',
+      'manage.py',
+      'no settings module readable from manage.py: no collectstatic or migrate',
+    );
+    return null;
+  }
+  const settings = (await files.read(settingsFile))?.text ?? '';
+  const commands: string[] = [];
+  if (/^STATIC_ROOT\s*=/m.test(settings)) {
+    commands.push('collectstatic');
+    log.add(
+      'collectstatic',
+      'run',
+      settingsFile,
+      `STATIC_ROOT is set in ${settingsFile}: collectstatic gathers the static files there`,
+    );
+  } else {
+    log.add(
+      'collectstatic',
+      'not run',
+      settingsFile,
+      `no STATIC_ROOT in ${settingsFile}: nothing to collect into`,
+    );
+  }
+  if (/django\.db\.backends\.sqlite3/.test(settings)) {
+    commands.push('migrate');
+    log.add(
+      'migrate',
+      'run',
+      settingsFile,
+      `the database is SQLite (${settingsFile}): migrate makes its tables in the project`,
+    );
+  } else {
+    log.add(
+      'migrate',
+      'not run',
+      settingsFile,
+      /DATABASES/.test(settings)
+        ? `the database in ${settingsFile} is a server Forge does not provide: run migrate against it yourself`
+        : `no DATABASES in ${settingsFile}`,
+    );
+  }
+  if (commands.length === 0) return null;
+  // Two manage.py commands in one step: a fixed line Forge writes, run by sh (nothing of the project in it).
+  const build =
+    commands.length === 1
+      ? ['python', 'manage.py', commands[0]!, '--noinput']
+      : ['sh', '-c', commands.map((c) => `python manage.py ${c} --noinput`).join(' && ')];
+  log.add(
+    'build',
+    formatCommand(build),
+    settingsFile,
+    `Django's ${commands.join(' and ')}, from ${settingsFile}`,
+  );
+  return build;
 }
 
 /** Where Go builds the binary it then runs, inside the project (left out of downloads as a dotfolder). */
@@ -342,16 +416,16 @@ export async function planDeno(
   log: DecisionLog,
 ): Promise<Planned> {
   let tasks: Record<string, unknown> = {};
-  try {
-    const text = (await files.read(evidence.file))?.text ?? '{}';
-    const data = defaultLoadersSync['.json'](evidence.file, text) as {
-      tasks?: Record<string, unknown>;
-    } | null;
-    tasks = data?.tasks ?? {};
-  } catch (err) {
-    log.add('tasks', 'unreadable', evidence.file, (err as Error).message);
+  const configText = (await files.read(evidence.file))?.text ?? '{}';
+  // deno.json may hold comments and trailing commas, as Deno reads it.
+  const parsed = parseJson(configText, { jsonc: true });
+  if (!parsed.ok) {
+    log.add('tasks', 'unreadable', evidence.file, `line ${parsed.line}: ${parsed.message}`);
+  } else if (parsed.value && typeof parsed.value === 'object') {
+    const value = (parsed.value as { tasks?: unknown }).tasks;
+    if (value && typeof value === 'object') tasks = value as Record<string, unknown>;
   }
-  const fresh = /\$fresh\/|@fresh\/core/.test((await files.read(evidence.file))?.text ?? '');
+  const fresh = /\$fresh\/|@fresh\/core/.test(configText);
   const framework = fresh ? 'fresh' : 'deno';
   const build = typeof tasks.build === 'string' ? ['deno', 'task', 'build'] : null;
   if (build)
@@ -373,6 +447,30 @@ export async function planDeno(
       env: {},
     };
   }
+  // Its npm: and remote imports are fetched into Deno's cache before the build: from the file the
+  // start task runs (else main.ts), or the config's import map alone.
+  const entry =
+    (typeof tasks.start === 'string'
+      ? await files.firstFile(
+          String(tasks.start)
+            .split(/\s+/)
+            .filter((word) => /^[\w./-]+\.(?:ts|tsx|js|mjs|jsx)$/.test(word) && !word.includes('..')),
+        )
+      : null) ?? main;
+  const install = entry
+    ? ['deno', 'cache', entry]
+    : /"imports"\s*:/.test(configText)
+      ? ['deno', 'install']
+      : null;
+  if (install)
+    log.add(
+      'install',
+      formatCommand(install),
+      entry ?? evidence.file,
+      entry
+        ? `Deno fetches what ${entry} imports (npm: specifiers from the npm registry) into its cache`
+        : `Deno fetches the import map of ${evidence.file} into its cache`,
+    );
   const file = typeof tasks.start === 'string' ? evidence.file : main!;
   log.add('framework', framework, evidence.file, fresh ? 'Fresh in the import map' : "Deno's config");
   log.add('kind', 'server', file, 'a Deno server on PORT');
@@ -384,7 +482,7 @@ export async function planDeno(
       ? `the "start" task: ${String(tasks.start)}`
       : `${main} run with network, environment and read access`,
   );
-  return { framework: server(framework, start), install: null, env: {} };
+  return { framework: { ...server(framework, start), build }, install, env: {} };
 }
 
 /** Hugo's publishDir, Zola's output_dir, MkDocs' site_dir, Jekyll's destination, else the default. */
@@ -437,9 +535,21 @@ export async function planStaticGenerator(
     evidence.file,
     out.key ? `${out.key} in ${evidence.file}` : `${stack}'s default output folder`,
   );
+  // Jekyll would load a Gemfile's bundle through Bundler, which needs every gem installed from
+  // rubygems.org; the machine's Jekyll builds with the gems it has, and a plugin it lacks is named in
+  // Jekyll's own words.
+  const env: Record<string, string> =
+    stack === 'jekyll' ? { JEKYLL_ENV: 'production', JEKYLL_NO_BUNDLER_REQUIRE: 'true' } : {};
+  if (stack === 'jekyll' && (await files.isFile('Gemfile')))
+    log.add(
+      'env',
+      'JEKYLL_NO_BUNDLER_REQUIRE=true',
+      'Gemfile',
+      "the Gemfile's bundle is not installed (rubygems.org is not a registry Forge uses): this machine's jekyll and its gems build the site",
+    );
   return {
     framework: { framework: stack, kind: 'static-build', outputDir: out.dir, build, start: null },
     install: null,
-    env: {},
+    env,
   };
 }

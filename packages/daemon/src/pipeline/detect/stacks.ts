@@ -6,6 +6,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { STACK_LABELS, type Stack, type StackRuntime } from '@forge/shared';
 import { installCommand, type SystemPackages } from '../toolchains/system-packages.ts';
+import { DEFAULT_DENO_MAJOR } from '../toolchains/tools.ts';
 import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
@@ -330,6 +331,13 @@ async function wantedVersion(
         (await first('.ruby-version', (t) => t.split('\n')[0]?.replace(/^ruby-/, ''))) ??
         (await first('Gemfile', (t) => /^\s*ruby\s+['"]([^'"]+)['"]/m.exec(t)?.[1]))
       );
+    case 'deno':
+      // The files setup-deno and version managers read (deno.json has no version field).
+      return (
+        (await first('.dvmrc', (t) => t.split('\n')[0]?.replace(/^v/, ''))) ??
+        (await first('.deno-version', (t) => t.split('\n')[0]?.replace(/^v/, ''))) ??
+        (await first('.tool-versions', (t) => /^deno\s+v?(\S+)/m.exec(t)?.[1]))
+      );
     case 'rust':
       return first('Cargo.toml', (t) => /^\s*rust-version\s*=\s*"([^"]+)"/m.exec(t)?.[1]);
     default:
@@ -370,14 +378,17 @@ export async function planStack(
     installCommand: installCommand(tool.packages),
     buildable: tool.buildable,
     found: null,
+    source: null,
   };
   log.add(
     'runtime',
     version ? `${tool.tool} ${version.wanted}` : tool.tool,
     version?.file ?? evidence.file,
-    version
-      ? `${version.file} asks for ${version.wanted}${minimum ? ` (${minimum} or newer)` : ''}; this machine's ${tool.tool} is used when it satisfies it`
-      : `${STACK_LABELS[stack]} runs with this machine's ${tool.tool} (no version stated)`,
+    stack === 'deno'
+      ? `${version ? `${version.file} asks for ${version.wanted}` : 'no version stated'}: this machine's deno when it is that version, else Deno ${version ? version.wanted : String(DEFAULT_DENO_MAJOR)} from the npm registry into Forge's toolchains`
+      : version
+        ? `${version.file} asks for ${version.wanted}${minimum ? ` (${minimum} or newer)` : ''}; this machine's ${tool.tool} is used when it satisfies it`
+        : `${STACK_LABELS[stack]} runs with this machine's ${tool.tool} (no version stated)`,
   );
   const none: FrameworkPlan = {
     framework: stack,

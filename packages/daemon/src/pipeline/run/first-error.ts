@@ -333,12 +333,44 @@ const phpError: Rule = (view) => {
   return candidate(1, view, m[1]!, view.paths.place(m[2]!, Number(m[3] ?? m[4])), 'php');
 };
 
-/** Hugo: 'Error: error building site: … "/site/layouts/index.html:3:5": execute of template failed: …'. */
-const HUGO_ERROR = /^(?:Error: )?error building site: (.+)$/;
+/**
+ * Hugo: 'Error: Error building site: failed to render pages: render of "home" failed:
+ * "/site/layouts/index.html:1:12": execute of template failed: …', or for a template that does not
+ * parse 'Error: add site dependencies: load resources: loading templates: "/site/layouts/x.html:1:1":
+ * parse failed: …'. The message is what follows the template's place, when it names one.
+ */
+const HUGO_ERROR = /^(?:Error: )?((?:[Ee]rror building site|add site dependencies): .+)$/;
+const HUGO_PLACE = /"([^"]+?):(\d+):(\d+)": (.+)$/;
 const hugoError: Rule = (view) => {
   const m = HUGO_ERROR.exec(view.lines[view.i]!.trim());
   if (!m) return null;
-  return candidate(1, view, m[1]!, placeOn(m[1]!, view.paths), 'hugo');
+  const at = HUGO_PLACE.exec(m[1]!);
+  const place = at ? view.paths.place(at[1]!, Number(at[2]), Number(at[3])) : placeOn(m[1]!, view.paths);
+  return candidate(1, view, at && place ? at[4]! : m[1]!, place, 'hugo');
+};
+
+/**
+ * Jekyll: "Liquid Exception: Liquid syntax error (line 5): 'if' tag was never closed in index.md"
+ * (the line is Liquid's count, not the file's: only an include's own "(/site/_includes/x.html line 3)"
+ * is a place), "Dependency Error: Yikes! It looks like you don't have jekyll-feed or one of its
+ * dependencies installed. …", "Conversion error: Jekyll::Converters::Scss encountered an error …".
+ */
+const JEKYLL_ERROR = /^(Liquid Exception|Dependency Error|Conversion error): (?:Yikes! )?(.+)$/;
+const LIQUID_INCLUDE = /\((\S+) line (\d+)\)/;
+const jekyllError: Rule = (view) => {
+  const m = JEKYLL_ERROR.exec(view.lines[view.i]!.trim());
+  if (!m) return null;
+  const message = m[1] === 'Dependency Error' ? (/^[^.]+\./.exec(m[2]!)?.[0] ?? m[2]!) : m[2]!;
+  const include = LIQUID_INCLUDE.exec(message);
+  const place = include ? view.paths.place(include[1]!, Number(include[2])) : undefined;
+  return candidate(1, view, `${m[1]}: ${message}`, place, 'jekyll');
+};
+
+/** MkDocs: "ERROR    -  Config value 'theme': Unrecognised theme name: 'material'. …". */
+const MKDOCS_ERROR = /^ERROR {4}- {2}(.+)$/;
+const mkdocsError: Rule = (view) => {
+  const m = MKDOCS_ERROR.exec(view.lines[view.i]!.trim());
+  return m ? candidate(1, view, m[1]!, undefined, 'mkdocs') : null;
 };
 
 /** webpack: "ERROR in ./src/index.js 5:2-20" then "Module not found: Error: Can't resolve …" (0-based column). */
@@ -477,6 +509,8 @@ const RULES: readonly Rule[] = [
   goCompiler,
   phpError,
   hugoError,
+  jekyllError,
+  mkdocsError,
   stated,
   packageManager,
 ];

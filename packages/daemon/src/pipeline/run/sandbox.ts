@@ -92,12 +92,13 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
     env.COREPACK_HOME,
     env.BUN_INSTALL_CACHE_DIR ?? (home && join(home, '.bun', 'install', 'cache')),
     env.YARN_GLOBAL_FOLDER ?? (home && join(home, '.yarn', 'berry')),
-    // Other stacks' installs: a project's Python virtual environment, pip's and Go's caches.
+    // Other stacks' installs: a project's Python virtual environment, pip's, Go's and Deno's caches.
     env.VIRTUAL_ENV,
     env.PIP_CACHE_DIR,
     env.GOMODCACHE,
     env.GOCACHE,
     env.GOPATH,
+    env.DENO_DIR,
   ];
   return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }

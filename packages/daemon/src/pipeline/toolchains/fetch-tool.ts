@@ -3,6 +3,7 @@ import path from 'node:path';
 import semver from 'semver';
 import type { OutputLine, RunResult } from '../run/index.ts';
 import { bunBinaryIn, bunExtraPackages, bunNativePackages } from './bun-binary.ts';
+import { denoBinaryIn, denoNativePackage } from './deno-binary.ts';
 import { BIN_DIR, MARKER_FILE, type ToolchainMarker } from './installed.ts';
 import { ToolchainError } from './toolchain-error.ts';
 import { TOOL_COMMANDS, type ToolName } from './tools.ts';
@@ -152,6 +153,25 @@ async function commandTargets(
     }
     return targets;
   }
+  if (input.tool === 'deno') {
+    const native = denoNativePackage();
+    const binary = native ? denoBinaryIn(path.join(input.staging, 'node_modules', native)) : null;
+    const there =
+      binary !== null &&
+      (await fs.stat(binary).then(
+        (st) => st.isFile(),
+        () => false,
+      ));
+    if (!there) {
+      throw new ToolchainError(
+        'TOOLCHAIN_UNAVAILABLE',
+        native
+          ? `deno ${version} was fetched without its binary for ${process.platform}-${process.arch} (${native} was not installed).`
+          : `Deno publishes no binary for ${process.platform}-${process.arch} on the npm registry.`,
+      );
+    }
+    return new Map([['deno', binary]]);
+  }
   const manifest = JSON.parse(await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8')) as {
     bin?: string | Record<string, string>;
   };
@@ -200,7 +220,9 @@ async function verify(input: FetchToolInput, version: string, runtime: readonly 
   });
   if (result.outcome === 'cancelled')
     throw new ToolchainError('CANCELLED', `Checking ${input.tool} was cancelled.`);
-  if (result.outcome !== 'succeeded' || !out.includes(version)) {
+  // `deno --version` says "deno 2.9.6 (stable, release, …)" on its first line.
+  const says = (line: string) => line === version || line.startsWith(`${input.tool} ${version} `);
+  if (result.outcome !== 'succeeded' || !out.some(says)) {
     const said = out.filter(Boolean).slice(-2).join(' · ') || result.error || `exit code ${result.exitCode}`;
     throw new ToolchainError(
       'TOOLCHAIN_UNAVAILABLE',

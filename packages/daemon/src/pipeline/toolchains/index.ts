@@ -29,6 +29,7 @@ export { registryFor, DEFAULT_REGISTRY } from './registry.ts';
 export { bundledNpm, bundledNpmVersion, type BundledNpm } from './bundled-npm.ts';
 export {
   DEFAULT_BUN_MAJOR,
+  DEFAULT_DENO_MAJOR,
   DEFAULT_PNPM_MAJOR,
   DEFAULT_YARN_BERRY_MAJOR,
   YARN_CLASSIC_MAJOR,

