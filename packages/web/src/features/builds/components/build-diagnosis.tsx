@@ -28,6 +28,7 @@ export const DIAGNOSIS_LABELS: Record<DiagnosisCode, string> = {
   MISMATCHED_PACKAGE_VERSIONS: 'Package versions apart',
   TOOLCHAIN_MISSING: 'Toolchain not installed',
   MODULE_FORMAT_MISMATCH: 'CommonJS run as ES module',
+  MISSING_EXPORT: 'Export not found',
 };
 
 /** A place in a file: "src/App.tsx:12:5", "build.mjs:1", or just the file. */
