@@ -478,7 +478,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     // The Node the toolchain was provided for: a repair that declares another (engines.node) has
     // DependencyBot provide again before the steps run again.
-    let providedFor = bp.node?.wanted ?? null;
+    let providedFor = plan.node?.wanted ?? null;
     const replan = async (): Promise<Blueprint> => {
       const read = await must(run, stages.detect, undefined);
       if (read.node && read.node.wanted !== providedFor) {
@@ -501,7 +501,7 @@ export function createPipeline(deps: PipelineDeps) {
         if (!provided.ok) throw new Error(provided.failure.message);
         copyTools = provided.value;
       }
-      return withToolPath(withProvided(read, copyTools), copyTools?.path ?? [], copyTools?.env);
+      return withToolPath(withProvided(read, copyTools), copyTools?.path ?? []);
     };
     // The repairs made in place, each with the diagnosis it answered: the next failure is compared
     // with that one, so a repair that did not move the build forward is undone.
