@@ -9,6 +9,7 @@ import { REPAIR_HINT, type Context } from './context.ts';
  * '<abs>/lib/page' imported from <abs>/build.js". Node resolves a relative import exactly as written
  * (no extension is tried, unlike a bundler), so the import is found again in the importer for its
  * line; when exactly one file is the path with a module extension (page.js), RepairBot writes it.
+ * When none is, the path is in another case or missing: the import rules (imports.ts) read it.
  */
 const NOT_FOUND = /\[ERR_MODULE_NOT_FOUND\]: Cannot find module '([^']+)' imported from (\S+)/;
 
@@ -28,6 +29,8 @@ export async function esmImport(ctx: Context): Promise<Diagnosis | null> {
     if (at < 0) continue;
     const lineNo = source.slice(0, at).split('\n').length;
     const found = NODE_ESM_EXTENSIONS.filter((e) => isFile(ctx.abs(target + e)));
+    // No file with an extension: a path in another case, or no file at all — the import rules say which.
+    if (found.length === 0) continue;
     const base = {
       code: 'MISSING_FILE' as const,
       file: importer,
@@ -45,11 +48,8 @@ export async function esmImport(ctx: Context): Promise<Diagnosis | null> {
     }
     return {
       ...base,
-      summary: `${importer} imports "${written}", which is no file of the project${found.length > 1 ? ` (it could be ${found.map((e) => written + e).join(' or ')})` : ''}.`,
-      suggestion:
-        found.length > 1
-          ? `Write the import with the extension of the file it means.`
-          : `Add the file, or correct the import at ${importer}:${lineNo}.`,
+      summary: `${importer} imports "${written}", but Node's ES modules need the file's extension, and it could be ${found.map((e) => written + e).join(' or ')}.`,
+      suggestion: `Write the import with the extension of the file it means; RepairBot does not guess.`,
       subjects: [written],
     };
   }

@@ -1,4 +1,4 @@
-import { readFile, utimes } from 'node:fs/promises';
+import { readFile, rm, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Diagnosis, type Blueprint, type ErrorCode, type StepName } from '@forge/shared';
@@ -90,6 +90,14 @@ describe('an ES module import without its extension (ERR_MODULE_NOT_FOUND)', () 
     expect(d).toMatchObject({ code: 'MISSING_FILE', file: 'scripts/build.js', line: 2 });
     expect(d.repair).toBeUndefined();
     expect(d.summary).toMatch(/could be \.\/lib\/page\.js or \.\/lib\/page\.mjs/);
+  });
+
+  it('leaves an import in another case to the import rules', async () => {
+    const dir = await project(esmMissingExtension());
+    await writeTree(dir, { 'scripts/Lib/page.js': 'export const page = () => ""\n' });
+    await rm(path.join(dir, 'scripts/lib'), { recursive: true });
+    const d = await diagnosed(dir, await output('node-esm-no-extension', dir));
+    expect(d.repair).not.toBe('ADD_IMPORT_EXTENSION');
   });
 });
 
