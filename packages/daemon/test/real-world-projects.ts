@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ProjectFiles } from '@forge/testing';
+import { withFileLock } from '../src/fs/file-lock.ts';
 
 /** The pnpm the workspace names in "packageManager" and that writes every pnpm-lock.yaml here. */
 export const PNPM_VERSION = '10.20.0';
@@ -560,27 +561,20 @@ async function generate(tool: 'pnpm' | 'yarn', found: Record<string, string>): P
       fs.writeFileSync(path.join(scratch, rel), content);
     }
     // Yarn 1 corrupts a cache two installs write at once (several lockfiles are made in parallel):
-    // a cache of the test run's own, behind Yarn's lock, never the user's (~/.cache/yarn).
+    // a cache of the test run's own, behind the lock the daemon takes for it, never the user's.
     const yarnCache = path.join(os.tmpdir(), 'forge-test-yarn-cache');
     const args =
       tool === 'pnpm'
         ? [`pnpm@${PNPM_VERSION}`, 'install', '--lockfile-only', '--no-frozen-lockfile', '--ignore-scripts']
-        : [
-            `yarn@${YARN_VERSION}`,
-            'install',
-            '--ignore-scripts',
-            '--non-interactive',
-            '--no-progress',
-            '--mutex',
-            `file:${path.join(yarnCache, '.forge-install-mutex')}`,
-          ];
-    fs.mkdirSync(yarnCache, { recursive: true });
-    try {
-      await run('npx', ['--yes', ...args], {
+        : [`yarn@${YARN_VERSION}`, 'install', '--ignore-scripts', '--non-interactive', '--no-progress'];
+    const make = () =>
+      run('npx', ['--yes', ...args], {
         cwd: scratch,
         maxBuffer: 16 * 1024 * 1024,
         env: { ...process.env, YARN_CACHE_FOLDER: yarnCache },
       });
+    try {
+      await (tool === 'yarn' ? withFileLock(path.join(yarnCache, '.forge-install-lock'), make) : make());
     } catch (err) {
       const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
       throw new Error(`npx ${args.join(' ')} failed:\n${stdout}\n${stderr}`);

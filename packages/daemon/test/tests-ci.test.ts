@@ -157,7 +157,12 @@ setInterval(() => {}, 60000);
       expect(b.status).toBe('succeeded');
       expect(testStep(b)).toMatchObject({ status: 'timed-out', detail: 'tests timed out' });
       expect(b.test).toMatchObject({ ran: true, passed: false });
-      expect(b.test!.reason).toBeUndefined();
+      // The verdict says the run was stopped by its timeout, not that the runner failed.
+      expect(b.test!.reason).toBe('timed out after 3s, before the runner said how its tests ended');
+      expect(b.verdict).toMatchObject({
+        status: 'failed',
+        summary: 'npm run test: timed out after 3s, before the runner said how its tests ended',
+      });
     },
   );
 });

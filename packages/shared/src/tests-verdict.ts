@@ -72,9 +72,9 @@ export function testsVerdict(
   if (report.passed) {
     return { ...base, counts, status: 'passed', summary: `${tally ?? 'passed'}${own}` };
   }
+  // A run stopped by its timeout says so (the reason), not that the runner "exited with an error".
+  const ended = report.reason ? `: ${report.reason}` : ' exited with an error';
   const summary =
-    counts && counts.failed > 0
-      ? `${tally}${own}`
-      : `${run} exited with an error${tally ? ` (${tally})` : ''}`;
+    counts && counts.failed > 0 ? `${tally}${own}` : `${run}${ended}${tally ? ` (${tally})` : ''}`;
   return { ...base, counts, status: 'failed', summary };
 }

@@ -131,7 +131,8 @@ function projectSuite(build: Build): JunitSuite {
   if (cases.length === 0) {
     // A runner Forge cannot read: its command is the one case, with the tail of its output.
     if (test.passed === false) {
-      return suite([{ ...at, failure: { message: `${command} failed`, type: 'tests-failed', text: tail } }]);
+      const message = test.reason ? `${command}: ${test.reason}` : `${command} failed`;
+      return suite([{ ...at, failure: { message, type: 'tests-failed', text: tail } }]);
     }
     if (test.passed === null) {
       return suite([{ ...at, skipped: test.reason ?? `${command} ran without a verdict`, systemOut: tail }]);

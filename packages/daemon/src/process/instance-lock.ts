@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { tryFileLock } from '../fs/file-lock.ts';
 
 export const LOCK_FILE = 'daemon.lock';
 
@@ -13,19 +13,6 @@ export interface InstanceLock {
  * daemons started at the same instant cannot both win. Returns null when another process holds it.
  */
 export function acquireInstanceLock(home: string): InstanceLock | null {
-  const db = new Database(path.join(home, LOCK_FILE), { timeout: 0 });
-  try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');
-    // The first write takes the exclusive lock; locking_mode keeps it until the connection closes.
-    db.transaction(() => {
-      db.prepare('DELETE FROM holder').run();
-      db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
-    }).exclusive();
-  } catch (err) {
-    db.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') return null;
-    throw err;
-  }
-  return { release: () => db.close() };
+  const db = tryFileLock(path.join(home, LOCK_FILE));
+  return db ? { release: () => db.close() } : null;
 }

@@ -142,6 +142,28 @@ function envalid(ctx: Context): Found | null {
   return validatorReport('envalid', missing, invalid, start);
 }
 
+/**
+ * An app's own report under a heading about the environment ("Invalid env provided. The following
+ * variables are missing or invalid:"), one variable a line ("- API_URL: Required"): zod's flattened
+ * field errors as many templates print them. The names may be the schema's keys rather than the
+ * variables' (see `readAs`).
+ */
+function envListing(ctx: Context): Found | null {
+  const start = ctx.find(
+    /\b(?:[Ii]nvalid|[Mm]issing)\b.{0,30}\b(?:env|ENV|[Ee]nvironment)\b(?! variables?:\s*$)/,
+  );
+  if (start === -1) return null;
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const entry = new RegExp(`^\\s*[-*•]\\s*(${NAME})\\s*:\\s*(.+)$`);
+  for (let i = start + 1; i < Math.min(ctx.lines.length, start + 30); i += 1) {
+    const m = entry.exec(ctx.lines[i]!);
+    if (m) (/^Required\b|received undefined/.test(m[2]!.trim()) ? missing : invalid).push(m[1]!);
+    else if (/^\s+at |^\S.*Error: /.test(ctx.lines[i]!)) break;
+  }
+  return validatorReport("the app's env check", missing, invalid, start);
+}
+
 /** Python: "KeyError: 'X'" where the traceback above reads os.environ. */
 function pythonKeyError(ctx: Context): Found | null {
   for (let i = 0; i < ctx.lines.length; i += 1) {
@@ -262,8 +284,39 @@ const NOT_SOURCE = new Set([
  * Where the code reads `name`: the first line that reads it in a file the error's stack names, else
  * in the project's source files (a bounded walk). The place a developer opens to see what it is for.
  */
-async function readPlace(ctx: Context, name: string, frames: readonly Place[]): Promise<Place | null> {
-  const pattern = envRead(name);
+function readPlace(ctx: Context, name: string, frames: readonly Place[]): Promise<Place | null> {
+  return firstLine(ctx, envRead(name), frames);
+}
+
+/** A key of an object filled from the environment under another name: `API_URL: process.env.NEXT_PUBLIC_API_URL`. */
+const keyRead = (key: string): RegExp =>
+  new RegExp(
+    `(?:^|[\\s{,])["']?${escape(key)}["']?\\s*:\\s*(?:process\\.env|import\\.meta\\.env)(?:\\.(${NAME})\\b|\\[\\s*["'\`](${NAME})["'\`]\\s*\\])`,
+  );
+
+/**
+ * The variable a validator's key stands for: the app fills its schema's `API_URL` from
+ * process.env.NEXT_PUBLIC_API_URL, so NEXT_PUBLIC_API_URL is what must be set. The key itself when the
+ * code reads it under its own name or no line maps it.
+ */
+async function readAs(ctx: Context, key: string, frames: readonly Place[]): Promise<string> {
+  const pattern = keyRead(key);
+  const place = await firstLine(ctx, pattern, frames);
+  if (!place) return key;
+  const text = (await ctx.readText(place.file, 4 * 1024 * 1024)) ?? '';
+  const m = pattern.exec(text.split('\n')[(place.line ?? 1) - 1] ?? '');
+  return m?.[1] ?? m?.[2] ?? key;
+}
+
+/** Frames of the app's own source: not a build's output (.next, dist), which the walk below skips too. */
+const inSource = (frames: readonly Place[]): Place[] =>
+  frames.filter((f) => !f.file.split('/').some((part) => NOT_SOURCE.has(part)));
+
+/**
+ * The first line matching `pattern` in a file the error's stack names, else in the project's source
+ * files (a bounded walk, node_modules and build outputs never).
+ */
+async function firstLine(ctx: Context, pattern: RegExp, frames: readonly Place[]): Promise<Place | null> {
   const lineIn = async (file: string): Promise<Place | null> => {
     const text = await ctx.readText(file, 4 * 1024 * 1024);
     if (text === null) return null;
@@ -271,7 +324,7 @@ async function readPlace(ctx: Context, name: string, frames: readonly Place[]): 
     const i = lines.findIndex((l) => pattern.test(l));
     return i < 0 ? null : { file, line: i + 1 };
   };
-  for (const frame of frames) {
+  for (const frame of inSource(frames)) {
     const found = await lineIn(frame.file);
     if (found) return found;
   }
@@ -327,12 +380,17 @@ function stepText(ctx: Context): string {
 
 /** MISSING_ENV: an environment variable the app needs and was not given (or whose value it refused). */
 export async function missingEnv(ctx: Context): Promise<Diagnosis | null> {
-  const found = t3Env(ctx) ?? envalid(ctx) ?? pythonKeyError(ctx) ?? sentence(ctx);
+  const found = t3Env(ctx) ?? envalid(ctx) ?? envListing(ctx) ?? pythonKeyError(ctx) ?? sentence(ctx);
   if (!found) return null;
   const planEnv = ctx.input.blueprint?.env ?? {};
   const docs = await templates(ctx);
   const documented = (name: string) => docs.find((d) => d.names.has(name))?.file;
   const frames = framesNear(ctx, found.index);
+  if (found.by) {
+    // A validator reports its schema's keys: name the variables the code fills them from.
+    found.missing = await Promise.all(found.missing.map((k) => readAs(ctx, k, frames)));
+    found.invalid = await Promise.all(found.invalid.map((k) => readAs(ctx, k, frames)));
+  }
   const names = [...found.missing, ...found.invalid];
   if (found.needsConfirmation) {
     const name = names[0]!;

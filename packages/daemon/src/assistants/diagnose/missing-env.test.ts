@@ -264,6 +264,23 @@ describe('MISSING_ENV', () => {
     );
   });
 
+  it("an app's own zod check: the variable the code reads, not the schema's key", async () => {
+    const d = await diagnoseCase('zod-flatten-env');
+    // The schema's key is API_URL; the code fills it from NEXT_PUBLIC_API_URL, which is what to set.
+    expect(d).toMatchObject({
+      code: 'MISSING_ENV',
+      subjects: ['NEXT_PUBLIC_API_URL'],
+      file: 'src/config/env.js',
+      line: 10,
+    });
+    expect(d.summary).toBe(
+      "The build needs the environment variable NEXT_PUBLIC_API_URL, which is not set (the app's env check).",
+    );
+    expect(d.suggestion).toContain('{ "env": { "NEXT_PUBLIC_API_URL": "…" } }');
+    expect(d.suggestion).toContain('src/config/env.js:10 reads NEXT_PUBLIC_API_URL from the environment.');
+    expect(d.suggestion).toContain('.env.example documents it.');
+  });
+
   it('envalid, in a server that stops at start', async () => {
     const d = await diagnoseCase('envalid-missing', { step: 'preview' });
     expect(d).toMatchObject({ code: 'MISSING_ENV', subjects: ['DATABASE_URL', 'SESSION_SECRET'] });

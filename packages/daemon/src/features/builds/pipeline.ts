@@ -816,13 +816,28 @@ export function createPipeline(deps: PipelineDeps) {
 
     const outputStore = layout.outputDir(name);
     const project = repo.project(name);
-    const earlier =
+    const stored =
       bp.kind === 'static-build' &&
       !run.snapshot().noCache &&
       project?.output?.hash === hash &&
       fs.existsSync(outputStore)
         ? repo.get(project.output.buildId)
         : null;
+    // An output built with its tests skipped has no test report to carry over: a build whose
+    // tests count builds again, so that its verdict is its tests' and not a blank.
+    const untested =
+      stored &&
+      bp.test &&
+      !stored.test &&
+      testsPolicyOf({ testsOption: run.snapshot().testsOption, blueprint: bp }).policy !== 'skip';
+    if (untested) {
+      run.log(
+        'CacheBot',
+        'info',
+        `Same source and plan as build ${stored.id}, but its tests were skipped: building again to run them.`,
+      );
+    }
+    const earlier = untested ? null : stored;
     if (earlier) {
       await must(run, cacheStage, { earlier });
       run.to({ status: 'running', stage: 'build-success' });

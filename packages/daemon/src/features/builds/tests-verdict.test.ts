@@ -33,6 +33,9 @@ describe('testsVerdict', () => {
 
   it('says how a runner failed when no case did; a stopped runner is skipped with its reason', () => {
     expect(of(report({ passed: false }))?.summary).toBe('npm run test exited with an error');
+    expect(of(report({ passed: false, reason: 'timed out after 3s' }))?.summary).toBe(
+      'npm run test: timed out after 3s',
+    );
     expect(of(report({ passed: null, reason: 'it watches' }))).toMatchObject({
       status: 'skipped',
       reason: 'it watches',

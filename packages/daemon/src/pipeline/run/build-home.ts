@@ -8,8 +8,8 @@ type Env = Readonly<Record<string, string | undefined>>;
  * every build of this daemon (a warm cache after the first install) and by nothing else, so no
  * other program, user or Forge writes them meanwhile. Safe under parallel builds: npm's cacache,
  * pnpm's metadata cache and store, Yarn Berry's and bun's caches write each entry to a temporary
- * and rename it in; Yarn 1's does not, so its installs take the cache's lock (install.ts
- * withYarnMutex). pnpm's store is FORGE_HOME/store (set by the install step).
+ * and rename it in; Yarn 1's does not, so its installs hold the cache's lock (install.ts
+ * yarnCacheLock). pnpm's store is FORGE_HOME/store (set by the install step).
  */
 export function forgeCaches(cachesDir: string): Record<string, string> {
   return {

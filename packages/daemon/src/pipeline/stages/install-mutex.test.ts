@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeBlueprint } from '@forge/testing';
-import { withYarnMutex } from './install.ts';
+import { withYarnNetworkTimeout, YARN_NETWORK_TIMEOUT_MS, yarnCacheLock } from './install.ts';
 
-describe('Yarn 1 installs take the shared cache lock', () => {
+describe('Yarn 1 installs hold the shared cache lock', () => {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-yarn-cache-'));
   const yarn1 = {
     tool: 'yarn',
@@ -16,7 +16,7 @@ describe('Yarn 1 installs take the shared cache lock', () => {
     file: 'yarn.lock',
   } as const;
 
-  it('adds --mutex on the cache folder for Yarn 1 only', () => {
+  it("is the cache folder's lock, for Yarn 1 only", () => {
     const install = ['yarn', 'install', '--frozen-lockfile', '--non-interactive', '--no-progress'];
     const bp = makeBlueprint({
       packageManager: 'yarn',
@@ -24,30 +24,40 @@ describe('Yarn 1 installs take the shared cache lock', () => {
       toolchain: yarn1,
       env: { YARN_CACHE_FOLDER: path.join(cache, 'v6') },
     });
-    expect(withYarnMutex(bp, '/unused')).toEqual([
-      ...install,
-      '--mutex',
-      `file:${path.join(cache, 'v6', '.forge-install-mutex')}`,
-    ]);
-    expect(fs.statSync(path.join(cache, 'v6')).isDirectory()).toBe(true);
+    expect(yarnCacheLock(bp, '/unused')).toBe(path.join(cache, 'v6', '.forge-install-lock'));
     const berry = makeBlueprint({
       packageManager: 'yarn',
       install: ['yarn', 'install', '--immutable'],
       toolchain: { ...yarn1, package: '@yarnpkg/cli-dist', request: '4' },
     });
-    expect(withYarnMutex(berry, cache)).toEqual(['yarn', 'install', '--immutable']);
+    expect(yarnCacheLock(berry, cache)).toBeNull();
     const npm = makeBlueprint({ packageManager: 'npm', install: ['npm', 'ci'] });
-    expect(withYarnMutex(npm, cache)).toEqual(['npm', 'ci']);
+    expect(yarnCacheLock(npm, cache)).toBeNull();
   });
 
   it("locks Forge's own Yarn cache, inside FORGE_HOME, when the project names none", () => {
     const install = ['yarn', 'install', '--frozen-lockfile'];
     const bp = makeBlueprint({ packageManager: 'yarn', install, toolchain: yarn1 });
     const caches = path.join(cache, 'forge-home', 'caches');
-    expect(withYarnMutex(bp, caches)).toEqual([
-      ...install,
-      '--mutex',
-      `file:${path.join(caches, 'yarn', '.forge-install-mutex')}`,
-    ]);
+    expect(yarnCacheLock(bp, caches)).toBe(path.join(caches, 'yarn', '.forge-install-lock'));
+  });
+});
+
+describe("Yarn 1's network timeout", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-yarnrc-'));
+
+  it("is Forge's longer one unless the project sets its own", () => {
+    expect(withYarnNetworkTimeout({ A: '1' }, dir)).toEqual({
+      A: '1',
+      YARN_NETWORK_TIMEOUT: String(YARN_NETWORK_TIMEOUT_MS),
+    });
+    expect(withYarnNetworkTimeout({ YARN_NETWORK_TIMEOUT: '5000' }, dir)).toEqual({
+      YARN_NETWORK_TIMEOUT: '5000',
+    });
+    fs.writeFileSync(
+      path.join(dir, '.yarnrc'),
+      'registry "https://registry.npmjs.org"\nnetwork-timeout 1000000\n',
+    );
+    expect(withYarnNetworkTimeout({}, dir)).toEqual({});
   });
 });

@@ -14,6 +14,7 @@ import { isStoreInstall, usesStore } from '../toolchains/index.ts';
 import { registryFor } from '../toolchains/registry.ts';
 import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
+import { withFileLock } from '../../fs/file-lock.ts';
 import { forgeCaches } from '../run/index.ts';
 import { commandFailure, diskFullFailure, type Stage, type StageContext, type StageResult } from './types.ts';
 
@@ -46,18 +47,46 @@ async function installOtherStack(
 
 /**
  * Yarn 1 corrupts its cache when two installs write it at once ("corrupt tarball", a missing
- * .yarn-metadata.json): every Yarn 1 install of every build takes the cache's own lock (Yarn's
- * `--mutex file:`), across processes, so builds of Yarn 1 projects side by side install one after
- * the other. The cache is the one the install uses: the project's YARN_CACHE_FOLDER, else Forge's
- * (FORGE_HOME/caches/yarn).
+ * .yarn-metadata.json): every Yarn 1 install of every build holds the cache's lock while it runs,
+ * across processes (daemons and workers sharing a YARN_CACHE_FOLDER), so builds of Yarn 1 projects
+ * side by side install one after the other. The lock is Forge's (fs/file-lock.ts), not Yarn's own
+ * `--mutex file:`, which crashes the install with ECOMPROMISED when Yarn's event loop is held up
+ * for a few seconds on a busy machine. The cache is the one the install uses: the project's
+ * YARN_CACHE_FOLDER, else Forge's (FORGE_HOME/caches/yarn). Null for every other install.
  */
-export function withYarnMutex(bp: Blueprint, cachesDir: string): string[] {
+export function yarnCacheLock(bp: Blueprint, cachesDir: string): string | null {
   const argv = bp.install!;
   const classic = bp.packageManager === 'yarn' && bp.toolchain?.package === 'yarn';
-  if (!classic || argv[0] !== 'yarn' || argv.some((a) => a.startsWith('--mutex'))) return argv;
+  if (!classic || argv[0] !== 'yarn' || argv.some((a) => a.startsWith('--mutex'))) return null;
   const cache = bp.env.YARN_CACHE_FOLDER ?? forgeCaches(cachesDir).YARN_CACHE_FOLDER!;
-  fs.mkdirSync(cache, { recursive: true });
-  return [...argv, '--mutex', `file:${path.join(cache, '.forge-install-mutex')}`];
+  return path.join(cache, '.forge-install-lock');
+}
+
+/** Yarn 1's wait for a silent download, when the project does not set one (Yarn's own is 30 s). */
+export const YARN_NETWORK_TIMEOUT_MS = 600_000;
+
+/**
+ * Yarn 1 gives up on a download that sends nothing for 30 s (ESOCKETTIMEDOUT), which a big tarball
+ * through a busy proxy or on a loaded machine can do, and the whole install fails. Forge gives it
+ * YARN_NETWORK_TIMEOUT_MS unless the project chose its own (`network-timeout` in its .yarnrc, or
+ * YARN_NETWORK_TIMEOUT in the forge config's env): Yarn lets the variable win over the .yarnrc.
+ */
+export function withYarnNetworkTimeout(
+  env: Record<string, string>,
+  projectDir: string,
+): Record<string, string> {
+  if (env.YARN_NETWORK_TIMEOUT !== undefined) return env;
+  const yarnrc = readTextIfSmall(path.join(projectDir, '.yarnrc'));
+  if (yarnrc !== null && /^\s*"?network-timeout"?\s/m.test(yarnrc)) return env;
+  return { ...env, YARN_NETWORK_TIMEOUT: String(YARN_NETWORK_TIMEOUT_MS) };
+}
+
+function readTextIfSmall(file: string): string | null {
+  try {
+    return fs.statSync(file).size <= 64 * 1024 ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -88,7 +117,7 @@ export async function installIn(
 ): Promise<StageResult<void>> {
   const { layout } = where;
   if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, where.root);
-  const argv = withYarnMutex(bp, layout.cachesDir);
+  const argv = bp.install!;
   const projectDir = path.join(where.root, bp.installDir);
   const nodeModules = path.join(projectDir, 'node_modules');
   const kept = path.join(layout.depsDir(ctx.projectName), 'node_modules');
@@ -139,18 +168,27 @@ export async function installIn(
       fs.mkdirSync(dir, { recursive: true });
     }
   }
-  const result = await ctx.run({
-    argv,
-    cwd: projectDir,
-    env: store ? { ...bp.env, npm_config_store_dir: store } : bp.env,
-    timeoutMs: bp.timeoutMs,
-    // The store and the project on one mount: pnpm hard-links instead of copying.
-    ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
-    onLine: (line) => {
-      output.onLine(line);
-      space.onLine(line);
-    },
-  });
+  const lock = yarnCacheLock(bp, layout.cachesDir);
+  const env = lock ? withYarnNetworkTimeout(bp.env, projectDir) : bp.env;
+  const install = () =>
+    ctx.run({
+      argv,
+      cwd: projectDir,
+      env: store ? { ...env, npm_config_store_dir: store } : env,
+      timeoutMs: bp.timeoutMs,
+      // The store and the project on one mount: pnpm hard-links instead of copying.
+      ...(store ? { writable: [store], linkedRoot: layout.home } : {}),
+      onLine: (line) => {
+        output.onLine(line);
+        space.onLine(line);
+      },
+    });
+  const result = lock
+    ? await withFileLock(lock, install, {
+        signal: ctx.signal,
+        onWait: () => ctx.log('info', 'Waiting for another Yarn 1 install that writes the same cache…'),
+      })
+    : await install();
   const failed = commandFailure(result, text, 'INSTALL_FAILED', output);
   const full = diskFullFailure(failed, text, space, projectDir);
   if (full) {

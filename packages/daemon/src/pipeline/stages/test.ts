@@ -7,6 +7,7 @@ import {
   formatTestCounts,
   plural,
   TEST_REPORT_PLACEHOLDER,
+  writeDuration,
   type Blueprint,
   type StepStatus,
   type TestCounts,
@@ -296,7 +297,9 @@ export function testStage(deps: { layout: HomeLayout }): Stage<Blueprint, TestRe
                   : NO_BROWSER
             }`
           : `stopped after ${after}: ${stopped.reason} and would never end; ${RUN_ONCE}`
-        : null;
+        : result.outcome === 'timed-out'
+          ? `timed out after ${writeDuration(Math.min(bp.timeoutMs, TEST_TIMEOUT_MS))}, before the runner said how its tests ended`
+          : null;
       const passed = stopped ? null : result.outcome === 'succeeded';
       const got = read as Awaited<ReturnType<typeof readReport>> | null;
       const results = got && 'results' in got ? got.results : null;
