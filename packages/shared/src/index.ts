@@ -7,6 +7,7 @@ export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './tests-verdict.ts';
 export * from './paths.ts';
+export * from './diagnosis-others.ts';
 export * from './domain/stage.ts';
 export * from './domain/bots.ts';
 export * from './domain/log.ts';

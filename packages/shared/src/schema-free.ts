@@ -11,3 +11,4 @@ export * from './format-blueprint.ts';
 export * from './duration.ts';
 export * from './node-summary.ts';
 export * from './paths.ts';
+export * from './diagnosis-others.ts';

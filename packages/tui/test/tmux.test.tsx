@@ -5,62 +5,26 @@
  *
  * Needs tmux and the built CLI, daemon and dashboard (`pnpm build`); skipped, saying which, without.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, REPO_ROOT, startDaemon, writeProject, type TestDaemon } from '@forge/testing';
+import { startDaemon, writeProject, type TestDaemon } from '@forge/testing';
+import { BARE_PROMPT, FORGE_BIN, PROMPT, skipReason, tmuxSession } from './tmux-session.ts';
 
-const FORGE_BIN = join(REPO_ROOT, 'packages/cli/bin/forge.js');
-const BUILT = ['packages/cli/dist/forge.js', 'packages/daemon/dist/main.js', 'packages/tui/dist/index.js'];
 const COLUMNS = 160;
 const ROWS = 45;
-/** The shell prompt inside the session: what "back to the shell" looks like. */
-const PROMPT = 'forge-tmux-test$ ';
-/** capture-pane drops trailing spaces: the prompt as it reads on an empty command line. */
-const BARE_PROMPT = PROMPT.trimEnd();
 
-const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
-const missing = BUILT.filter((file) => !existsSync(join(REPO_ROOT, file)));
-const skipReason = !hasTmux
-  ? 'tmux is not installed (apt-get install -y tmux)'
-  : missing.length > 0
-    ? `the built ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing (run pnpm build)`
-    : null;
 if (skipReason) console.warn(`tmux test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('forge tui in tmux', () => {
   let daemon: TestDaemon | undefined;
   let cwd: string;
   let socket: string;
-
-  /**
-   * tmux on a private socket (the developer's sessions are never touched). The server it starts
-   * passes its environment to the session's shell: the developer's or CI's settings that would
-   * change what forge or Ink do are scrubbed (Ink draws nothing live under CI), and forge is
-   * pointed at the test daemon.
-   */
-  const tmux = (...args: string[]) => {
-    const env = cleanEnv({ FORGE_URL: daemon!.url, FORGE_HOME: daemon!.home });
-    delete env.TMUX;
-    const result = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', env });
-    if (result.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${result.stderr}`);
-    return result.stdout;
-  };
-  const screen = () => tmux('capture-pane', '-p', '-t', 'forge');
-  /** Polls the screen (a terminal has no event to await) until one capture passes `test`. */
-  const waitForScreen = async (what: string, test: (text: string) => boolean, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = screen();
-      if (test(text)) return text;
-      if (Date.now() > deadline)
-        throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${text}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const session = () => tmuxSession(socket, () => daemon!);
+  const tmux = (...args: string[]) => session().tmux(...args);
+  const waitForScreen = (what: string, test: (text: string) => boolean, timeoutMs?: number) =>
+    session().waitForScreen(what, test, timeoutMs);
 
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), 'forge-tui-tmux-cwd-'));
@@ -70,30 +34,14 @@ describe.skipIf(skipReason !== null)('forge tui in tmux', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (socket) spawnSync('tmux', ['-S', socket, 'kill-server'], { stdio: 'ignore' });
+    if (socket) session().kill();
     await daemon?.stop();
     if (cwd) await rm(cwd, { recursive: true, force: true });
   }, 30_000);
 
   it('uploads a ZIP with u, shows the build reaching Integration Available, and gives the shell back on q', async () => {
-    // A plain sh with a known prompt, in the fixture's folder. Given as words, the command runs
-    // without a shell of tmux's own in between (bash would drop PS1 on the way).
-    const size = ['-x', `${COLUMNS}`, '-y', `${ROWS}`];
-    tmux(
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-s',
-      'forge',
-      ...size,
-      '-c',
-      cwd,
-      'env',
-      `PS1=${PROMPT}`,
-      'sh',
-    );
-    await waitForScreen('the shell prompt', (text) => text.includes(BARE_PROMPT));
+    // A plain sh with a known prompt, in the fixture's folder.
+    await session().start(cwd, COLUMNS, ROWS);
     tmux('send-keys', '-t', 'forge', '-l', `node ${FORGE_BIN} tui`);
     tmux('send-keys', '-t', 'forge', 'Enter');
 

@@ -64,7 +64,7 @@ describe('a proposed repair in FixIt carries what its trial on a copy showed', (
     await report.waitFor({ timeout: 30_000 });
     const proposed = report.getByRole('region', { name: 'Proposed repairs' });
     const item = proposed.getByRole('listitem', { name: failed.repairs[0]!.summary });
-    await item.getByRole('note', { name: 'Verified: verified: the build passes' }).waitFor();
+    await item.getByRole('note', { name: 'Verified: the build passes', exact: true }).waitFor();
     await item.scrollIntoViewIfNeeded();
     await screenshot(page, 'fixit-repair-verified');
     expect(errors).toEqual([]);

@@ -1,10 +1,12 @@
 import type { BuildError, Diagnosis, Repair, ToolError } from '@forge/shared';
+import { diagnosedPlace, otherErrors } from '@forge/shared/schema-free';
 import { sanitize, type Tone } from '../terminal.ts';
 
 /**
  * How forge says why a build failed, the same in every command: the first error line the tool
  * printed (with its file:line) first, then Forge's one-sentence message, then the command that
- * prints the whole log. Types only from @forge/shared: `forge status` loads this without schemas.
+ * prints the whole log. Types only from @forge/shared (values from its schema-free entry): `forge status`
+ * loads this without schemas.
  */
 
 /** "src/App.tsx:12:5" (or "src/App.tsx:12"). */
@@ -82,8 +84,10 @@ export function failureLines(
 }
 
 /** "src/App.tsx:12:5" for a diagnosis (or just the file when it names no line). */
-export const diagnosisPlace = (d: Pick<Diagnosis, 'file' | 'line' | 'column'>): string | null =>
-  d.file ? sanitize(`${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}`) : null;
+export const diagnosisPlace = (d: Pick<Diagnosis, 'file' | 'line' | 'column'>): string | null => {
+  const place = diagnosedPlace(d);
+  return place ? sanitize(place) : null;
+};
 
 /** The command that applies the repairs proposed for a build. */
 export const fixCommand = (buildId: string): string => `forge fix ${buildId}`;
@@ -101,31 +105,18 @@ export function diagnosisRows(diagnosis: Diagnosis): [string, string][] {
   return rows;
 }
 
-/** Other errors listed one by one under the diagnosis; the rest are counted. */
-const MAX_OTHER_ROWS = 5;
-
 /**
- * The failure's other errors, each diagnosed: repaired with the first in the same pass (it has a
- * repair), or left for the developer ("remains").
+ * The failure's other errors (the words every client shares): each repaired with the first in the
+ * same pass, or left for the developer ("remains").
  */
 function otherRows(diagnosis: Diagnosis): [string, string][] {
-  const others = diagnosis.others ?? [];
-  if (others.length === 0) return [];
-  const repairable = others.filter((o) => o.repair).length;
-  const rows: [string, string][] = [
-    [
-      'also',
-      `${others.length} more error${others.length === 1 ? '' : 's'}: ${repairable} repairable in the same pass, ${others.length - repairable} remain${others.length - repairable === 1 ? 's' : ''}`,
-    ],
-  ];
-  for (const o of others.slice(0, MAX_OTHER_ROWS)) {
-    const place = diagnosisPlace(o);
-    rows.push([
-      o.repair ? 'repairable' : 'remains',
-      `${place ? `${place} ` : ''}${sanitize(o.summary)} [${o.code}]`,
-    ]);
+  const view = otherErrors(diagnosis);
+  if (!view) return [];
+  const rows: [string, string][] = [['also', view.heading]];
+  for (const { error, state, place } of view.listed) {
+    rows.push([state, `${place ? `${sanitize(place)} ` : ''}${sanitize(error.summary)} [${error.code}]`]);
   }
-  if (others.length > MAX_OTHER_ROWS) rows.push(['also', `…and ${others.length - MAX_OTHER_ROWS} more`]);
+  if (view.more) rows.push(['also', view.more]);
   return rows;
 }
 

@@ -6,7 +6,9 @@ import {
   formatDuration,
   frameworkWithStack,
   formatTestCounts,
+  diagnosedPlace,
   isFinished,
+  otherErrors,
   testsVerdict,
   verdictFails,
   type Build,
@@ -70,8 +72,13 @@ const diagnosisOf = (build: Build | null | undefined): Diagnosis | null =>
     ? build.diagnosis
     : null;
 
-const diagnosisRowCount = (diagnosis: Diagnosis | null): number =>
-  diagnosis ? (diagnosis.suggestion ? 2 : 1) : 0;
+/** The diagnosis, its suggestion, and its other errors (a heading, each listed, the count of the rest). */
+const diagnosisRowCount = (diagnosis: Diagnosis | null): number => {
+  if (!diagnosis) return 0;
+  const others = otherErrors(diagnosis);
+  const otherRows = others ? 1 + others.listed.length + (others.more ? 1 : 0) : 0;
+  return (diagnosis.suggestion ? 2 : 1) + otherRows;
+};
 
 /** The repairs made during the build or proposed for it (a build may succeed thanks to them). */
 const repairsOf = (build: Build | null | undefined): NonNullable<Build['repairs']> =>
@@ -290,12 +297,11 @@ function ToolErrorLines({ error, buildId }: { error: BuildError; buildId: string
 
 /**
  * ScanBot's diagnosis of a failed build: the file:line it points at (project-relative) and what is
- * wrong, then on its own line what to do.
+ * wrong, then on its own line what to do, then the failure's other errors as the CLI lists them.
  */
 function DiagnosisLines({ diagnosis }: { diagnosis: Diagnosis }) {
-  const place = diagnosis.file
-    ? `${diagnosis.file}${diagnosis.line ? `:${diagnosis.line}${diagnosis.column ? `:${diagnosis.column}` : ''}` : ''}`
-    : null;
+  const place = diagnosedPlace(diagnosis);
+  const others = otherErrors(diagnosis);
   return (
     <>
       <Text wrap="truncate-end">
@@ -307,6 +313,22 @@ function DiagnosisLines({ diagnosis }: { diagnosis: Diagnosis }) {
         <Text dimColor wrap="truncate-end">
           → {diagnosis.suggestion}
         </Text>
+      )}
+      {others && (
+        <>
+          <Text color="yellow" wrap="truncate-end">
+            {others.heading}
+          </Text>
+          {others.listed.map(({ error, state, place: at }, i) => (
+            <Text key={i} wrap="truncate-end">
+              {'  '}
+              <Text color={state === 'repairable' ? 'green' : 'red'}>{state}</Text>{' '}
+              {at ? <Text bold>{at} </Text> : ''}
+              {error.summary} <Text dimColor>[{error.code}]</Text>
+            </Text>
+          ))}
+          {others.more && <Text dimColor>{`  ${others.more}`}</Text>}
+        </>
       )}
     </>
   );

@@ -313,7 +313,7 @@ export function createPipeline(deps: PipelineDeps) {
       caches: layout.cachesDir,
     }),
     diagnose: diagnoseStage({ layout, repo }),
-    repair: repairStage({ layout, journal: deps.journal }),
+    repair: repairStage({ layout, journal: deps.journal, sandbox: deps.sandbox }),
     lint: lintStage({ layout }),
   };
 

@@ -13,7 +13,7 @@ export interface PreviewInput {
 }
 
 /** The project's root from a server app's folder (`root` is the project's folder joined with appDir). */
-const projectRootOf = (root: string, appDir: string): string =>
+export const projectRootOf = (root: string, appDir: string): string =>
   path.resolve(
     root,
     ...appDir
@@ -26,7 +26,7 @@ const projectRootOf = (root: string, appDir: string): string =>
  * A start that failed, as the step's failure: the one-sentence reason, and the app's last lines and
  * first error line as evidence (each line its own, never run together into the message).
  */
-function startFailure(err: unknown): BuildFailure {
+export function startFailure(err: unknown): BuildFailure {
   if (err instanceof ServerAppStartError) {
     return { ...failure('failed', 'PREVIEW_FAILED', err.message), evidence: err.evidence };
   }

@@ -60,6 +60,8 @@ export const newBackupDir = (layout: HomeLayout, projectName: string): string =>
 export function repairStage(deps: {
   layout: HomeLayout;
   journal: RepairJournal;
+  /** Whether the machine's sandbox is used: a server app started on a trial's copy runs in it too. */
+  sandbox?: boolean;
 }): Stage<RepairStageInput, RepairDone | null> {
   const { layout, journal } = deps;
   return {
@@ -95,7 +97,13 @@ export function repairStage(deps: {
       const at = new Date().toISOString();
       if (!apply) {
         const tried = trial
-          ? await tryRepair(ctx, layout, { plan, blueprint, ...(installMode ? { installMode } : {}), trial })
+          ? await tryRepair(ctx, layout, {
+              plan,
+              blueprint,
+              ...(installMode ? { installMode } : {}),
+              trial,
+              sandbox: deps.sandbox ?? false,
+            })
           : null;
         const verification = tried?.verification;
         if (verification?.status === 'fails') {

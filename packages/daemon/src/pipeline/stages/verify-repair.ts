@@ -1,22 +1,25 @@
 import fs from 'node:fs';
 import { copyFile, cp, link, mkdir, mkdtemp, readdir, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import type {
-  Blueprint,
-  DiagnosedError,
-  Diagnosis,
-  RepairVerification,
-  StepName,
-  ToolError,
+import {
+  formatCommand,
+  type Blueprint,
+  type DiagnosedError,
+  type Diagnosis,
+  type RepairVerification,
+  type StepName,
+  type ToolError,
 } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import { diagnose } from '../../assistants/diagnose/index.ts';
 import { applyPlan, installArgs, type InstallMode, type RepairPlan } from '../../assistants/repair/index.ts';
 import { discardDir } from '../../fs/moves.ts';
 import { builtOutput } from '../checks/built-output.ts';
+import { startServerApp } from '../../features/preview/server-app.ts';
 import { buildIn } from './build.ts';
 import { installIn } from './install.ts';
-import type { BuildFailure, StageContext } from './types.ts';
+import { projectRootOf, startFailure } from './preview.ts';
+import { failure, type BuildFailure, type StageContext } from './types.ts';
 
 /** What a proposal is tried against: the step that failed, ScanBot's reading of it, how to plan the copy. */
 export interface TrialRequest {
@@ -46,8 +49,11 @@ export interface FailureErrors {
   errors?: readonly ToolError[] | undefined;
 }
 
-/** Steps a trial runs again: the install, then the build. A server's start is not tried on a copy. */
-const TRIED: ReadonlySet<StepName> = new Set<StepName>(['install', 'build']);
+/** Steps a trial runs again: the install, then the build, then (a server app) its start. */
+const TRIED: ReadonlySet<StepName> = new Set<StepName>(['install', 'build', 'preview']);
+
+/** How long a server app started on the copy has to answer an HTTP request once it listens. */
+const TRIAL_ANSWER_TIMEOUT_MS = 10_000;
 
 /** The errors a diagnosis stands for, its others' with its own: one per package, script or import, else one. */
 export function errorsOf(d: Diagnosis): string[] {
@@ -93,10 +99,18 @@ export function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
 export async function tryRepair(
   ctx: StageContext,
   layout: HomeLayout,
-  input: { plan: RepairPlan; blueprint: Blueprint; installMode?: InstallMode; trial: TrialRequest },
+  input: {
+    plan: RepairPlan;
+    blueprint: Blueprint;
+    installMode?: InstallMode;
+    trial: TrialRequest;
+    /** Whether a server app started on the copy runs in the sandbox, as the preview step runs it. */
+    sandbox?: boolean;
+  },
 ): Promise<TrialResult> {
   const { plan, trial } = input;
-  if (!TRIED.has(trial.step)) {
+  // Only a server app's start is a preview step that fails the build (a static site's never does).
+  if (!TRIED.has(trial.step) || (trial.step === 'preview' && input.blueprint.kind !== 'server')) {
     return notRun(`the ${trial.step} step is not tried on a copy; the repair is proposed untried`);
   }
   fs.mkdirSync(layout.tmpDir, { recursive: true });
@@ -128,7 +142,7 @@ export async function tryRepair(
       const r = await installIn(capturing, bp, { layout, root, kept: false });
       if (!r.ok) failed = { failure: r.failure, step: 'install' };
     }
-    if (!failed && bp.build && trial.step === 'build') {
+    if (!failed && bp.build && (trial.step === 'build' || trial.step === 'preview')) {
       lines.length = 0;
       const started = Date.now();
       const r = await buildIn(capturing, bp, { layout, root });
@@ -144,9 +158,18 @@ export async function tryRepair(
         }
       }
     }
+    if (!failed && trial.step === 'preview' && bp.kind === 'server' && bp.start) {
+      lines.length = 0;
+      const started = await startOnCopy(ctx, layout, bp, root, input.sandbox ?? false, lines);
+      if (started) failed = { failure: started, step: 'preview' };
+    }
     if (ctx.signal.aborted) return notRun('the build was cancelled');
     if (!failed) {
-      const ran = trial.step === 'build' && bp.build ? 'the build passes' : `the ${trial.step} step passes`;
+      // A server app that started on the copy and answered is a build that passes, as the preview step counts it.
+      const ran =
+        (trial.step === 'build' && bp.build) || trial.step === 'preview'
+          ? 'the build passes'
+          : `the ${trial.step} step passes`;
       return { verification: { status: 'passes', detail: `verified: ${ran}` } };
     }
     if (failed.failure.status === 'cancelled') return notRun('the build was cancelled');
@@ -175,6 +198,64 @@ export async function tryRepair(
     return notRun(`the trial on a copy could not run: ${(error as Error).message}`);
   } finally {
     discardDir(scratch, layout.tmpDir);
+  }
+}
+
+/**
+ * A server app's start on the copy, as the preview step starts it (the same sandbox, its own home,
+ * a free loopback port): ready once it listens, proven once it answers an HTTP request (any status:
+ * the app answered), then stopped. Null when it answered, else the failure, worded as the step's.
+ */
+async function startOnCopy(
+  ctx: StageContext,
+  layout: HomeLayout,
+  bp: Blueprint,
+  root: string,
+  sandbox: boolean,
+  lines: string[],
+): Promise<BuildFailure | null> {
+  const cwd = path.join(root, bp.appDir);
+  ctx.log('info', `Starting the app on the copy: $ ${formatCommand(bp.start!)}`);
+  let app;
+  try {
+    app = await startServerApp({
+      argv: bp.start!,
+      cwd,
+      projectDir: root,
+      env: bp.env,
+      home: layout.buildHome(ctx.projectName),
+      signal: ctx.signal,
+      // An app of a workspace runs through links into the whole project (root node_modules).
+      sandbox: sandbox && bp.appDir !== '.' ? { writable: [projectRootOf(cwd, bp.appDir)] } : sandbox,
+      onLine: (line) => {
+        lines.push(line.text);
+        ctx.output(line.stream, line.text);
+      },
+    });
+  } catch (error) {
+    if (ctx.signal.aborted) return failure('cancelled', 'CANCELLED', 'The build was cancelled.');
+    return startFailure(error);
+  }
+  try {
+    const res = await fetch(app.url, {
+      redirect: 'manual',
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(TRIAL_ANSWER_TIMEOUT_MS)]),
+    });
+    await res.body?.cancel();
+    ctx.log(
+      'info',
+      `The app on the copy listened at ${app.url} and answered (HTTP ${res.status}); it was stopped.`,
+    );
+    return null;
+  } catch (error) {
+    if (ctx.signal.aborted) return failure('cancelled', 'CANCELLED', 'The build was cancelled.');
+    return failure(
+      'failed',
+      'PREVIEW_FAILED',
+      `The app listened at ${app.url} but did not answer an HTTP request within ${TRIAL_ANSWER_TIMEOUT_MS / 1000} s (${(error as Error).message}).`,
+    );
+  } finally {
+    await app.stop('user');
   }
 }
 

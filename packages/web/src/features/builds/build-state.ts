@@ -1,4 +1,4 @@
-import type { Stage } from '@forge/shared';
+import type { Build, Stage } from '@forge/shared';
 import type { BadgeProps } from '@/components/ui/badge.tsx';
 
 /** Stage badge tone: status colours only for status (ARCHITECTURE §6). */
@@ -16,4 +16,9 @@ export function stageTone(stage: Stage): BadgeProps['variant'] {
     default:
       return 'pending';
   }
+}
+
+/** A build whose failure panel (BuildFailure) has something to say: it stopped on an error. */
+export function showsFailure(build: Build): boolean {
+  return Boolean(build.error) && build.status !== 'succeeded' && build.status !== 'cancelled';
 }

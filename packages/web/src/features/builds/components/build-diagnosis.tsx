@@ -1,5 +1,5 @@
 import { Stethoscope } from 'lucide-react';
-import type { Diagnosis, DiagnosisCode } from '@forge/shared';
+import { otherErrors, type Diagnosis, type DiagnosisCode } from '@forge/shared';
 import { useEditorActions } from '@/features/editor/use-editor-actions.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -75,8 +75,47 @@ export function PlaceLink({
 }
 
 /**
+ * The failure's other errors, worded as the CLI and the TUI word them: the counts, then each error
+ * with its place (a click opens it) and whether RepairBot repairs it in the same pass or it remains.
+ */
+function OtherErrors({ diagnosis, canOpen }: { diagnosis: Diagnosis; canOpen: boolean }) {
+  const view = otherErrors(diagnosis);
+  if (!view) return null;
+  return (
+    <section aria-label="Other errors" className="mt-1 flex flex-col gap-1 border-t border-border/60 pt-1">
+      <p className="font-medium">{view.heading}</p>
+      <ul className="flex flex-col gap-1">
+        {view.listed.map(({ error, state, place }, i) => (
+          <li
+            key={`${i}-${place ?? ''}-${error.code}`}
+            aria-label={`${state === 'repairable' ? 'Repairable' : 'Remains'}: ${place ? `${place} ` : ''}${error.summary}`}
+            data-state={state}
+            className="flex flex-wrap items-baseline gap-1.5 break-words"
+          >
+            <Badge variant={state === 'repairable' ? 'online' : 'outline'}>
+              {state === 'repairable' ? 'repairable' : 'remains'}
+            </Badge>
+            {error.file ? (
+              <PlaceLink
+                place={{ file: error.file, line: error.line, column: error.column }}
+                canOpen={canOpen}
+              />
+            ) : null}
+            <span className="min-w-0">{error.summary}</span>
+            <span className="text-[0.7rem] text-muted-foreground" title={error.code}>
+              {DIAGNOSIS_LABELS[error.code] ?? error.code}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {view.more ? <p className="text-muted-foreground">{view.more}</p> : null}
+    </section>
+  );
+}
+
+/**
  * ScanBot's reading of a failed build: what went wrong in one sentence, where (a click opens the
- * file at that line), and what to do about it.
+ * file at that line), what to do about it, and every other error of the same failure.
  */
 export function BuildDiagnosis({
   diagnosis,
@@ -113,6 +152,7 @@ export function BuildDiagnosis({
           {diagnosis.suggestion}
         </p>
       ) : null}
+      <OtherErrors diagnosis={diagnosis} canOpen={canOpen} />
     </div>
   );
 }

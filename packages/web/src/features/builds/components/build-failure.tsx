@@ -13,6 +13,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
+import { showsFailure } from '@/features/builds/build-state.ts';
 import { BuildDiagnosis, PlaceLink } from './build-diagnosis.tsx';
 import { BuildErrorList } from './build-errors.tsx';
 
@@ -89,7 +90,7 @@ function FullLog({ build }: { build: Build }) {
  */
 export function BuildFailure({ build, project }: { build: Build; project: string | null }) {
   const error = build.error;
-  if (!error || build.status === 'succeeded' || build.status === 'cancelled') return null;
+  if (!error || !showsFailure(build)) return null;
   // Files open in the selected project: a place in another project's build is shown, not linked.
   const location = error.location;
   const canOpen = project === null || project === build.projectName;

@@ -2,8 +2,8 @@ import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { Brain, Eraser, NotebookPen, Send } from 'lucide-react';
-import { UI_TEXT } from '@forge/shared';
+import { Braces, Brain, Eraser, NotebookPen, Send } from 'lucide-react';
+import { CODE_KINDS, UI_TEXT, type CodeKind, type GenerateResult } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { useProject } from '@/lib/project-context.tsx';
@@ -17,6 +17,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { HonestyMark } from '@/components/assistants/honesty-mark.tsx';
 import { unknownReason } from '@/features/brain/components/brain-chat.tsx';
+import { KIND_LABELS } from '@/features/code-generator/components/code-generator-page.tsx';
 import { mergeChatMessage, type ChatLine } from '@/features/console/forge-chat.ts';
 import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 
@@ -24,7 +25,8 @@ import { DESCRIPTION_TEMPLATES } from '../description-templates.ts';
 type PadResponse =
   | { to: 'brain'; reply: string; note: string | null; unknown: boolean; needs?: string }
   | { to: 'forge'; replies: ChatLine[] }
-  | { to: 'brain' | 'forge'; failed: string; reason: string };
+  | { to: 'codegen'; kind: CodeKind; result: GenerateResult }
+  | { to: 'brain' | 'forge' | 'codegen'; failed: string; reason: string };
 
 function ReplyCard({ response }: { response: PadResponse }) {
   if ('failed' in response) {
@@ -34,6 +36,29 @@ function ReplyCard({ response }: { response: PadResponse }) {
           <CardTitle className="text-error">{response.failed}</CardTitle>
           <CardDescription className="font-mono break-words">{response.reason}</CardDescription>
         </CardHeader>
+      </Card>
+    );
+  }
+  if (response.to === 'codegen') {
+    // The code generator's own honesty mark: code that does what the description says, or a
+    // skeleton that says so, each with its reason.
+    return (
+      <Card aria-label="Generated code reply" className="min-w-0">
+        <CardHeader>
+          <CardTitle>CodeGenBot</CardTitle>
+          <CardDescription>
+            {KIND_LABELS[response.kind]} · <span className="font-mono">{response.result.fileName}</span>
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-2 text-sm">
+          <HonestyMark mark={response.result.kind} reason={response.result.reason} />
+          <pre
+            aria-label="Generated code"
+            className="max-h-[50vh] overflow-auto rounded-md border bg-muted/40 p-3 font-mono text-xs leading-relaxed"
+          >
+            <code>{response.result.code}</code>
+          </pre>
+        </CardContent>
       </Card>
     );
   }
@@ -113,6 +138,19 @@ export function DescriptionPadPage() {
     },
   });
 
+  const [codeKind, setCodeKind] = useState<CodeKind>('function');
+  const toCodegen = useMutation({
+    mutationFn: async ({ kind, description }: { kind: CodeKind; description: string }) => ({
+      kind,
+      result: await forgeClient.request('generate', { body: { kind, description, language: 'typescript' } }),
+    }),
+    onSuccess: ({ kind, result }) => setResponse({ to: 'codegen', kind, result }),
+    onError: (error) => {
+      toast({ title: UI_TEXT.generationFailed, description: reasonOf(error), variant: 'destructive' });
+      setResponse({ to: 'codegen', failed: UI_TEXT.generationFailed, reason: reasonOf(error) });
+    },
+  });
+
   const toForge = useMutation({
     mutationFn: (q: string) => {
       const id = clientId();
@@ -154,13 +192,13 @@ export function DescriptionPadPage() {
     );
   });
 
-  const waiting = toBrain.isPending || toForge.isPending;
+  const waiting = toBrain.isPending || toForge.isPending || toCodegen.isPending;
   const blank = text.trim().length === 0;
 
   return (
     <PageFrame
       title="Description Pad"
-      description="Describe what you want built, then hand it to the brain or to Forge."
+      description="Describe what you want built, then hand it to the brain, to Forge or to the code generator."
     >
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
@@ -199,6 +237,28 @@ export function DescriptionPadPage() {
                 <Send />
                 Send to Forge
               </Button>
+              <div role="group" aria-label="Generate code" className="flex items-center gap-1">
+                <select
+                  aria-label="Code kind"
+                  value={codeKind}
+                  onChange={(e) => setCodeKind(e.target.value as CodeKind)}
+                  className="h-9 rounded-md border bg-background px-2 text-sm"
+                >
+                  {CODE_KINDS.map((kind) => (
+                    <option key={kind} value={kind}>
+                      {KIND_LABELS[kind]}
+                    </option>
+                  ))}
+                </select>
+                <Button
+                  variant="outline"
+                  disabled={blank || waiting}
+                  onClick={() => !blank && toCodegen.mutate({ kind: codeKind, description: text.trim() })}
+                >
+                  <Braces />
+                  Generate code
+                </Button>
+              </div>
               <Button
                 variant="ghost"
                 disabled={waiting || (text === '' && response === null)}
@@ -231,7 +291,8 @@ export function DescriptionPadPage() {
               </CardTitle>
               <CardDescription>
                 The brain answers here. Forge answers here and in the Console chat; it can run commands such
-                as build, fix and status.
+                as build, fix and status. Generated code comes with what it is worth: implemented, or a
+                skeleton and why.
               </CardDescription>
             </CardHeader>
           </Card>

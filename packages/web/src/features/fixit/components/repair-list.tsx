@@ -37,8 +37,9 @@ function DiffStat({ diff }: { diff: string }) {
 function RepairVerificationNote({ repair }: { repair: Repair }) {
   const v = repair.verification;
   if (!v) return null;
+  // The mark says "Verified" itself: its reason is the detail without the word ("the build passes").
   if (v.status === 'passes' || v.status === 'partial')
-    return <HonestyMark mark="verified" reason={v.detail} />;
+    return <HonestyMark mark="verified" reason={v.detail.replace(/^verified:\s*/i, '')} />;
   return (
     <p role="note" aria-label={`Not verified: ${v.detail}`} className="text-[0.7rem] text-muted-foreground">
       Not verified: {v.detail}

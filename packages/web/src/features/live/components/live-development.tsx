@@ -15,7 +15,7 @@ import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { stageTone } from '@/features/builds/build-state.ts';
 import { useBuildLogTail, useLatestBuild } from '@/features/builds/queries.ts';
-import { BuildFailure } from '@/features/builds/components/build-failure.tsx';
+import { LazyBuildFailure } from '@/features/builds/components/build-failure-lazy.tsx';
 import { BuildVerdict } from '@/features/builds/components/build-verdict.tsx';
 import { BuildWorker } from '@/features/builds/components/build-worker.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -117,7 +117,7 @@ export function LiveDevelopment({ className }: { className?: string }) {
         </div>
       </div>
 
-      {view ? <BuildFailure build={view.build} project={project} /> : null}
+      {view ? <LazyBuildFailure build={view.build} project={project} /> : null}
 
       <div className="flex flex-col gap-1">
         <h4 className="text-xs font-medium text-muted-foreground">Builder bots</h4>
