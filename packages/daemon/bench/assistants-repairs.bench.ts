@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Build, UploadResult } from '@forge/shared';
 import { brokenProjects, makeZip, type BrokenProject } from '@forge/testing';
 import { startBenchDaemon } from './bench-daemon.ts';
-import { runRepairCases, score, table } from './repairs/run.ts';
+import { runRepairCases, score, table, type RefusedUpload } from './repairs/run.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const started = performance.now();
@@ -26,7 +26,11 @@ const { url } = daemon;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled', 'timed-out']);
 
-async function build(name: string, project: BrokenProject, autoRepair: boolean): Promise<Build> {
+async function build(
+  name: string,
+  project: BrokenProject,
+  autoRepair: boolean,
+): Promise<Build | RefusedUpload> {
   await fetch(`${url}/api/settings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -35,7 +39,11 @@ async function build(name: string, project: BrokenProject, autoRepair: boolean):
   const form = new FormData();
   form.append('file', new Blob([makeZip(project.files)]), `${name}.zip`);
   const res = await fetch(`${url}/api/upload`, { method: 'POST', body: form });
-  const { buildId } = (await res.json()) as UploadResult;
+  const body = (await res.json()) as UploadResult & Partial<RefusedUpload['refused']>;
+  // A project whose plan cannot be made is refused at the upload, with the error and its place.
+  if (res.status === 422 && body.code)
+    return { refused: { code: body.code, error: body.error ?? '', details: body.details } };
+  const { buildId } = body;
   if (!buildId) throw new Error(`upload of ${name} answered ${res.status}`);
   // The build's record is read until it ends (a bench, not a test: no event stream to hold open).
   for (;;) {
@@ -46,7 +54,11 @@ async function build(name: string, project: BrokenProject, autoRepair: boolean):
 }
 
 try {
-  const kinds = await brokenProjects();
+  // FORGE_REPAIR_KINDS=a,b runs only those kinds (to try one while working on it).
+  const only = process.env.FORGE_REPAIR_KINDS?.split(',').filter(Boolean);
+  const kinds = Object.fromEntries(
+    Object.entries(await brokenProjects()).filter(([kind]) => !only?.length || only.includes(kind)),
+  );
   const outcomes = await runRepairCases(kinds, build, (name) => path.join(home, 'projects', name));
   console.log('RepairBot: the broken-project catalogue, built with autoRepair off then on\n');
   console.log(table(outcomes));

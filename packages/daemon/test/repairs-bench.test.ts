@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadResult } from '@forge/shared';
 import {
   commonJsInEsm,
+  esmInCommonJs,
+  esmMissingExtension,
   importCaseMismatch,
   missingEnvVariable,
+  outputElsewhere,
   peerConflict,
   severalErrors,
   typeError,
@@ -14,8 +17,8 @@ import { makeZip, upload, watch } from './build-helpers.ts';
 import { RealDaemon } from './real-repos/harness.ts';
 import { runRepairCases, score, table } from '../bench/repairs/run.ts';
 
-// The smaller version of `pnpm bench assistants` for RepairBot, run in CI: six kinds of the
-// broken-project catalogue (two need no registry, four install from npm), scored the same way as
+// The smaller version of `pnpm bench assistants` for RepairBot, run in CI: nine kinds of the
+// broken-project catalogue (four need no registry, five install from npm), scored the same way as
 // the full benchmark by a real daemon process.
 
 const BUILD_TIMEOUT_MS = 300_000;
@@ -39,6 +42,9 @@ describe('RepairBot benchmark, CI subset', () => {
       const outcomes = await runRepairCases(
         {
           commonJsInEsm: commonJsInEsm('bench-cjs'),
+          esmInCommonJs: esmInCommonJs('bench-mjs'),
+          esmMissingExtension: esmMissingExtension('bench-ext'),
+          outputElsewhere: outputElsewhere('bench-out'),
           missingEnvVariable: missingEnvVariable('bench-env'),
           importCaseMismatch: importCaseMismatch('bench-case'),
           severalErrors: severalErrors('bench-three'),
@@ -61,10 +67,10 @@ describe('RepairBot benchmark, CI subset', () => {
       );
       const s = score(outcomes);
       expect(s, table(outcomes) + '\n' + outcomes.map((o) => o.note ?? '').join('\n')).toEqual({
-        kinds: 6,
-        repairable: 4,
-        passed: 4,
-        explained: 6,
+        kinds: 9,
+        repairable: 7,
+        passed: 7,
+        explained: 9,
         overreach: 0,
       });
     },

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { DiagnosisCode, RepairCode } from '@forge/shared';
+import type { DiagnosisCode, ErrorCode, RepairCode } from '@forge/shared';
 import type { ProjectFiles } from './zip.ts';
 
 const run = promisify(execFile);
@@ -27,6 +27,8 @@ export const BROKEN_VERSIONS = {
   clsx: '2.1.1',
   /** Peers on React ^16.6 || ^17 || ^18: the classic conflict of a React 19 upgrade. */
   reactHelmetAsync: '2.0.5',
+  /** engines.node ">=22.12.0": refused on Node 20 where engine-strict is set. */
+  commander: '15.1.0',
 } as const;
 
 /** What Forge should make of a broken project. */
@@ -46,6 +48,11 @@ export interface BrokenExpectation {
     /** What the diagnosis is about: the package names, the import… (each must be among its subjects). */
     subjects?: string[];
   } | null;
+  /**
+   * Set when Forge refuses the upload itself (its plan cannot be made, so there is no build): the
+   * error code and the place its details name.
+   */
+  refusedUpload?: { code: ErrorCode; file: string; line: number; column?: number };
   /** The safe repair RepairBot makes (or proposes), or null when only the user can fix it. */
   repair: RepairCode | null;
   /** Project files the repair changes. */
@@ -618,6 +625,300 @@ fs.writeFileSync('dist/index.html', \`<!doctype html><title>API</title><p>\${api
   };
 }
 
+/**
+ * 14. A Vite app whose release-notes script uses commander 15, which asks for Node >=22.12.0 in its
+ * engines; the team's .npmrc sets engine-strict, so npm refuses to install it on Node 20 (EBADENGINE).
+ * The project states no Node of its own. RepairBot declares the dependency's range as engines.node in
+ * package.json, where BlueprintBot reads it, so DependencyBot provides that Node and the install passes.
+ */
+export function nodeVersionNeeded(name = 'needs-node-22'): BrokenProject {
+  return {
+    name,
+    files: {
+      ...vanillaApp(
+        name,
+        'Needs Node 22',
+        `import './style.css'
+
+document.querySelector('#app').innerHTML = '<h1>Hello from a project that needs Node 22</h1>'
+`,
+        {
+          scripts: { dev: 'vite', build: 'vite build', 'release-notes': 'node scripts/release-notes.js' },
+          dependencies: { commander: BROKEN_VERSIONS.commander },
+        },
+      ),
+      '.npmrc': 'engine-strict=true\n',
+      'scripts/release-notes.js': `import { program } from 'commander'
+
+program.option('--since <tag>', 'the last release', 'v0.0.0').parse()
+console.log(\`Changes since \${program.opts().since}\`)
+`,
+    },
+    expected: {
+      toolError: /EBADENGINE/,
+      diagnosis: { code: 'NODE_VERSION_MISMATCH', file: 'package.json', subjects: ['commander'] },
+      repair: 'PIN_NODE_VERSION',
+      repairedFiles: ['package.json'],
+    },
+  };
+}
+
+/**
+ * 15. A Vite app whose config computes its output folder (the team's layout, dist/apps/<name>/browser,
+ * from the package name): BlueprintBot cannot read it without running the config, so it plans Vite's
+ * default dist, and the site lands three folders below it, deeper than the output check looks for a
+ * site's root. RepairBot names the folder the build wrote, the one index.html it found, in
+ * forge.config.json.
+ */
+export function outputElsewhere(name = 'nested-output'): BrokenProject {
+  return {
+    name,
+    files: {
+      ...vanillaApp(
+        name,
+        'Nested output',
+        `import './style.css'
+
+document.querySelector('#app').innerHTML = '<h1>Hello from a nested output folder</h1>'
+`,
+      ),
+      'vite.config.js': `import { defineConfig } from 'vite'
+import pkg from './package.json' with { type: 'json' }
+
+// Every app of the team deploys from dist/apps/<name>/browser.
+export default defineConfig({
+  build: { outDir: \`dist/apps/\${pkg.name}/browser\` },
+})
+`,
+    },
+    expected: {
+      toolError: null,
+      diagnosis: {
+        code: 'OUTPUT_MISSING',
+        file: 'vite.config.js',
+        subjects: ['dist', `dist/apps/${name}/browser`],
+      },
+      repair: 'SET_OUTPUT_DIR',
+      repairedFiles: ['forge.config.json'],
+    },
+  };
+}
+
+/**
+ * 16. A Node build script (ESM) that imports './lib/page' without its extension: Node's ESM loader
+ * resolves no extension and stops with ERR_MODULE_NOT_FOUND, "Did you mean to import
+ * "./lib/page.js"?". RepairBot writes the import with the extension of the one file Node names.
+ */
+export function esmMissingExtension(name = 'esm-no-extension'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json(
+        manifest(name, { scripts: { build: 'node scripts/build.js' }, devDependencies: {} }),
+      ),
+      'scripts/build.js': ESM_NO_EXTENSION_BUILD,
+      'scripts/lib/page.js':
+        'export const page = (title) => `<!doctype html><title>${title}</title><h1>${title}</h1>`\n',
+      '.gitignore': 'node_modules\ndist\n',
+    },
+    expected: {
+      toolError: /ERR_MODULE_NOT_FOUND/,
+      diagnosis: { code: 'MISSING_FILE', file: 'scripts/build.js', line: 2, subjects: ['./lib/page'] },
+      repair: 'ADD_IMPORT_EXTENSION',
+      repairedFiles: ['scripts/build.js'],
+    },
+  };
+}
+
+export const ESM_NO_EXTENSION_BUILD = `import fs from 'node:fs'
+import { page } from './lib/page'
+
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', page('Built without an extension'))
+`;
+
+/**
+ * 17. A package.json from `npm init -y` (npm 11 writes "type": "commonjs") and a build script written
+ * with import: Node stops at "Cannot use import statement outside a module". RepairBot renames it to
+ * build.mjs (bytes unchanged) and the script that runs it; the type field is never flipped.
+ */
+export function esmInCommonJs(name = 'esm-in-cjs'): BrokenProject {
+  return {
+    name,
+    files: {
+      'package.json': json({
+        name,
+        version: '1.0.0',
+        main: 'index.js',
+        scripts: { build: 'node build.js' },
+        keywords: [],
+        author: '',
+        license: 'ISC',
+        description: '',
+        type: 'commonjs',
+      }),
+      'build.js': `import fs from 'node:fs'
+
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.html', '<!doctype html><title>ESM</title><h1>built by build.mjs</h1>')
+`,
+      '.gitignore': 'node_modules\ndist\n',
+    },
+    expected: {
+      toolError: /Cannot use import statement outside a module/,
+      diagnosis: { code: 'MODULE_FORMAT_MISMATCH', file: 'build.js', line: 1, subjects: ['build.js'] },
+      repair: 'USE_ESM_EXTENSION',
+      repairedFiles: ['build.js', 'build.mjs', 'package.json'],
+    },
+  };
+}
+
+/**
+ * 18. src/main.js imports formatPrice from ./format.js, which exports only formatCurrency: Rolldown
+ * stops with MISSING_EXPORT at the import. Which name was meant only the author knows: explained at
+ * src/main.js:2, no repair.
+ */
+export function missingExport(name = 'missing-export'): BrokenProject {
+  return {
+    name,
+    files: {
+      ...vanillaApp(
+        name,
+        'Missing export',
+        `import './style.css'
+import { formatPrice } from './format.js'
+
+document.querySelector('#app').innerHTML = \`<h1>Total: \${formatPrice(12.5)}</h1>\`
+`,
+      ),
+      'src/format.js':
+        "export const formatCurrency = (n) => new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' }).format(n)\n",
+    },
+    expected: {
+      toolError: /"formatPrice" is not exported by "src\/format\.js"/,
+      diagnosis: { code: 'MISSING_EXPORT', file: 'src/main.js', line: 2, subjects: ['formatPrice'] },
+      repair: null,
+      repairedFiles: [],
+    },
+  };
+}
+
+/**
+ * 19. A TypeScript app (`tsc --noEmit && vite build`) whose tsconfig asks for Node's types and whose
+ * src/env.ts reads process.env, but @types/node is not declared: tsc stops with TS2688 "Cannot find
+ * type definition file for 'node'" before it checks any file. RepairBot adds @types/node to devDependencies.
+ */
+export function missingNodeTypes(name = 'needs-node-types'): BrokenProject {
+  const files = viteTsFiles(name);
+  const tsconfig = JSON.parse(files['tsconfig.json']!) as { compilerOptions: Record<string, unknown> };
+  // TypeScript 6 reads only the @types packages "types" names: this one names Node's.
+  tsconfig.compilerOptions.types = ['node'];
+  return {
+    name,
+    files: {
+      ...files,
+      'tsconfig.json': json(tsconfig),
+      'index.html': indexHtml('Node types', '/src/main.ts'),
+      'src/env.ts': "export const mode: string = process.env.NODE_ENV ?? 'development'\n",
+      'src/main.ts': `import { mode } from './env'
+
+document.querySelector<HTMLDivElement>('#app')!.textContent = \`Hello in \${mode} mode\`
+`,
+      '.gitignore': 'node_modules\ndist\n*.local\n',
+    },
+    expected: {
+      toolError: /error TS2688: Cannot find type definition file for 'node'/,
+      // tsc prints no place for TS2688: the diagnosis points at the tsconfig's "types" entry.
+      diagnosis: { code: 'MISSING_PACKAGE', file: 'tsconfig.json', line: 12, subjects: ['@types/node'] },
+      repair: 'ADD_MISSING_PACKAGES',
+      repairedFiles: ['package.json'],
+    },
+  };
+}
+
+/**
+ * 20. The build script cleans with rimraf, which package.json does not declare (it was installed
+ * globally on the author's machine): "sh: 1: rimraf: not found". RepairBot adds it to devDependencies.
+ */
+export function commandNotInstalled(name = 'rimraf-missing'): BrokenProject {
+  return {
+    name,
+    files: vanillaApp(
+      name,
+      'Clean build',
+      `import './style.css'
+
+document.querySelector('#app').innerHTML = '<h1>Hello from a clean build</h1>'
+`,
+      { scripts: { dev: 'vite', build: 'rimraf dist && vite build', preview: 'vite preview' } },
+    ),
+    expected: {
+      toolError: /rimraf: not found/,
+      diagnosis: { code: 'MISSING_PACKAGE', file: 'package.json', subjects: ['rimraf'] },
+      repair: 'ADD_MISSING_PACKAGES',
+      repairedFiles: ['package.json'],
+    },
+  };
+}
+
+/**
+ * 21. A package.json edited by hand with a trailing comma after the last script: no tool can read it.
+ * The upload is refused with the place (line and column of the comma); RepairBot never rewrites a
+ * manifest it cannot parse (a build of it, after an edit in the workspace, is diagnosed the same way).
+ */
+export function invalidPackageJson(name = 'json-slip'): BrokenProject {
+  const files = vanillaApp(
+    name,
+    'JSON slip',
+    `import './style.css'
+
+document.querySelector('#app').innerHTML = '<h1>Hello from a JSON slip</h1>'
+`,
+  );
+  // The comma after the last script: line 9, column 30.
+  files['package.json'] = String(files['package.json']).replace(
+    '"preview": "vite preview"',
+    '"preview": "vite preview",',
+  );
+  return {
+    name,
+    files,
+    expected: {
+      toolError: null,
+      // Refused at the upload: BlueprintBot cannot plan what it cannot read.
+      diagnosis: null,
+      refusedUpload: { code: 'BLUEPRINT_INVALID_PACKAGE_JSON', file: 'package.json', line: 9, column: 30 },
+      repair: null,
+      repairedFiles: [],
+    },
+  };
+}
+
+/**
+ * 22. src/main.js imports './styles/theme.css', a stylesheet that was never committed: Vite cannot
+ * resolve it. Explained with the importing file and line; what the stylesheet held only its author knows.
+ */
+export function missingStylesheet(name = 'missing-theme'): BrokenProject {
+  return {
+    name,
+    files: vanillaApp(
+      name,
+      'Missing theme',
+      `import './style.css'
+import './styles/theme.css'
+
+document.querySelector('#app').innerHTML = '<h1>Hello without a theme</h1>'
+`,
+    ),
+    expected: {
+      toolError: /'\.\/styles\/theme\.css'|styles\/theme\.css/,
+      diagnosis: { code: 'MISSING_FILE', file: 'src/main.js', line: 2, subjects: ['./styles/theme.css'] },
+      repair: null,
+      repairedFiles: [],
+    },
+  };
+}
+
 /** Every broken project, by the kind of breakage (the lockfile ones are made with the real npm). */
 export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject>> {
   const [drifted, peers] = await Promise.all([driftedLockfile(), peerConflict()]);
@@ -635,6 +936,15 @@ export async function brokenProjects(): Promise<Record<BrokenKind, BrokenProject
     severalErrors: severalErrors(),
     commonJsInEsm: commonJsInEsm(),
     missingEnvVariable: missingEnvVariable(),
+    nodeVersionNeeded: nodeVersionNeeded(),
+    outputElsewhere: outputElsewhere(),
+    esmMissingExtension: esmMissingExtension(),
+    esmInCommonJs: esmInCommonJs(),
+    missingExport: missingExport(),
+    missingNodeTypes: missingNodeTypes(),
+    commandNotInstalled: commandNotInstalled(),
+    invalidPackageJson: invalidPackageJson(),
+    missingStylesheet: missingStylesheet(),
   };
 }
 
@@ -651,7 +961,16 @@ export type BrokenKind =
   | 'missingBuildScript'
   | 'severalErrors'
   | 'commonJsInEsm'
-  | 'missingEnvVariable';
+  | 'missingEnvVariable'
+  | 'nodeVersionNeeded'
+  | 'outputElsewhere'
+  | 'esmMissingExtension'
+  | 'esmInCommonJs'
+  | 'missingExport'
+  | 'missingNodeTypes'
+  | 'commandNotInstalled'
+  | 'invalidPackageJson'
+  | 'missingStylesheet';
 
 const lockfiles = new Map<string, Promise<string>>();
 

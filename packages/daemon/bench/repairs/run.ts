@@ -28,8 +28,30 @@ export interface RepairOutcome {
   note?: string;
 }
 
+/** An upload Forge refused before any build (its plan could not be made): the error body it answered. */
+export interface RefusedUpload {
+  refused: { code: string; error: string; details?: unknown };
+}
+
 /** Builds a project (its ZIP uploaded under `name`) with autoRepair on or off, to its end. */
-export type BuildProject = (name: string, project: BrokenProject, autoRepair: boolean) => Promise<Build>;
+export type BuildProject = (
+  name: string,
+  project: BrokenProject,
+  autoRepair: boolean,
+) => Promise<Build | RefusedUpload>;
+
+/** The refusal names the expected code and place (details.file, line, column). */
+function refusalExplains(refused: RefusedUpload['refused'], expected: BrokenProject['expected']): boolean {
+  const want = expected.refusedUpload;
+  if (!want) return false;
+  const details = (refused.details ?? {}) as { file?: unknown; line?: unknown; column?: unknown };
+  return (
+    refused.code === want.code &&
+    details.file === want.file &&
+    details.line === want.line &&
+    (want.column === undefined || details.column === want.column)
+  );
+}
 
 const NOT_COUNTED =
   /^(?:node_modules|\.git|dist|build|out|\.next|\.forge)(?:\/|$)|(?:^|\/)(?:package-lock\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|node_modules\/.*)$/;
@@ -65,12 +87,26 @@ export async function runRepairCases(
 ): Promise<RepairOutcome[]> {
   const outcomes: RepairOutcome[] = [];
   // Proposals first (autoRepair off), one kind after another, then the repairs in place.
-  const proposed: Record<string, Build> = {};
+  const proposed: Record<string, Build | RefusedUpload> = {};
   for (const [kind, project] of Object.entries(kinds))
     proposed[kind] = await build(project.name, project, false);
   for (const [kind, project] of Object.entries(kinds)) {
     const { expected } = project;
-    const first = proposed[kind]!;
+    const answer = proposed[kind]!;
+    if ('refused' in answer) {
+      // Refused at the upload (nothing to build, so nothing to repair): explained by the refusal.
+      const explained = refusalExplains(answer.refused, expected);
+      outcomes.push({
+        kind,
+        project: project.name,
+        pass: null,
+        explained,
+        overreach: [],
+        ...(explained ? {} : { note: `upload refused: ${JSON.stringify(answer.refused)}` }),
+      });
+      continue;
+    }
+    const first = answer;
     const notes: string[] = [];
     const d = first.diagnosis;
     let explained: boolean;
@@ -88,7 +124,10 @@ export async function runRepairCases(
     let overreach: string[] = [];
     if (expected.repair) {
       const name = `${project.name}-auto`;
-      const auto = await build(name, { ...project, name }, true);
+      const answered = await build(name, { ...project, name }, true);
+      if ('refused' in answered)
+        throw new Error(`the upload of ${name} was refused: ${answered.refused.error}`);
+      const auto = answered;
       const applied = auto.repairs.find((r) => r.code === expected.repair && r.status === 'applied');
       // Without a failure there is nothing to propose (a plan that uses the framework's build).
       const offer = first.repairs.find((r) => r.code === expected.repair);

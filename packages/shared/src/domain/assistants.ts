@@ -48,6 +48,8 @@ export const DIAGNOSIS_CODES = [
   'MODULE_FORMAT_MISMATCH',
   /** Another stack's program stopped on an error of its own (a Python exception, a PHP fatal error, a template that fails to render); subjects: [the exception or kind]. */
   'RUNTIME_ERROR',
+  /** An import names an export the imported module does not have; subjects: [the name, the module]. */
+  'MISSING_EXPORT',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;
@@ -72,6 +74,14 @@ export const REPAIR_CODES = [
   'USE_COMMONJS_EXTENSION',
   /** A peer conflict: ask for the newest version of the package whose peers accept the project's (tried before legacy peer mode). */
   'USE_PEER_COMPATIBLE_VERSION',
+  /** A dependency needs a newer Node than the project states: declare its engines.node range in package.json, so Forge provides that Node. */
+  'PIN_NODE_VERSION',
+  /** The build wrote its site where the plan could not read: name that folder (the one index.html it wrote) as outputDir in forge.config.json. */
+  'SET_OUTPUT_DIR',
+  /** An ES module imports a relative file without its extension: write the extension of the one file Node names. */
+  'ADD_IMPORT_EXTENSION',
+  /** Rename an ESM .js file that a "type": "commonjs" package makes CommonJS to .mjs, and the package.json scripts that run it. */
+  'USE_ESM_EXTENSION',
 ] as const;
 export const RepairCode = z.enum(REPAIR_CODES);
 export type RepairCode = z.infer<typeof RepairCode>;

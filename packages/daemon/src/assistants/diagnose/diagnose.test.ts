@@ -474,8 +474,14 @@ describe('package manager refusals', () => {
 
   it('NODE_VERSION_MISMATCH from npm EBADENGINE', async () => {
     const d = await diagnoseCase('npm-ebadengine', { step: 'install' });
-    expect(d).toMatchObject({ code: 'NODE_VERSION_MISMATCH', subjects: ['commander'] });
-    expect(d.summary).toBe('commander@15.1.0 needs Node >=22.12.0; Forge runs Node 20.20.2.');
+    expect(d).toMatchObject({
+      code: 'NODE_VERSION_MISMATCH',
+      subjects: ['commander', '>=22.12.0'],
+      repair: 'PIN_NODE_VERSION',
+    });
+    expect(d.summary).toBe(
+      'commander@15.1.0 needs Node >=22.12.0 (its engines.node, as the install printed); package.json states no Node, so Forge ran Node 20.20.2.',
+    );
   });
 
   it('PACKAGE_MANAGER_MISSING when the toolchain could not be provided', async () => {

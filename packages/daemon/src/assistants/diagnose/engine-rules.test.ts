@@ -71,11 +71,26 @@ describe('a dependency that needs another Node', () => {
     ['yarn1-engine-incompatible', 'yarn'],
   ])('%s: names the package and the Node it wants, and how to have Forge provide it', async (name) => {
     const d = await diagnoseCase(name);
-    expect(d).toMatchObject({ code: 'NODE_VERSION_MISMATCH', subjects: ['commander'] });
-    expect(d.summary).toBe('commander@15.1.0 needs Node >=22.12.0; Forge runs Node 20.20.2.');
-    expect(d.suggestion).toBe(
-      'Declare engines.node ">=22.12.0" in package.json so Forge provides that Node, or use a version of commander that supports Node 20.20.2 (an earlier major).',
+    // The plan reads no Node: the dependency's range, declared where Forge reads it, is the repair.
+    expect(d).toMatchObject({
+      code: 'NODE_VERSION_MISMATCH',
+      file: 'package.json',
+      subjects: ['commander', '>=22.12.0'],
+      repair: 'PIN_NODE_VERSION',
+    });
+    expect(d.summary).toBe(
+      'commander@15.1.0 needs Node >=22.12.0 (its engines.node, as the install printed); package.json states no Node, so Forge ran Node 20.20.2.',
     );
+    expect(d.suggestion).toMatch(
+      /^Declare engines\.node ">=22\.12\.0" in package\.json so Forge provides that Node, or use a version of commander that supports Node 20\.20\.2 \(an earlier major\)\. RepairBot can do it/,
+    );
+  });
+
+  it('offers no repair when the plan already reads a Node the project states', async () => {
+    const d = await diagnoseCase('npm-ebadengine', asking(null));
+    expect(d).toMatchObject({ code: 'NODE_VERSION_MISMATCH', subjects: ['commander'] });
+    expect(d.repair).toBeUndefined();
+    expect(d.summary).toBe('commander@15.1.0 needs Node >=22.12.0; Forge runs Node 20.20.2.');
   });
 });
 

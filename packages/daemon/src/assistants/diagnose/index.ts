@@ -3,6 +3,10 @@ import { syntaxError, typeError, unknown } from './code-rules.ts';
 import { Context, type DiagnoseInput } from './context.ts';
 import { missingEnv } from './env-rules.ts';
 import { moduleFormat } from './module-format-rules.ts';
+import { esmImport } from './esm-rules.ts';
+import { missingExport } from './export-rules.ts';
+import { missingTypes } from './types-rules.ts';
+import { invalidManifest } from './manifest-rules.ts';
 import { findUnresolved, missingFile, missingPackages } from './imports.ts';
 import {
   commandMissing,
@@ -73,6 +77,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   const ctx = new Context(input);
   const rules: ((ctx: Context) => Diagnosis | null | Promise<Diagnosis | null>)[] = [
     stackToolMissing,
+    invalidManifest,
     timedOut,
     outputMissing,
     foreignNodeModules,
@@ -89,7 +94,10 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     mismatchedVersions,
     missingEnv,
     moduleFormat,
+    esmImport,
     imports,
+    missingExport,
+    missingTypes,
     networkAtBuild,
     portInUse,
     stackCodeError,

@@ -5,6 +5,7 @@ import { listText, REPAIR_HINT, type Context } from './context.ts';
 import { packageOfBin, packagesDiagnosis } from './imports.ts';
 import { isNodeUnavailable } from '../../pipeline/toolchains/node.ts';
 import { stripVersion } from '../package-name.ts';
+import { constraintRange } from '../../pipeline/detect/node-range.ts';
 
 /**
  * What the package managers refuse, by their own codes and sentences (npm 11, pnpm 10, Yarn 1 and 2+,
@@ -267,7 +268,7 @@ export async function engineWarning(ctx: Context): Promise<Diagnosis | null> {
   const wanted =
     /required: \{ node: '([^']+)'/.exec(near)?.[1] ?? /wanted: \{"node":"([^"]+)"/.exec(near)?.[1];
   const current = /current: \{ node: 'v?([^']+)'/.exec(near)?.[1] ?? ranOn(ctx);
-  return engineDiagnosis(ctx, pkg, wanted, current);
+  return engineDiagnosis(ctx, pkg, wanted, current, false);
 }
 
 /** The Node the failed step ran on: the one DependencyBot provided, else this machine's. */
@@ -339,6 +340,8 @@ async function engineDiagnosis(
   pkg: string | undefined,
   wanted: string | undefined,
   current: string,
+  /** The package manager refused it (not a warning): the range is then for certain what failed. */
+  refused = true,
 ): Promise<Diagnosis> {
   const needs = wanted ? `Node ${wanted}` : 'another Node';
   const running = current.replace(/^v/, '');
@@ -358,6 +361,19 @@ async function engineDiagnosis(
     };
   }
   const who = pkg ?? 'The project';
+  // The project states no Node and a dependency names its range: declaring that range where
+  // BlueprintBot reads it (engines.node) lets DependencyBot provide a Node in it. Nothing is invented.
+  const pin = refused && pkg && wanted && !node && constraintRange(wanted) !== null;
+  if (pin) {
+    return {
+      code: 'NODE_VERSION_MISMATCH',
+      summary: `${who} needs ${needs} (its engines.node, as the ${ctx.input.step ?? 'install'} printed); ${ctx.appPackageJson} states no Node, so Forge ran Node ${running}.`,
+      file: ctx.appPackageJson,
+      suggestion: `Declare engines.node "${wanted}" in ${ctx.appPackageJson} so Forge provides that Node, or use a version of ${stripVersion(pkg)} that supports Node ${running} (an earlier major). ${REPAIR_HINT}`,
+      subjects: [stripVersion(pkg), wanted],
+      repair: 'PIN_NODE_VERSION',
+    };
+  }
   return {
     code: 'NODE_VERSION_MISMATCH',
     summary: `${who} needs ${needs}; Forge runs Node ${running}.`,

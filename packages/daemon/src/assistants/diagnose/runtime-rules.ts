@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FRAMEWORK_OUTPUTS, foldersWrittenSince } from '../../pipeline/checks/written-output.ts';
+import {
+  FRAMEWORK_OUTPUTS,
+  foldersWrittenSince,
+  isReportDir,
+  writtenSites,
+} from '../../pipeline/checks/written-output.ts';
 import { formatCommand, formatDuration, type Diagnosis } from '@forge/shared';
 import { listText, placeText, REPAIR_HINT, type Context } from './context.ts';
 import { stripVersion } from '../package-name.ts';
@@ -292,6 +297,8 @@ export async function outputMissing(ctx: Context): Promise<Diagnosis | null> {
   if (error.code !== 'OUTPUT_MISSING' && error.code !== 'OUTPUT_NO_INDEX') return null;
   const outputDir = blueprint?.outputDir ?? 'dist';
   const command = blueprint?.build ? formatCommand(blueprint.build) : 'The build';
+  const found = await oneSiteWritten(ctx, outputDir);
+  if (found) return found;
   if (error.code === 'OUTPUT_NO_INDEX') {
     return {
       code: 'OUTPUT_MISSING',
@@ -331,4 +338,31 @@ function isDir(absolute: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The build wrote exactly one site (a folder with an index.html at its root, written in this run,
+ * not a report) that the output check did not take — deeper in the planned folder than a site's root
+ * sits, as a config the plan could not read decided: that folder, named in forge.config.json, is the
+ * output. The diagnosis points at the file whose setting the plan could not read. Two sites or none:
+ * no repair, since which one is the site only the author knows.
+ */
+async function oneSiteWritten(ctx: Context, outputDir: string): Promise<Diagnosis | null> {
+  const since = ctx.input.stepStartedAt ?? null;
+  if (since === null) return null;
+  const sites = (await writtenSites(ctx.projectDir, ctx.appDir, since)).filter((s) => !isReportDir(s.dir));
+  if (sites.length !== 1 || sites[0]!.dir === outputDir) return null;
+  const site = sites[0]!.dir;
+  const decision = ctx.input.blueprint?.decisions.findLast((d) => d.field === 'outputDir');
+  const decidedBy = decision?.file && decision.file !== 'forge.config.json' ? decision.file : undefined;
+  return {
+    code: 'OUTPUT_MISSING',
+    summary:
+      `The build wrote its site to "${site}" (${site}/index.html, written by this build), not to the planned "${outputDir}"` +
+      (decidedBy ? `: ${decidedBy} decides the folder in a way Forge cannot read without running it.` : '.'),
+    ...(decidedBy ? { file: decidedBy } : {}),
+    suggestion: `Set "outputDir": "${site}" in forge.config.json, the one site this build wrote. ${REPAIR_HINT}`,
+    subjects: [outputDir, site],
+    repair: 'SET_OUTPUT_DIR',
+  };
 }

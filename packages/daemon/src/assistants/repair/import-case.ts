@@ -136,3 +136,68 @@ export async function planImportCase(
     },
   };
 }
+
+/** The extensions Node's ES module loader runs a relative import with, when it is written in full. */
+export const NODE_ESM_EXTENSIONS = ['.js', '.mjs', '.cjs'] as const;
+
+/**
+ * ADD_IMPORT_EXTENSION: Node's ES module loader resolves a relative import exactly as written, so
+ * `./lib/page` fails where a bundler would find `./lib/page.js`. The import is rewritten with the
+ * extension of the one file it can mean (every occurrence of that literal in the importer), only
+ * when the written path is no file and the completed one is exactly one.
+ */
+export async function planImportExtension(
+  diagnosis: Pick<Diagnosis, 'file' | 'subjects'>,
+  target: RepairTarget,
+): Promise<PlanResult> {
+  const [written, completed] = diagnosis.subjects ?? [];
+  const importer = diagnosis.file === undefined ? null : projectRel(diagnosis.file);
+  if (!written || !completed || !importer) {
+    return { plan: null, reason: 'the diagnosis does not name the import and the file that imports it' };
+  }
+  const ext = completed.slice(written.length);
+  if (!completed.startsWith(written) || !(NODE_ESM_EXTENSIONS as readonly string[]).includes(ext)) {
+    return { plan: null, reason: `"${completed}" is not "${written}" with a module extension` };
+  }
+  if (!/^\.\.?\//.test(written)) {
+    return {
+      plan: null,
+      reason: `"${written}" is not a relative import: RepairBot only completes project paths`,
+    };
+  }
+  const importerDir = path.posix.dirname(importer);
+  const exact = (spec: string) => {
+    const rel = projectRel(path.posix.join(importerDir, spec));
+    return rel === null ? Promise.resolve(false) : isExactFile(target.projectDir, rel);
+  };
+  if (await exact(written)) return { plan: null, reason: `"${written}" already is a file from ${importer}` };
+  const others = await Promise.all(NODE_ESM_EXTENSIONS.map((e) => exact(written + e)));
+  const found = NODE_ESM_EXTENSIONS.filter((_e, i) => others[i]);
+  if (found.length !== 1 || found[0] !== ext) {
+    return {
+      plan: null,
+      reason:
+        found.length === 0
+          ? `"${completed}" is not a file from ${importer}`
+          : `"${written}" could mean ${found.map((e) => written + e).join(' or ')}: RepairBot does not guess`,
+    };
+  }
+  const source = await readInside(target.projectDir, importer);
+  if (source === null) return { plan: null, reason: `${importer} is not a file in the project` };
+  let count = 0;
+  const fixed = source.replace(importPattern(written), (_match, lead: string, quote: string) => {
+    count++;
+    return `${lead}${quote}${completed}${quote}`;
+  });
+  if (count === 0) return { plan: null, reason: `${importer} has no import of "${written}"` };
+  return {
+    plan: {
+      code: 'ADD_IMPORT_EXTENSION',
+      summary: `RepairBot changed the import "${written}" to "${completed}" in ${importer} (Node's ES modules need the file's extension)`,
+      files: [importer],
+      diff: unifiedDiff([{ file: importer, before: source, after: fixed }]),
+      writes: [{ file: importer, content: fixed }],
+      backup: [],
+    },
+  };
+}

@@ -1,13 +1,15 @@
 import { formatCommand, type Diagnosis, type RepairCode } from '@forge/shared';
 import { planAddPackages } from './add-packages.ts';
 import { planAlignVersions } from './align-versions.ts';
-import { planCommonJsExtension } from './commonjs-extension.ts';
+import { planCommonJsExtension, planEsmExtension } from './commonjs-extension.ts';
 import { installArgs } from './install-args.ts';
 import { readInside, readInsideBytes } from './project.ts';
 import { unifiedDiff } from './diff.ts';
 import type { InstallMode } from './types.ts';
 import { planFrameworkBuild } from './framework-build.ts';
-import { planImportCase } from './import-case.ts';
+import { planImportCase, planImportExtension } from './import-case.ts';
+import { planNodeVersion } from './node-version.ts';
+import { planOutputDir } from './output-dir.ts';
 import { planDropNodeModules, planLegacyPeers, planReinstallUnfrozen } from './install-repairs.ts';
 import type { PlanResult, RepairPlan, RepairTarget } from './types.ts';
 
@@ -35,6 +37,10 @@ const PLANNERS: Readonly<Record<RepairCode, (d: Diagnosis, t: RepairTarget) => P
   ALIGN_PACKAGE_VERSIONS: planAlignVersions,
   USE_COMMONJS_EXTENSION: planCommonJsExtension,
   USE_PEER_COMPATIBLE_VERSION: planLegacyPeers,
+  USE_ESM_EXTENSION: planEsmExtension,
+  ADD_IMPORT_EXTENSION: planImportExtension,
+  PIN_NODE_VERSION: planNodeVersion,
+  SET_OUTPUT_DIR: planOutputDir,
 };
 
 /**

@@ -44,6 +44,7 @@ import {
   type BuildFailure,
   type ProvisionedTools,
   type Stage,
+  type StageContext,
   type StageEnv,
   type StageResult,
 } from '../../pipeline/stages/index.ts';
@@ -186,6 +187,7 @@ const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'STAGE_TIMEOUT',
   'TOOLCHAIN_UNAVAILABLE',
   'PROJECT_NOT_BUILDABLE',
+  'BLUEPRINT_INVALID_PACKAGE_JSON',
 ]);
 
 /** Repairs one build makes in place at most: each must move the build forward, and three is enough. */
@@ -437,6 +439,14 @@ export function createPipeline(deps: PipelineDeps) {
     if (bp.build) {
       const r = await runStage(env, run, stages.build, bp);
       if (!r.ok) return { failure: r.failure, bot: stages.build.bot, step: 'build' };
+      if (bp.kind !== 'server') {
+        // A static build without a site to serve fails here, inside the repair loop, so a repair
+        // (an outputDir in the forge config) can answer it; the build's own check runs after.
+        const output = await builtOutput({ projectDir, blueprint: bp, since: buildStartedAt(run) });
+        if (!output.ok) {
+          return { failure: failure('failed', output.code, output.message), bot: 'BuildBot', step: 'build' };
+        }
+      }
     }
     if (bp.kind === 'server') {
       // A server app is "built" once it answers: start it before declaring success.
@@ -469,19 +479,32 @@ export function createPipeline(deps: PipelineDeps) {
       tools = await must(run, stages.toolchain, bp);
       bp = withToolPath(withProvided(bp, tools), tools.path, tools.env);
     }
+    // The Node the toolchain was provided for: a repair that declares another (engines.node) has
+    // DependencyBot provide again before the steps run again.
+    let providedFor = plan.node?.wanted ?? null;
     const replan = async (): Promise<Blueprint> => {
-      const next = withProvided(await must(run, stages.detect, undefined), tools);
+      const read = await must(run, stages.detect, undefined);
+      if (read.node && read.node.wanted !== providedFor) {
+        tools = await must(run, stages.toolchain, read);
+        providedFor = read.node.wanted;
+      }
+      const next = withProvided(read, tools);
       // The new plan is recorded as read: it keeps the versions provided for this build.
       if (tools) run.record({ blueprint: next });
       return withToolPath(withSourceDateEpoch(next), tools?.path ?? [], tools?.env);
     };
     // The plan of a scratch copy, read the same way, with this build's toolchain.
-    const planOfCopy = async (dir: string): Promise<Blueprint> => {
+    const planOfCopy = async (dir: string, ctx: StageContext): Promise<Blueprint> => {
       const app = repo.project(run.projectName)?.app ?? undefined;
-      return withToolPath(
-        withProvided(await detectBlueprint(dir, app ? { app } : {}), tools),
-        tools?.path ?? [],
-      );
+      const read = await detectBlueprint(dir, app ? { app } : {});
+      let copyTools = tools;
+      if (read.node && read.node.wanted !== providedFor) {
+        // The copy asks for another Node: provided for the trial alone (the build's plan keeps its own).
+        const provided = await stages.toolchain.run({ ...ctx, record: () => {} }, read);
+        if (!provided.ok) throw new Error(provided.failure.message);
+        copyTools = provided.value;
+      }
+      return withToolPath(withProvided(read, copyTools), copyTools?.path ?? []);
     };
     // The repairs made in place, each with the diagnosis it answered: the next failure is compared
     // with that one, so a repair that did not move the build forward is undone.

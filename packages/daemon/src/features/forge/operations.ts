@@ -164,6 +164,10 @@ const REPAIR_WORDS: Record<RepairCode, string> = {
   USE_COMMONJS_EXTENSION: 'rename a CommonJS .js file that "type": "module" makes ESM to .cjs',
   USE_PEER_COMPATIBLE_VERSION:
     'ask for the newest version of a package whose peer dependencies accept the project (before legacy peer mode)',
+  PIN_NODE_VERSION: "declare a dependency's engines.node range in package.json, so Forge provides that Node",
+  SET_OUTPUT_DIR: 'name the folder the build wrote its site to as outputDir in forge.config.json',
+  ADD_IMPORT_EXTENSION: 'write the file extension an ES module import lacks',
+  USE_ESM_EXTENSION: 'rename an ES module .js file that "type": "commonjs" makes CommonJS to .mjs',
 };
 
 interface WorkflowStep {

@@ -116,6 +116,9 @@ const REPORTS = new Set([
   '.nyc_output',
 ]);
 
+/** Whether a folder is a test or coverage report's, never a site. */
+export const isReportDir = (dir: string): boolean => dir.split('/').some((part) => REPORTS.has(part));
+
 /** The site to serve among those written: a preferred folder (in `preferred`'s order), else the newest. */
 export function chooseSite(
   sites: readonly WrittenSite[],

@@ -27,7 +27,9 @@ export class BlueprintError extends ForgeError {
     /** Project-relative file at fault; null when the fault is in the request (an `app` option). */
     readonly file: string | null,
     readonly issues: readonly BlueprintIssue[] = [],
+    /** Where in the file (1-based), when the fault has a place (a JSON syntax error). */
+    readonly place?: { line: number; column: number },
   ) {
-    super(code, message, { file, issues });
+    super(code, message, { file, ...(place ?? {}), issues });
   }
 }

@@ -1,4 +1,5 @@
 import { BlueprintError } from './blueprint-error.ts';
+import { jsonErrorPlace } from './json-place.ts';
 import type { DecisionLog } from './decisions.ts';
 import { MAX_READ_BYTES, type ProjectFiles } from './project-files.ts';
 
@@ -55,10 +56,15 @@ export async function readPackageJson(files: ProjectFiles, log: DecisionLog): Pr
   try {
     data = JSON.parse(file.text);
   } catch (err) {
+    const place = jsonErrorPlace(file.text, err);
     throw new BlueprintError(
       'BLUEPRINT_INVALID_PACKAGE_JSON',
-      `package.json is not valid JSON: ${(err as Error).message}`,
+      place
+        ? `package.json is not valid JSON at ${place.line}:${place.column}: ${place.what}.`
+        : `package.json is not valid JSON: ${(err as Error).message}`,
       PACKAGE_JSON,
+      [],
+      place ? { line: place.line, column: place.column } : undefined,
     );
   }
   if (!isRecord(data)) {

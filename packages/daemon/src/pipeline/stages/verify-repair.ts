@@ -33,7 +33,7 @@ export interface TrialRequest {
    * The build's plan for a folder (BlueprintBot again, with the toolchain the build provided): a
    * repair that changes what the plan reads (a forge config entry) is tried with the plan it makes.
    */
-  replan(dir: string): Promise<Blueprint>;
+  replan(dir: string, ctx: StageContext): Promise<Blueprint>;
 }
 
 /** A trial's outcome: the label the proposal carries, and ScanBot's reading of the copy's failure. */
@@ -122,7 +122,7 @@ export async function tryRepair(
       scratchDir: layout.tmpDir,
       scope: { installDir: input.blueprint.installDir, appDir: input.blueprint.appDir },
     });
-    let bp = plan.writes.length ? await trial.replan(root) : input.blueprint;
+    let bp = plan.writes.length ? await trial.replan(root, ctx) : input.blueprint;
     const mode = plan.install ?? input.installMode;
     if (mode) bp = withInstallMode(bp, mode);
     const lines: string[] = [];

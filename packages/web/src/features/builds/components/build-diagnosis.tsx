@@ -29,6 +29,7 @@ export const DIAGNOSIS_LABELS: Record<DiagnosisCode, string> = {
   TOOLCHAIN_MISSING: 'Toolchain not installed',
   MODULE_FORMAT_MISMATCH: 'CommonJS run as ES module',
   RUNTIME_ERROR: 'Stopped on an error',
+  MISSING_EXPORT: 'Export not found',
 };
 
 /** A place in a file: "src/App.tsx:12:5", "build.mjs:1", or just the file. */
