@@ -50,6 +50,8 @@ export const DIAGNOSIS_CODES = [
   'RUNTIME_ERROR',
   /** An import names an export the imported module does not have; subjects: [the name, the module]. */
   'MISSING_EXPORT',
+  /** npm skipped a dependency's install script (allowScripts) and the failure is in what it would have made; subjects: [package, version, script]. */
+  'INSTALL_SCRIPT_SKIPPED',
 ] as const;
 export const DiagnosisCode = z.enum(DIAGNOSIS_CODES);
 export type DiagnosisCode = z.infer<typeof DiagnosisCode>;

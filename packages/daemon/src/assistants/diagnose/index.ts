@@ -2,6 +2,7 @@ import type { DiagnosedError, Diagnosis, ToolError } from '@forge/shared';
 import { syntaxError, typeError, unknown } from './code-rules.ts';
 import { Context, type DiagnoseInput } from './context.ts';
 import { missingEnv } from './env-rules.ts';
+import { installScriptSkipped } from './install-script-rules.ts';
 import { moduleFormat } from './module-format-rules.ts';
 import { esmImport } from './esm-rules.ts';
 import { missingExport } from './export-rules.ts';
@@ -55,6 +56,8 @@ import { mismatchedVersions } from './version-rules.ts';
  *     the app's package.json has no "build"; else UNKNOWN with the plan's reason and what the forge
  *     config can set).
  *  7. What the app refused to run with: MISMATCHED_PACKAGE_VERSIONS (react and react-dom apart), then
+ *     INSTALL_SCRIPT_SKIPPED (npm skipped a dependency's install script, not approved in allowScripts,
+ *     and the failure is in that package or in what its script writes: Prisma's client), then
  *     MISSING_ENV (an environment variable the output names; the files confirm a plain sentence).
  *     Both before imports and network: a server that stops for its secret may print a failed
  *     connection after it, and the variable is the cause.
@@ -92,6 +95,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     missingScript,
     notPlanned,
     mismatchedVersions,
+    installScriptSkipped,
     missingEnv,
     moduleFormat,
     esmImport,

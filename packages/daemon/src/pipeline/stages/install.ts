@@ -16,6 +16,7 @@ import { useReachableRegistry } from '../toolchains/registry-mirror.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { withFileLock } from '../../fs/file-lock.ts';
 import { forgeCaches } from '../run/index.ts';
+import { readSkippedScripts, writeSkippedScripts } from '../run/skipped-scripts.ts';
 import { commandFailure, diskFullFailure, type Stage, type StageContext, type StageResult } from './types.ts';
 
 /**
@@ -170,6 +171,8 @@ export async function installIn(
   }
   const lock = yarnCacheLock(bp, layout.cachesDir);
   const env = lock ? withYarnNetworkTimeout(bp.env, projectDir) : bp.env;
+  // The end of the output: where npm lists the install scripts it did not run.
+  const lines: string[] = [];
   const install = () =>
     ctx.run({
       argv,
@@ -181,6 +184,8 @@ export async function installIn(
       onLine: (line) => {
         output.onLine(line);
         space.onLine(line);
+        lines.push(line.text);
+        if (lines.length > 400) lines.shift();
       },
     });
   const result = lock
@@ -198,6 +203,14 @@ export async function installIn(
   }
   if (failed) return { ok: false, failure: failed };
   await writeInstallKey(nodeModules, key);
+  const skipped = readSkippedScripts(lines);
+  if (fs.existsSync(nodeModules)) writeSkippedScripts(nodeModules, skipped);
+  if (skipped.length > 0) {
+    ctx.log(
+      'info',
+      `npm did not run the install scripts of ${skipped.map((s) => s.name).join(', ')}: dependencies' scripts run only when package.json's "allowScripts" approves them (npm install-scripts approve <pkg>).`,
+    );
+  }
   const took = formatDuration(result.durationMs);
   if (isStoreInstall(bp)) {
     ctx.log('success', `Installed from Forge's shared store with pnpm (hoisted) in ${took}: no lockfile.`);

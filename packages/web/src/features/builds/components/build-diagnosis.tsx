@@ -30,6 +30,7 @@ export const DIAGNOSIS_LABELS: Record<DiagnosisCode, string> = {
   MODULE_FORMAT_MISMATCH: 'CommonJS run as ES module',
   RUNTIME_ERROR: 'Stopped on an error',
   MISSING_EXPORT: 'Export not found',
+  INSTALL_SCRIPT_SKIPPED: 'Install script not run',
 };
 
 /** A place in a file: "src/App.tsx:12:5", "build.mjs:1", or just the file. */
