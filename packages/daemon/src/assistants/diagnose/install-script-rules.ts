@@ -40,10 +40,8 @@ export async function installScriptSkipped(ctx: Context): Promise<Diagnosis | nu
     ctx.lines.some((line) => new RegExp(`(?:^|[\\s'"(\`])${escape(s.name)}(?=[\\s'"):\`]|$)`).test(line));
   const culprit = skipped.find((s) => inFrames.has(s.name)) ?? skipped.find(named);
   if (!culprit) return null;
-  const first = ctx.first();
-  const error = first?.firstLine
-    ? `: "${first.firstLine.length > 160 ? `${first.firstLine.slice(0, 159)}…` : first.firstLine}"`
-    : '';
+  const line = ctx.first()?.firstLine.replace(/[.\s]+$/, '');
+  const error = line ? `: "${line.length > 160 ? `${line.slice(0, 159)}…` : line}"` : '';
   const manifest = path.posix.join(ctx.installDir, 'package.json');
   return {
     code: 'INSTALL_SCRIPT_SKIPPED',
