@@ -65,3 +65,16 @@ describe('NETWORK_AT_BUILD at install, for every package manager', () => {
     expect(d.repair).toBeUndefined();
   });
 });
+
+describe('NETWORK_AT_BUILD for a download that timed out', () => {
+  it('says the host answered too slowly, not that it could not be reached', async () => {
+    const d = await diagnoseInstall('yarn1-download-timeout', 'yarn');
+    expect(d).toMatchObject({ code: 'NETWORK_AT_BUILD', subjects: ['127.0.0.1:45831'] });
+    expect(d.summary).toBe(
+      "The install gave up waiting for 127.0.0.1:45831: http://127.0.0.1:45831/is-odd/-/is-odd-3.0.1.tgz sent nothing for the package manager's network timeout.",
+    );
+    expect(d.suggestion).toMatch(
+      /answered too slowly .*build again\. If it keeps happening, give the package manager longer/,
+    );
+  });
+});

@@ -198,11 +198,40 @@ function hostOfSpec(spec: string): string | undefined {
 }
 
 /**
+ * A download that was given up on for silence (Yarn 1's "<url>: ESOCKETTIMEDOUT", npm's "network
+ * timeout at: <url>"): the host was reached, so the advice is about time, not about reaching it.
+ */
+const DOWNLOAD_TIMEOUTS: RegExp[] = [
+  /(https?:\/\/[^\s'"]+): (?:ESOCKETTIMEDOUT|ETIMEDOUT)\b/,
+  /network timeout at: (https?:\/\/[^\s'"]+)/,
+];
+
+function downloadTimedOut(ctx: Context): Diagnosis | null {
+  for (const line of ctx.lines) {
+    for (const pattern of DOWNLOAD_TIMEOUTS) {
+      const url = pattern.exec(line)?.[1];
+      if (!url) continue;
+      const host = hostOf(url);
+      const step = ctx.input.step === 'install' ? 'install' : 'build';
+      return {
+        code: 'NETWORK_AT_BUILD',
+        summary: `The ${step} gave up waiting for ${host}: ${url} sent nothing for the package manager's network timeout.`,
+        suggestion: `${host} was reached but answered too slowly (a slow proxy, a busy registry or machine): build again. If it keeps happening, give the package manager longer — network-timeout 600000 in the project's .yarnrc (Yarn 1; Forge already gives it 10 minutes unless the project sets its own), fetch-timeout=600000 in .npmrc (npm, pnpm).`,
+        subjects: [host],
+      };
+    }
+  }
+  return null;
+}
+
+/**
  * NETWORK_AT_BUILD: the build (or install) needed a host this machine could not reach. When that host
  * is the registry itself (the project's .npmrc names one this machine cannot reach), the advice is about
  * the registry, not about depending on the registry.
  */
 export async function networkAtBuild(ctx: Context): Promise<Diagnosis | null> {
+  const slow = downloadTimedOut(ctx);
+  if (slow) return slow;
   const hosts: string[] = [];
   let first = -1;
   ctx.lines.forEach((line, i) => {
