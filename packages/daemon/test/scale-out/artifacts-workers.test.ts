@@ -1,17 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dssePae, type Build, type DsseEnvelope, type ProvenanceKey } from '@forge/shared';
-import {
-  coordinatorApi,
-  hasRedis,
-  PROJECTS,
-  startDaemon,
-  startRedis,
-  startWorker,
-  type TestDaemon,
-  type TestRedis,
-} from '@forge/testing';
+import { hasRedis, PROJECTS } from '@forge/testing';
+import { oneWorkerCluster } from './one-worker.ts';
 
 /**
  * A build a `forge worker` ran records its artifact, SBOM, source ZIP and signed provenance as an
@@ -19,27 +10,10 @@ import {
  * verified by the coordinator's key.
  */
 describe.skipIf(!hasRedis())('scale-out: artifacts of builds run by a worker', () => {
-  let redis: TestRedis;
-  const stops: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
-    execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
-  });
+  const cluster = oneWorkerCluster();
 
   it('the coordinator serves the worker build’s artifact, SBOM, source and provenance, signed by its key', async () => {
-    const daemon: TestDaemon = await startDaemon({ env: { FORGE_QUEUE_URL: redis.url } });
-    stops.push(() => daemon.stop());
-    const api = coordinatorApi(daemon.url);
-    const worker = await startWorker({ name: 'w-art', queueUrl: redis.url, coordinatorUrl: daemon.url });
-    stops.push(() => worker.stop());
-    await api.until('the worker online', async () => (await api.workers()).workers.length === 1);
+    const { daemon, api } = await cluster.start('w-art');
 
     const { buildId } = await api.upload('node-build.zip', PROJECTS['node-build']);
     const build: Build = await api.until(`build ${buildId} to end`, async () => {

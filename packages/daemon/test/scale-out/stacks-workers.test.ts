@@ -1,15 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Build } from '@forge/shared';
-import {
-  coordinatorApi,
-  hasRedis,
-  pythonWheel,
-  startDaemon,
-  startRedis,
-  startWorker,
-  type TestRedis,
-} from '@forge/testing';
+import { hasRedis, pythonWheel } from '@forge/testing';
+import { oneWorkerCluster } from './one-worker.ts';
 import { onPath } from '../../src/pipeline/toolchains/stack-tool.ts';
 
 /**
@@ -20,27 +12,10 @@ import { onPath } from '../../src/pipeline/toolchains/stack-tool.ts';
 describe.skipIf(!hasRedis() || !onPath('python3', process.env.PATH ?? ''))(
   'scale-out: a Python app on a worker',
   () => {
-    let redis: TestRedis;
-    const stops: Array<() => Promise<void>> = [];
-
-    beforeAll(async () => {
-      redis = await startRedis();
-    });
-    afterAll(async () => {
-      await redis?.stop();
-    });
-    afterEach(async () => {
-      for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
-      execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
-    });
+    const cluster = oneWorkerCluster();
 
     it('is built in its own virtual environment on the worker and previewed through the coordinator', async () => {
-      const daemon = await startDaemon({ env: { FORGE_QUEUE_URL: redis.url } });
-      stops.push(() => daemon.stop());
-      const api = coordinatorApi(daemon.url);
-      const worker = await startWorker({ name: 'w1', queueUrl: redis.url, coordinatorUrl: daemon.url });
-      stops.push(() => worker.stop());
-      await api.until('the worker online', async () => (await api.workers()).workers.length === 1);
+      const { api } = await cluster.start('w1');
 
       const { buildId } = await api.upload('py-on-worker.zip', {
         'requirements.txt': '--no-index\n--find-links wheels\ngreeting==1.0\n',

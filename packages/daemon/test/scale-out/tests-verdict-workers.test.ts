@@ -1,16 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BotInfo, Build } from '@forge/shared';
-import {
-  coordinatorApi,
-  hasRedis,
-  PROJECTS,
-  startDaemon,
-  startRedis,
-  startWorker,
-  type TestDaemon,
-  type TestRedis,
-} from '@forge/testing';
+import { hasRedis, PROJECTS } from '@forge/testing';
+import { oneWorkerCluster } from './one-worker.ts';
 
 /**
  * The tests' verdict of a build a `forge worker` ran: the upload's `tests` reaches the worker
@@ -18,27 +9,10 @@ import {
  * leave the coordinator's TestBot card healthy, as they do in-process.
  */
 describe.skipIf(!hasRedis())('scale-out: the tests verdict on a worker', () => {
-  let redis: TestRedis;
-  const stops: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {});
-    execFileSync('redis-cli', ['-p', String(redis.port), 'FLUSHALL']);
-  });
+  const cluster = oneWorkerCluster();
 
   it('--tests skip is honoured on the worker; failing tests are the verdict, not a failed TestBot', async () => {
-    const daemon: TestDaemon = await startDaemon({ env: { FORGE_QUEUE_URL: redis.url } });
-    stops.push(() => daemon.stop());
-    const api = coordinatorApi(daemon.url);
-    const worker = await startWorker({ name: 'w1', queueUrl: redis.url, coordinatorUrl: daemon.url });
-    stops.push(() => worker.stop());
-    await api.until('the worker online', async () => (await api.workers()).workers.length === 1);
+    const { daemon, api } = await cluster.start('w1');
     const ended = (id: string) =>
       api.until(`build ${id} to end`, async () => {
         const b = await api.build(id);
