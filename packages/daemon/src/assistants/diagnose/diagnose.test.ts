@@ -5,7 +5,7 @@ import { Diagnosis, type Blueprint, type BuildError, type StepName } from '@forg
 import { makeBlueprint } from '@forge/testing';
 import { OutputEvidence } from '../../pipeline/run/first-error.ts';
 import { CLOCK_SLACK_MS } from '../../pipeline/checks/written-output.ts';
-import { makeTempDir } from '../../pipeline/run/test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from './fixtures/cases.ts';
 import { diagnose, packageNameOf, type DiagnoseInput } from './index.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type Blueprint } from '@forge/shared';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
-import { makeTempDir } from '../../pipeline/run/test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { diagnose } from './index.ts';
 
 /**

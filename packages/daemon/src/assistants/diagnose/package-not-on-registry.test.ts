@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type Blueprint, type PackageManager } from '@forge/shared';
 import { makeBlueprint } from '@forge/testing';
-import { makeTempDir } from '../../pipeline/run/test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from './fixtures/cases.ts';
 import { diagnose } from './index.ts';
 import { readRegistryUrl } from './registry-rules.ts';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type BuildError } from '@forge/shared';
 import { detectBlueprint } from '../../pipeline/detect/index.ts';
 import { FirstErrorScanner } from '../../pipeline/run/first-error.ts';
-import { makeTempDir } from '../../pipeline/run/test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { onPath } from '../../pipeline/toolchains/stack-tool.ts';
 import { diagnose } from './index.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Blueprint, Diagnosis } from '@forge/shared';
 import { applyPlan, checkRepair, planRepair, restoreBackup, type RepairTarget } from './index.ts';
 import { setMember } from './json-edit.ts';
-import { blueprint, useTempDirs, writeTree } from './test-support.ts';
+import { blueprint, useTempDirs, writeTree } from '../../../test/support/repair-projects.ts';
 
 /**
  * ALIGN_PACKAGE_VERSIONS: react-dom pinned to react's exact version in the package.json that asks for

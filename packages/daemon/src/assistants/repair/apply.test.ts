@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { settleBackgroundRemovals } from '../../pipeline/extract/index.ts';
 import { applyPlan, restoreBackup } from './apply.ts';
 import { unifiedDiff } from './diff.ts';
-import { useTempDirs, writeTree } from './test-support.ts';
+import { useTempDirs, writeTree } from '../../../test/support/repair-projects.ts';
 import type { RepairPlan } from './types.ts';
 
 const tempDir = useTempDirs();

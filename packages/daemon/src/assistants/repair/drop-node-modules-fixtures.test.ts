@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '@forge/shared';
 import { settleBackgroundRemovals } from '../../pipeline/extract/index.ts';
 import { applyPlan, planRepair } from './index.ts';
-import { blueprint, runForReal, useTempDirs, writeTree } from './test-support.ts';
+import { blueprint, runForReal, useTempDirs, writeTree } from '../../../test/support/repair-projects.ts';
 
 /**
  * DROP_FOREIGN_NODE_MODULES removes the install's own node_modules and nothing else: a committed test

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binaryTarget, foreignBinaries, isForeign } from './foreign-binaries.ts';
-import { useTempDirs } from './test-support.ts';
+import { useTempDirs } from '../../../test/support/repair-projects.ts';
 
 const tempDir = useTempDirs();
 

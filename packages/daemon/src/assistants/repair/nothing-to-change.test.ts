@@ -2,7 +2,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '@forge/shared';
 import { checkRepair, planRepair } from './index.ts';
-import { blueprint, runForReal, useTempDirs, useLocalRegistry, writeTree } from './test-support.ts';
+import {
+  blueprint,
+  runForReal,
+  useTempDirs,
+  useLocalRegistry,
+  writeTree,
+} from '../../../test/support/repair-projects.ts';
 import type { RepairTarget } from './types.ts';
 
 /**

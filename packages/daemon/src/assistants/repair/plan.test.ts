@@ -8,7 +8,13 @@ import { applyPlan, planRepair, restoreBackup, type RepairPlan, type RepairTarge
 import { runCommand } from '../../pipeline/run/index.ts';
 import { provisionToolchain } from '../../pipeline/toolchains/index.ts';
 import { versionCommand } from './resolve-version.ts';
-import { blueprint, runForReal, useLocalRegistry, useTempDirs, writeTree } from './test-support.ts';
+import {
+  blueprint,
+  runForReal,
+  useLocalRegistry,
+  useTempDirs,
+  writeTree,
+} from '../../../test/support/repair-projects.ts';
 
 const tempDir = useTempDirs();
 const localRegistry = useLocalRegistry();

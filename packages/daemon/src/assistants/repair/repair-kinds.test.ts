@@ -15,7 +15,7 @@ import {
 import { diagnose } from '../diagnose/index.ts';
 import { PROJECT_PLACEHOLDER } from '../diagnose/fixtures/cases.ts';
 import { planRepair } from './index.ts';
-import { blueprint, runForReal, useTempDirs, writeTree } from './test-support.ts';
+import { blueprint, runForReal, useTempDirs, writeTree } from '../../../test/support/repair-projects.ts';
 
 /**
  * The repair kinds added to the broken-project catalogue, read from the catalogue's own files and

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 import { streamZipOfDir, zipDirToFile } from './zip-dir.ts';
 
 const hasUnzip = spawnSync('unzip', ['-v']).status === 0;

@@ -4,7 +4,7 @@ import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { listZip } from '@forge/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 import { extractArchive, settleBackgroundRemovals } from '../../pipeline/extract/index.ts';
 import { zipDirToFile } from './zip-dir.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../../pipeline/run/index.ts';
-import { makeTempDir, nodeScript } from '../../pipeline/run/test-support.ts';
+import { makeTempDir, nodeScript } from '../../../test/support/temp-files.ts';
 import { decodeAddress, listeningSockets, parseListening } from './listening-ports.ts';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeTree } from '../../pipeline/checks/test-tree.ts';
-import { eventually, isRunning, makeTempDir, nodeScript } from '../../pipeline/run/test-support.ts';
+import { writeTree } from '../../../test/support/checks-tree.ts';
+import { eventually, isRunning, makeTempDir, nodeScript } from '../../../test/support/temp-files.ts';
 import { createPreviewRegistry, PreviewCancelledError, type PreviewRegistry } from './preview-registry.ts';
 import { findFreePort } from './server-app.ts';
-import { HELLO_APP, rawRequest, refusesConnections } from './test-support.ts';
+import { HELLO_APP, rawRequest, refusesConnections } from '../../../test/support/preview-apps.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;

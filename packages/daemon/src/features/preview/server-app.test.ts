@@ -7,9 +7,9 @@ import {
   killQuietly,
   makeTempDir,
   nodeScript,
-} from '../../pipeline/run/test-support.ts';
+} from '../../../test/support/temp-files.ts';
 import { findFreePort, ServerAppStartError, startServerApp, type ServerApp } from './server-app.ts';
-import { HELLO_APP, rawRequest, refusesConnections } from './test-support.ts';
+import { HELLO_APP, rawRequest, refusesConnections } from '../../../test/support/preview-apps.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;

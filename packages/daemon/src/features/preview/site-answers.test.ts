@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { SiteRule, StaticSite } from '@forge/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 import { startStaticPreview, type StaticPreview } from './static-server.ts';
-import { rawRequest } from './test-support.ts';
+import { rawRequest } from '../../../test/support/preview-apps.ts';
 
 /** How a static preview answers a multi-page site, a single-page app, and a site's own rules. */
 

@@ -3,9 +3,9 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tempDir, writeTree } from '../../pipeline/checks/test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 import { startStaticPreview, type StaticPreview } from './static-server.ts';
-import { rawRequest, refusesConnections } from './test-support.ts';
+import { rawRequest, refusesConnections } from '../../../test/support/preview-apps.ts';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-CONTENT';
 const INDEX = '<!doctype html><title>app</title><script src="/assets/app.js"></script>';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleReport, DEFAULT_BUNDLE_THRESHOLD_BYTES } from './bundle-report.ts';
-import { tempDir, writeTree } from './test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 
 let base: string;
 let out: string;

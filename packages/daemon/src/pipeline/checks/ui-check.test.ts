@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from './test-tree.ts';
+import { tempDir, writeTree } from '../../../test/support/checks-tree.ts';
 import { checkOutput, OUTSIDE_OUTPUT_NOTE, resolveRef } from './ui-check.ts';
 
 let base: string;

@@ -4,7 +4,7 @@ import { expandWorkspace, rankApps } from './apps.ts';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint, type DetectOptions } from './detect-blueprint.ts';
 import { openProject } from './project-files.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree, opts?: DetectOptions) =>

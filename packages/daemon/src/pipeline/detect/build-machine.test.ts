@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { useProjects } from './test-project.ts';
+import { useProjects } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const NPM = 'https://registry.npmjs.org/';

@@ -5,7 +5,7 @@ import { deployCommandArgv } from './deploy-evidence.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { readPackageJson } from './package-json.ts';
 import { openProject, projectFolder } from './project-files.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const open = async (tree: ProjectTree) => openProject(await makeProject(tree));

@@ -6,7 +6,7 @@ import { Blueprint, blueprintLines } from '@forge/shared';
 import { BlueprintError } from './blueprint-error.ts';
 import { DEFAULT_STAGE_TIMEOUT_MS, detectBlueprint } from './detect-blueprint.ts';
 import { MAX_READ_BYTES } from './project-files.ts';
-import { decision, useProjects } from './test-project.ts';
+import { decision, useProjects } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { firebasePattern, parseFirebaseJson } from './site-rules.ts';
-import { decision, useProjects } from './test-project.ts';
+import { decision, useProjects } from '../../../test/support/detect-project.ts';
 
 const project = useProjects();
 

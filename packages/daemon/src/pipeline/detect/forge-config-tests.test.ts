@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { useProjects, type ProjectTree } from './test-project.ts';
+import { useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree) => detectBlueprint(await makeProject(tree));

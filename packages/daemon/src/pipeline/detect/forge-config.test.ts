@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '@forge/shared';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

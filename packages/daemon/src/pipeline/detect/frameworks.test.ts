@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PORT_PLACEHOLDER } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useProjects } from './test-project.ts';
+import { useProjects } from '../../../test/support/detect-project.ts';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint } from './index.ts';
 import { jsonErrorPlace } from './json-place.ts';

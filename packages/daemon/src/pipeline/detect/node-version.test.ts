@@ -6,7 +6,7 @@ import { detectBlueprint } from './detect-blueprint.ts';
 import { miseNode } from './node-sources.ts';
 import { detectNodeRequirement } from './node-version.ts';
 import { openProject } from './project-files.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

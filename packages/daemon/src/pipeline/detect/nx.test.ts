@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Blueprint } from '@forge/shared';
 import { detectBlueprint, type DetectOptions } from './detect-blueprint.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree, opts?: DetectOptions) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree) => detectBlueprint(await makeProject(tree));

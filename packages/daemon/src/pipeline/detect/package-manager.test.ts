@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Toolchain } from '@forge/shared';
 import { bundledNpmVersion } from '../toolchains/index.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

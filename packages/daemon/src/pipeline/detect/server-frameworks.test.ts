@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PORT_PLACEHOLDER } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { devServerOfScript } from './dev-servers.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree) => detectBlueprint(await makeProject(tree));

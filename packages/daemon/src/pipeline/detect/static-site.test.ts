@@ -3,7 +3,7 @@ import { DecisionLog } from './decisions.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { openProject } from './project-files.ts';
 import { detectStaticSite } from './static-site.ts';
-import { decision, useProjects } from './test-project.ts';
+import { decision, useProjects } from '../../../test/support/detect-project.ts';
 
 const project = useProjects();
 

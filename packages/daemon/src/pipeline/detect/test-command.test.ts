@@ -3,7 +3,7 @@ import type { PackageManager } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { scriptSegments } from './script-commands.ts';
 import { ciTestCommand, matchRunner, runScriptWithArgs } from './test-command.ts';
-import { decision, useProjects } from './test-project.ts';
+import { decision, useProjects } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BlueprintError } from './blueprint-error.ts';
 import { detectBlueprint, type DetectOptions } from './detect-blueprint.ts';
 import { providesBin } from './workspace-root.ts';
-import { decision, useProjects, type ProjectTree } from './test-project.ts';
+import { decision, useProjects, type ProjectTree } from '../../../test/support/detect-project.ts';
 
 const makeProject = useProjects();
 const detect = async (tree: ProjectTree, opts?: DetectOptions) =>

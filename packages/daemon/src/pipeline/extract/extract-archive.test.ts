@@ -22,7 +22,13 @@ import {
   MAX_ARCHIVE_RATIO,
   MAX_ARCHIVE_TOTAL_BYTES,
 } from './limits.ts';
-import { createSandbox, seedProject, snapshotTree, strayTempEntries, type Sandbox } from './test-sandbox.ts';
+import {
+  createSandbox,
+  seedProject,
+  snapshotTree,
+  strayTempEntries,
+  type Sandbox,
+} from '../../../test/support/extract-sandbox.ts';
 import type { WriteProgress } from './write-files.ts';
 import { forgeZip, S_IFDIR, S_IFLNK, S_IFREG, zeroBomb, type ForgedEntry } from '@forge/testing';
 

@@ -5,7 +5,12 @@ import { forgeZip, S_IFLNK, type ForgedEntry } from '@forge/testing';
 import { hashTree } from '../../fs/tree-hash.ts';
 import { extractArchive, settleBackgroundRemovals, type ExtractResult } from './extract-archive.ts';
 import { MAX_LINK_HOPS } from './links.ts';
-import { createSandbox, snapshotTree, strayTempEntries, type Sandbox } from './test-sandbox.ts';
+import {
+  createSandbox,
+  snapshotTree,
+  strayTempEntries,
+  type Sandbox,
+} from '../../../test/support/extract-sandbox.ts';
 
 /**
  * Symbolic links in uploads (links.ts): the ones that lead to a file or folder of the project are

@@ -6,7 +6,13 @@ import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { extractArchive, settleBackgroundRemovals } from './extract-archive.ts';
 import type { ExtractLimits } from './limits.ts';
 import { printable, type ArchiveErrorCode } from './refusal.ts';
-import { createSandbox, seedProject, snapshotTree, strayTempEntries, type Sandbox } from './test-sandbox.ts';
+import {
+  createSandbox,
+  seedProject,
+  snapshotTree,
+  strayTempEntries,
+  type Sandbox,
+} from '../../../test/support/extract-sandbox.ts';
 import { forgeZip, S_IFLNK, zeroBomb, type ForgedEntry } from '@forge/testing';
 
 const MiB = 1024 * 1024;

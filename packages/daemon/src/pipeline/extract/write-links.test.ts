@@ -4,7 +4,7 @@ import { deflateRawSync, crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_EXTRACT_LIMITS } from './limits.ts';
 import type { ExtractionPlan, PlannedFile, PlannedLink } from './plan.ts';
-import { createSandbox, type Sandbox } from './test-sandbox.ts';
+import { createSandbox, type Sandbox } from '../../../test/support/extract-sandbox.ts';
 import { writePlannedFiles } from './write-files.ts';
 import type { ArchiveEntry } from './zip-reader.ts';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forgeCaches, homeEnv } from './build-home.ts';
 import { runCommand, type OutputLine } from './run-command.ts';
 import { sandboxAvailable } from './sandbox.ts';
-import { makeTempDir, nodeScript } from './test-support.ts';
+import { makeTempDir, nodeScript } from '../../../test/support/temp-files.ts';
 
 const available = await sandboxAvailable();
 

@@ -8,7 +8,7 @@ import {
   type ErrorLocation,
   type FirstError,
 } from './first-error.ts';
-import { makeTempDir } from './test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 
 /**
  * The fixtures are what the tools printed, captured from real runs (npm 11, pnpm 10, yarn 1.22,

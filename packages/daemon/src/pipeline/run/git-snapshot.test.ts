@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitSnapshot, SNAPSHOT_MARK } from './git-snapshot.ts';
-import { makeTempDir } from './test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -7,7 +7,13 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILD_NICENESS } from './resource-limits.ts';
 import { runCommand, type OutputLine, type RunCommandOptions } from './run-command.ts';
-import { eventually, isRunning, killQuietly, makeTempDir, nodeScript } from './test-support.ts';
+import {
+  eventually,
+  isRunning,
+  killQuietly,
+  makeTempDir,
+  nodeScript,
+} from '../../../test/support/temp-files.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runCommand } from './run-command.ts';
-import { makeTempDir } from './test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 
 // A machine without a usable bwrap (not installed, or no user namespaces in a container).
 vi.mock('./sandbox.ts', () => ({

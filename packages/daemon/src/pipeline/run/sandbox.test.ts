@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand, type OutputLine, type RunCommandOptions } from './run-command.ts';
 import { probeSandbox, sandboxAvailable } from './sandbox.ts';
-import { eventually, killQuietly, makeTempDir, pidsWithArg } from './test-support.ts';
+import { eventually, killQuietly, makeTempDir, pidsWithArg } from '../../../test/support/temp-files.ts';
 
 const available = await sandboxAvailable();
 /** The daemon package, from where `--import tsx` resolves. */

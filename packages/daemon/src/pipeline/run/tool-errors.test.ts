@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LISTED_TOOL_ERRORS, type BuildError } from '@forge/shared';
 import { OutputEvidence } from './first-error.ts';
-import { makeTempDir } from './test-support.ts';
+import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from '../../assistants/diagnose/fixtures/cases.ts';
 
 /**
