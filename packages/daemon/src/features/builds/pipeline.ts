@@ -123,7 +123,9 @@ export async function sourceHash(
     (rel) => isInstalledNodeModules(projectDir, rel, installs) || rel === '.git' || rel === out,
     written,
   );
-  const { decisions: _decisions, ...plan } = blueprint;
+  // The plan as its commands get it: the recorded plan (made before SOURCE_DATE_EPOCH is added) and
+  // the running one hash the same, so CacheBot's checks agree with the build's own.
+  const { decisions: _decisions, ...plan } = withSourceDateEpoch(blueprint);
   return crypto.createHash('sha256').update(tree).update(JSON.stringify(plan)).digest('hex');
 }
 
