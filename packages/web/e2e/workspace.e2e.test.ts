@@ -138,7 +138,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
       .getByRole('region', { name: 'Notifications (F8)' })
       .getByText('File saved')
       .first()
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 30_000 });
     const onDisk = path.join(daemon.home, 'projects', 'e2e-app', 'build.js');
     await expect.poll(() => fs.readFileSync(onDisk, 'utf8')).toContain('// edited in the browser');
     await screenshot(page, 'editor-saved');

@@ -1,16 +1,21 @@
+import { lazy, Suspense } from 'react';
 import { FolderGit2 } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
 import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-toggle.tsx';
 import { ExtensionManager } from '@/features/extensions/components/extension-manager.tsx';
 import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.tsx';
-import { HistoryPanel } from '@/features/history/components/history-panel.tsx';
 import { ProjectActions } from './project-actions.tsx';
 
 /**
  * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
  * the auto-forge toggle; the project's build history; the extension manager; the blueprint card.
  */
+/** The history card reads after the first paint: its code stays out of the dashboard's first load. */
+const HistoryPanel = lazy(() =>
+  import('@/features/history/components/history-panel.tsx').then((m) => ({ default: m.HistoryPanel })),
+);
+
 export function RightColumn() {
   return (
     <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2">
@@ -28,7 +33,9 @@ export function RightColumn() {
         </CardContent>
       </Card>
       <div className="shrink-0">
-        <HistoryPanel />
+        <Suspense fallback={null}>
+          <HistoryPanel />
+        </Suspense>
       </div>
       <div className="shrink-0">
         <ExtensionManager />

@@ -85,8 +85,33 @@ const diff: BuildDiff = {
   env: { added: [], removed: ['API_URL'] },
 };
 
-function renderFixIt(diffAnswer: () => Response) {
+/** The project's kept builds: one green build before the failed one, or none. */
+const history = (kept: boolean) => ({
+  projectName: 'shop',
+  currentBuildId: kept ? 'b5-99ffee' : null,
+  keep: 10,
+  builds: kept
+    ? [
+        {
+          buildId: 'b5-99ffee',
+          createdAt: '2000-01-01T00:00:00.000Z',
+          endedAt: '2000-01-01T00:01:00.000Z',
+          sourceHash: null,
+          sourceSha256: 'a'.repeat(64),
+          artifactSha256: 'b'.repeat(64),
+          bytes: 100,
+          files: 1,
+          verdict: null,
+          current: true,
+          lastGreen: true,
+        },
+      ]
+    : [],
+});
+
+function renderFixIt(diffAnswer: () => Response, kept = true) {
   const daemon = stubDaemon(({ url }) => {
+    if (url.pathname === '/api/projects/shop/history') return json(history(kept));
     if (url.pathname === '/api/projects') return json([project]);
     if (url.pathname === '/api/builds') return json([failed]);
     if (url.pathname === '/api/projects/shop/repairs') return json([]);
@@ -135,10 +160,17 @@ describe('FixIt: why is it red now?', () => {
     expect(section.textContent).toContain('Environment names: removed API_URL');
   });
 
-  it("says in the daemon's words when the project was never green", async () => {
-    const message =
-      'shop has no successful build before b7-0a1b2c: it has never been green, so there is nothing to compare with.';
-    const daemon = renderFixIt(() => json({ error: message, code: 'NO_GREEN_BUILD' }, 404));
+  it('says so without asking when the project has no green build before this one', async () => {
+    const daemon = renderFixIt(() => json(diff), false);
+    const section = await panel();
+    await within(section).findByText(/^shop has no successful build before this one that Forge still keeps/);
+    // Nothing to compare: no request the daemon would refuse.
+    expect(daemon.requests.filter((r) => r.url.pathname.endsWith('/diff'))).toHaveLength(0);
+  });
+
+  it("shows a refusal in the daemon's words, asked once", async () => {
+    const message = 'The source of build b7-0a1b2c was not kept: build it again to compare.';
+    const daemon = renderFixIt(() => json({ error: message, code: 'NO_BUILD_SOURCE' }, 404));
     const section = await panel();
     expect((await within(section).findByText(message)).tagName).toBe('P');
     // A refusal is an answer: asked once, not retried.

@@ -2,6 +2,7 @@ import type { Build, BuildDiff, ValueChange } from '@forge/shared';
 import { ForgeHttpError } from '@forge/shared';
 import { useBuildDiff } from '../why-red-query.ts';
 import { DiffView } from './diff-view.tsx';
+import { useProjectHistory } from '@/features/history/queries.ts';
 
 const value = (v: string | null) => (v === null || v === '' ? '(none)' : v);
 
@@ -92,14 +93,24 @@ function Files({ files }: { files: BuildDiff['files'] }) {
  */
 export function WhyRedPanel({ build }: { build: Build }) {
   const failed = build.status === 'failed' || build.status === 'timed-out';
-  const { data: diff, error, isPending } = useBuildDiff(build.id, failed);
+  // Asked only when a kept green build came before it: a project never green has nothing to compare,
+  // which the history (always an answer) says without a refused request.
+  const history = useProjectHistory(failed ? build.projectName : null);
+  const earlierGreen = history.data?.builds.some((b) => b.createdAt < build.createdAt) ?? false;
+  const { data: diff, error, isPending } = useBuildDiff(build.id, failed && earlierGreen);
   if (!failed) return null;
+  const neverGreen = history.data !== undefined && !earlierGreen;
   return (
     <section aria-label="Why is it red now?" className="flex flex-col gap-1.5 rounded-md border p-2 text-xs">
       <h3 className="text-[0.7rem] font-semibold tracking-wide text-muted-foreground uppercase">
         Why is it red now?
       </h3>
-      {diff ? (
+      {neverGreen ? (
+        <p className="text-muted-foreground">
+          {build.projectName} has no successful build before this one that Forge still keeps: nothing to
+          compare with. Once a build is green, later failures are compared with it.
+        </p>
+      ) : diff ? (
         <>
           <p className="font-medium text-foreground" data-testid="why-red-summary">
             {diff.summary}
