@@ -384,13 +384,13 @@ export class BuildRun {
 
   /**
    * Scale-out: take what a worker reports about this build (it runs the same engine on its own copy
-   * and sends its record, stored lines and /ws messages back). Lines already stored are skipped, so
-   * a post sent twice (its answer lost) changes nothing. The worker's fields come in first; then its
-   * moves, each through the same check as `to()` (the stages it recorded after ours, or the
-   * machine's shortest way to its state), so the record and the messages (`build-stage`,
-   * `build-finished`) are made here as for a build run here, and the worker's own copies of those are
-   * dropped. A record that would move the build back is refused (IllegalTransitionError). Its
-   * other messages (output, logs, bots, preview, build_complete) follow once the store holds the change.
+   * and posts its record, stored lines and /ws messages). Lines already stored are skipped, so a post
+   * sent twice (its answer lost) changes nothing. The worker's fields are stored first; then its moves
+   * go through the same check as `to()` (the stages it recorded after ours, at its times, or the
+   * machine's shortest way to its state), so `build-stage` and `build-finished` are made here as for
+   * a build run here, and the worker's copies are dropped. A record that would move the build back
+   * is refused (IllegalTransitionError). The other messages are relayed in the worker's order, each
+   * move made where the worker's `build-stage` of it stood.
    */
   mirror(update: {
     record: Build | null;
