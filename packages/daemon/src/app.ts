@@ -284,7 +284,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
   registerWhyRedRoutes(api, { repo, layout });
-  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger });
+  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger, sandbox });
   registerQueueRoutes(api, {
     builds,
     layout,

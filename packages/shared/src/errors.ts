@@ -247,7 +247,7 @@ export const ERROR_CATALOGUE = {
   ROLLBACK_UNSUPPORTED: {
     status: 409,
     message:
-      'Only a built site can be rolled back: a plain static site or a server app is served from its sources.',
+      "This build cannot be served again without building (its plan is gone, or a server app's packages differ from the installed ones).",
     hint: 'Download the earlier source (GET /api/builds/<id>/source) and upload it again.',
   },
   ARTIFACT_RECORD_FAILED: {
