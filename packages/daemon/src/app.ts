@@ -302,7 +302,14 @@ export function createApp(deps: AppDeps): ForgeApp {
   const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
   const features: FeatureHandle[] = [
     botJobs,
-    registerRebuildRoutes(api, { builds, layout, logger, settings: settings.get, sandbox }),
+    registerRebuildRoutes(api, {
+      builds,
+      layout,
+      logger,
+      settings: settings.get,
+      sandbox,
+      store: deps.store,
+    }),
     // First: AuthBot's guard must be in place before the routes it protects are registered.
     registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),

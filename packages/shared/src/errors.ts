@@ -212,7 +212,12 @@ export const ERROR_CATALOGUE = {
   },
   REBUILD_NOT_FOUND: {
     status: 404,
-    message: 'There is no such verification rebuild (they are kept until the daemon stops).',
+    message: 'There is no such verification rebuild (the daemon keeps the last 100).',
+  },
+  REBUILD_INTERRUPTED: {
+    status: 503,
+    message: 'The daemon stopped while this verification rebuild ran: it did not finish.',
+    hint: 'Run forge verify --rebuild again.',
   },
   NO_GREEN_BUILD: {
     status: 404,
