@@ -28,6 +28,7 @@ import type { JobQueue } from '../../engine/job-queue.ts';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { PROJECT_RESULT_STEPS } from '../../engine/stages/types.ts';
 import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
+import { keepWorkerFailedSource } from './artifact-transfer.ts';
 
 /** A worker not heard from for this long is shown lost. */
 export const WORKER_QUIET_MS = 10_000;
@@ -495,7 +496,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       return { dir, projectName: run.projectName };
     },
 
-    events(buildId: string, body: JobEventsBody): WorkerOrders {
+    async events(buildId: string, body: JobEventsBody): Promise<WorkerOrders> {
       const remote = remoteOf(buildId, body.worker);
       workerState(body.worker).lastSeen = now();
       const { run } = remote;
@@ -530,6 +531,10 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
         // `forge fix` is answered with what was made before the build is seen to end.
         remote.fix.onApplied(record.repairs.filter((r) => r.status === 'applied' && r.buildId === run.id));
         remote.fix = null;
+      }
+      if (record && !run.finished && (record.status === 'failed' || record.status === 'timed-out')) {
+        // Kept before the end is relayed, as a local build's is (artifact-transfer.ts).
+        await keepWorkerFailedSource(layout, { id: run.id, projectName: run.projectName }, record.blueprint);
       }
       const stepsBefore = run.snapshot().steps;
       run.mirror({ record, logs: body.logs, messages });
