@@ -3,8 +3,7 @@ import { FolderGit2 } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
 import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-toggle.tsx';
-import { ExtensionManager } from '@/features/extensions/components/extension-manager.tsx';
-import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.tsx';
+import { AfterFirstPaint } from '@/components/layout/after-first-paint.tsx';
 import { ProjectActions } from './project-actions.tsx';
 
 /**
@@ -14,6 +13,16 @@ import { ProjectActions } from './project-actions.tsx';
 /** The history card reads after the first paint: its code stays out of the dashboard's first load. */
 const HistoryPanel = lazy(() =>
   import('@/features/history/components/history-panel.tsx').then((m) => ({ default: m.HistoryPanel })),
+);
+
+/** The extension manager and the blueprint card load after the first paint (components/layout/after-first-paint.tsx). */
+const ExtensionManager = lazy(() =>
+  import('@/features/extensions/components/extension-manager.tsx').then((m) => ({
+    default: m.ExtensionManager,
+  })),
+);
+const BlueprintCard = lazy(() =>
+  import('@/features/blueprint/components/blueprint-card.tsx').then((m) => ({ default: m.BlueprintCard })),
 );
 
 export function RightColumn() {
@@ -38,10 +47,14 @@ export function RightColumn() {
         </Suspense>
       </div>
       <div className="shrink-0">
-        <ExtensionManager />
+        <AfterFirstPaint className="h-40 rounded-lg">
+          <ExtensionManager />
+        </AfterFirstPaint>
       </div>
       <div className="shrink-0">
-        <BlueprintCard />
+        <AfterFirstPaint className="h-40 rounded-lg">
+          <BlueprintCard />
+        </AfterFirstPaint>
       </div>
     </div>
   );
