@@ -3,7 +3,5 @@ import { STAGES } from './stage-labels.ts';
 
 export * from './stage-labels.ts';
 
-
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
-

@@ -6,7 +6,6 @@ export * from './test-counts.ts';
 export const TestsPolicy = z.enum(TESTS_POLICIES);
 export type TestsPolicy = z.infer<typeof TestsPolicy>;
 
-
 /** Where a build's test policy came from: `--tests` (the upload's or build's `tests`), the forge config, or the default. */
 export const TestsPolicySource = z.enum(['option', 'config', 'default']);
 export type TestsPolicySource = z.infer<typeof TestsPolicySource>;

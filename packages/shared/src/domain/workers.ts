@@ -13,7 +13,6 @@ import { Settings } from './settings.ts';
 export const QueueKind = z.enum(['in-process', 'bullmq']);
 export type QueueKind = z.infer<typeof QueueKind>;
 
-
 /** A worker name: letters, digits, dot, dash, underscore (it appears in build records and logs). */
 export const WorkerName = z
   .string()

@@ -4,4 +4,11 @@
  * Imported only through lib/protocol.ts, so it is a chunk of its own that loads after the first
  * paint (docs/performance.md); nothing else in the web imports these values from the package root.
  */
-export { createForgeClient, ErrorBody, ForgeHttpError, parseServerFrame, routes, UploadResult } from '@forge/shared';
+export {
+  createForgeClient,
+  ErrorBody,
+  ForgeHttpError,
+  parseServerFrame,
+  routes,
+  UploadResult,
+} from '@forge/shared';

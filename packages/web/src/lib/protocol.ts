@@ -1,4 +1,5 @@
 import { afterFirstPaint } from './first-paint.ts';
+import type * as ProtocolModule from './protocol-schemas.ts';
 
 /**
  * The protocol's schemas (zod and every payload's shape, ~40 KB gzip) are not part of the first
@@ -7,7 +8,7 @@ import { afterFirstPaint } from './first-paint.ts';
  * (lib/api.ts for answers, lib/early-socket.ts for socket messages). So data is still validated
  * where it enters, only a moment after the shell is on screen (docs/performance.md).
  */
-export type Protocol = typeof import('./protocol-schemas.ts');
+export type Protocol = typeof ProtocolModule;
 
 let loading: Promise<Protocol> | undefined;
 

@@ -54,5 +54,4 @@ export function failureReason(error: unknown): string | undefined {
   return undefined;
 }
 
-export const isNotFound = (error: unknown): boolean =>
-  isForgeHttpError(error) && error.status === 404;
+export const isNotFound = (error: unknown): boolean => isForgeHttpError(error) && error.status === 404;

@@ -14,6 +14,6 @@ export function useBuildDiff(buildId: string, enabled: boolean) {
     queryFn: ({ signal }) => forgeClient.request('buildDiff', { params: { id: buildId }, signal }),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
-    retry: (count, error) => !(isForgeHttpError(error)) && count < 2,
+    retry: (count, error) => !isForgeHttpError(error) && count < 2,
   });
 }

@@ -30,7 +30,5 @@ export function useSetForgeToggle() {
  * text.
  */
 export function forgeOperationError(error: unknown): string {
-  return isForgeHttpError(error) && error.serverMessage
-    ? error.serverMessage
-    : UI_TEXT.forgeUnavailable;
+  return isForgeHttpError(error) && error.serverMessage ? error.serverMessage : UI_TEXT.forgeUnavailable;
 }

@@ -1,7 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
 import type { Blueprint, Build } from '@forge/shared';
-import { frameworkWithStack, buildStateLabel, LOCAL_WORKER, nodeSummary, plural, TOTAL_BOTS, UI_TEXT } from '@forge/shared/schema-free';
+import {
+  frameworkWithStack,
+  buildStateLabel,
+  LOCAL_WORKER,
+  nodeSummary,
+  plural,
+  TOTAL_BOTS,
+  UI_TEXT,
+} from '@forge/shared/schema-free';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';

@@ -9,7 +9,9 @@ import { RightColumn } from './right-column.tsx';
 
 // The preview and the chat load after the first paint (components/layout/after-first-paint.tsx).
 const LivePreviewPanel = lazy(() =>
-  import('@/features/preview/components/live-preview-panel.tsx').then((m) => ({ default: m.LivePreviewPanel })),
+  import('@/features/preview/components/live-preview-panel.tsx').then((m) => ({
+    default: m.LivePreviewPanel,
+  })),
 );
 const BrainChat = lazy(() =>
   import('@/features/brain/components/brain-chat.tsx').then((m) => ({ default: m.BrainChat })),

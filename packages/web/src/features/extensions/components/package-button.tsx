@@ -14,9 +14,7 @@ import { packageNotice, usePackagePlatform } from '../queries.ts';
  * already on its way there.
  */
 const goesToLogin = (error: unknown, hadToken: boolean): boolean =>
-  isForgeHttpError(error) &&
-  error.status === 401 &&
-  !(hadToken && error.code === 'FAMILY_AUTH_REQUIRED');
+  isForgeHttpError(error) && error.status === 401 && !(hadToken && error.code === 'FAMILY_AUTH_REQUIRED');
 
 /**
  * Hook for anything that repackages the platform: header button, menu item, Repackage card.
