@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { FolderGit2 } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
@@ -42,9 +42,9 @@ export function RightColumn() {
         </CardContent>
       </Card>
       <div className="shrink-0">
-        <Suspense fallback={null}>
+        <AfterFirstPaint className="h-24 rounded-lg">
           <HistoryPanel />
-        </Suspense>
+        </AfterFirstPaint>
       </div>
       <div className="shrink-0">
         <AfterFirstPaint className="h-40 rounded-lg">
