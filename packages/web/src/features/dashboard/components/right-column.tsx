@@ -6,16 +6,12 @@ import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-t
 import { AfterFirstPaint } from '@/components/layout/after-first-paint.tsx';
 import { ProjectActions } from './project-actions.tsx';
 
-/**
- * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
- * the auto-forge toggle; the project's build history; the extension manager; the blueprint card.
- */
-/** The history card reads after the first paint: its code stays out of the dashboard's first load. */
+// The history, the extension manager and the blueprint card load after the first paint
+// (components/layout/after-first-paint.tsx): the Project card is what the first paint needs.
 const HistoryPanel = lazy(() =>
   import('@/features/history/components/history-panel.tsx').then((m) => ({ default: m.HistoryPanel })),
 );
 
-/** The extension manager and the blueprint card load after the first paint (components/layout/after-first-paint.tsx). */
 const ExtensionManager = lazy(() =>
   import('@/features/extensions/components/extension-manager.tsx').then((m) => ({
     default: m.ExtensionManager,
@@ -25,6 +21,10 @@ const BlueprintCard = lazy(() =>
   import('@/features/blueprint/components/blueprint-card.tsx').then((m) => ({ default: m.BlueprintCard })),
 );
 
+/**
+ * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
+ * the auto-forge toggle; the project's build history; the extension manager; the blueprint card.
+ */
 export function RightColumn() {
   return (
     <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2">
