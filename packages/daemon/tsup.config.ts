@@ -7,7 +7,7 @@ import { defineConfig } from 'tsup';
  */
 export default defineConfig({
   // The extraction worker runs in its own thread from its own file beside main.js (worker-url.ts).
-  entry: { main: 'src/main.ts', 'extract-worker': 'src/pipeline/extract/extract-worker.ts' },
+  entry: { main: 'src/main.ts', 'extract-worker': 'src/capabilities/extract/extract-worker.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

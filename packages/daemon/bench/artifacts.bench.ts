@@ -1,6 +1,6 @@
 /**
  * pnpm bench artifacts: what recording a build's artifact (reproducible ZIPs, SBOM, signed
- * provenance: features/artifacts/record.ts) adds to a cache-miss build of a create-vite app, side by
+ * provenance: capabilities/artifacts/record.ts) adds to a cache-miss build of a create-vite app, side by
  * side: `npm install && vite build` (what the build costs), then the recording on the result.
  * Median of 5 recordings; the target is at most 10 % of the build.
  */
@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { detectBlueprint } from '../src/pipeline/detect/index.ts';
-import { recordArtifact } from '../src/features/artifacts/record.ts';
-import { loadSigningKey } from '../src/features/artifacts/signing.ts';
+import { detectBlueprint } from '../src/capabilities/detect/index.ts';
+import { recordArtifact } from '../src/capabilities/artifacts/record.ts';
+import { loadSigningKey } from '../src/capabilities/artifacts/signing.ts';
 import { CREATE_VITE_APP } from './create-vite-app.ts';
 
 const RUNS = 5;

@@ -1,5 +1,5 @@
 /**
- * pnpm bench git: the build's git repository of the upload (pipeline/run/git-snapshot.ts) on a
+ * pnpm bench git: the build's git repository of the upload (capabilities/exec/git-snapshot.ts) on a
  * 5,000-file project (20 MB of source), against what a developer would type: `git init && git add
  * -A && git commit`. Median of 5, fresh .git each time; prints the sizes of .git too.
  */
@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitSnapshot } from '../src/pipeline/run/git-snapshot.ts';
+import { gitSnapshot } from '../src/capabilities/exec/git-snapshot.ts';
 
 const FILES = 5_000;
 const RUNS = 5;

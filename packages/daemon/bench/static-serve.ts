@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
-import { startStaticPreview } from '../src/features/preview/static-server.ts';
+import { startStaticPreview } from '../src/capabilities/preview/static-server.ts';
 import { openStore, STORE_FILE } from '../src/store/store.ts';
 
 const [kind, root, home] = process.argv.slice(2) as [string, string, string];

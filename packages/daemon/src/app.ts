@@ -33,26 +33,26 @@ import {
   webFastPath,
   webFiles,
   type WebMode,
-} from './http/web.ts';
+} from './features/web-app/serve-web.ts';
 import { debugModeSwitch, redactUrl, type Logger } from './logging/logger.ts';
 import type { Store } from './store/store.ts';
 import type { ServerMessage } from '@forge/shared';
-import { concurrencyOf, createFleet, type Fleet } from './fleet/fleet.ts';
+import { concurrencyOf, createFleet, type Fleet } from './engine/fleet/fleet.ts';
 import { homeLayout, type HomeLayout } from './home-layout.ts';
-import { createBuildRepo, type BuildRepo } from './features/builds/repo.ts';
-import { createLogArchive } from './features/builds/log-archive.ts';
+import { createBuildRepo, type BuildRepo } from './engine/build-repo.ts';
+import { createLogArchive } from './engine/log-archive.ts';
 import { createBuildService, type BuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerRebuildRoutes } from './features/artifacts/rebuild-routes.ts';
 import { registerWhyRedRoutes } from './features/why-red/routes.ts';
 import { registerHistoryRoutes } from './features/artifacts/history-routes.ts';
-import { pruneHistory } from './features/artifacts/history.ts';
-import { registerQueueRoutes } from './features/queue/routes.ts';
+import { pruneHistory } from './engine/artifact-history.ts';
+import { registerQueueRoutes } from './features/scale-out/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
 import { registerBotRoutes } from './features/bots/routes.ts';
-import { createPreviewRegistry, type PreviewRegistry } from './features/preview/preview-registry.ts';
+import { createPreviewRegistry, type PreviewRegistry } from './capabilities/preview/preview-registry.ts';
 import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
 import { createFilesService, type FilesService } from './features/files/service.ts';
 import { registerFileRoutes } from './features/files/routes.ts';
@@ -71,9 +71,9 @@ import { registerFamilyRoutes } from './features/family/routes.ts';
 import { registerPackagingRoutes } from './features/packaging/routes.ts';
 import { createRepairService, type RepairService } from './features/repairs/service.ts';
 import { registerRepairRoutes } from './features/repairs/routes.ts';
-import { createRepairJournal } from './features/repairs/journal.ts';
-import type { ModelClient } from './assistants/model/types.ts';
-import { createModelClient } from './assistants/model/openai.ts';
+import { createRepairJournal } from './capabilities/repair/journal.ts';
+import type { ModelClient } from './capabilities/model/types.ts';
+import { createModelClient } from './capabilities/model/openai.ts';
 
 export interface AppDeps {
   config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'> &

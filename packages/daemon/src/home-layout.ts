@@ -28,7 +28,7 @@ export interface HomeLayout {
   storeDir: string;
   /**
    * The package managers' caches (npm, pnpm metadata, Yarn 1, Yarn Berry, bun, corepack), one
-   * folder each, Forge's own (pipeline/run/build-home.ts forgeCaches).
+   * folder each, Forge's own (capabilities/exec/build-home.ts forgeCaches).
    */
   cachesDir: string;
   /** Files as they were before RepairBot changed them, one folder per repair (for undo). */
@@ -44,7 +44,7 @@ export interface HomeLayout {
   failedSourcesDir(name: string): string;
   /**
    * Where LogBot moves old builds' log lines out of the store, one `<build id>.log` each; the build
-   * repository reads them back (features/builds/log-archive.ts).
+   * repository reads them back (engine/log-archive.ts).
    */
   buildLogsDir: string;
 }

@@ -7,7 +7,7 @@ export { MIGRATIONS, runMigrations, type Migration } from './store/migrations.ts
 export { defineRoute, type RouteHandler } from './http/define-route.ts';
 export { ForgeError } from './http/forge-error.ts';
 export { createSecurityPolicy, TOKEN_COOKIE, type SecurityPolicy } from './http/security.ts';
-export { WEB_NOT_BUILT_TEXT, type WebMode } from './http/web.ts';
+export { WEB_NOT_BUILT_TEXT, type WebMode } from './features/web-app/serve-web.ts';
 export { createHub, type Hub, type HubOptions } from './ws/hub.ts';
-export { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
-export { readStateFile, stateFilePath } from './process/state-file.ts';
+export { startDaemon, StartError, type RunningDaemon } from './start-daemon.ts';
+export { readStateFile, stateFilePath } from './lifecycle/state-file.ts';

@@ -3,11 +3,11 @@ import { formatConfigView, FORGE_VERSION, SHUTDOWN_GRACE_MS, WORKER_STOP_GRACE_M
 import { ConfigError, loadConfig, redactQueueUrl, toConfigView } from './config/load-config.ts';
 import type { DaemonConfig } from './config/schema.ts';
 import path from 'node:path';
-import { parseCommand, UsageError, USAGE, workerNameFromHost, type Command } from './process/args.ts';
+import { parseCommand, UsageError, USAGE, workerNameFromHost, type Command } from './lifecycle/args.ts';
 import { QueueUrlSchema } from './config/schema.ts';
 import { createLogger } from './logging/logger.ts';
-import { startWorker, WorkerStartError } from './worker/worker.ts';
-import { startDaemon, StartError, type RunningDaemon } from './process/run.ts';
+import { startWorker, WorkerStartError } from './features/scale-out/worker/worker.ts';
+import { startDaemon, StartError, type RunningDaemon } from './start-daemon.ts';
 
 /**
  * The daemon process. Exit codes: 0 ok, 1 failure (bad config, refused start), 2 usage.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotInfo, Build, BrainReply, BrainStatus, MemoryCell, ServerMessage } from '@forge/shared';
-import { startFakeModelServer } from '../src/assistants/model/openai-server.fixture.ts';
+import { startFakeModelServer } from '../src/capabilities/model/openai-server.fixture.ts';
 import { makeBlueprint } from '@forge/testing';
 import { CHAT_HELP } from '../src/features/chat/commands.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrainReply } from '@forge/shared';
-import { startFakeModelServer } from '../src/assistants/model/openai-server.fixture.ts';
+import { startFakeModelServer } from '../src/capabilities/model/openai-server.fixture.ts';
 import { FIXTURE_NOW, seedWorkspace } from '../bench/brain/fixture.ts';
 import { BRAIN_CASES } from '../bench/brain/questions.ts';
 import { runBrainCases, score } from '../bench/brain/run.ts';

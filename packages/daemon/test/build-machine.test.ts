@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UploadResult } from '@forge/shared';
-import { sandboxAvailable } from '../src/pipeline/run/index.ts';
+import { sandboxAvailable } from '../src/capabilities/exec/index.ts';
 import { cleanup, startTestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
 

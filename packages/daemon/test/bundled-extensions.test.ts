@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeZip } from '@forge/testing';
-import { createFleet } from '../src/fleet/fleet.ts';
+import { createFleet } from '../src/engine/fleet/fleet.ts';
 import { writeBundle } from '../src/features/extensions/bundled.ts';
 import { createExtensionService, type ExtensionService } from '../src/features/extensions/service.ts';
 import { openStore, STORE_FILE } from '../src/store/store.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody, GenerateResult, routes } from '@forge/shared';
-import type { ModelClient, ModelRequest } from '../src/assistants/model/types.ts';
+import type { ModelClient, ModelRequest } from '../src/capabilities/model/types.ts';
 import { cleanup, startTestApp, type TestApp } from './helpers.ts';
 
 afterEach(cleanup);

@@ -230,7 +230,7 @@ export function onCleanup(fn: () => Promise<void> | void): void {
 /**
  * Environment for a spawned process whose HOME is a scratch folder: npm run by the test itself
  * (install.sh's `npm install`) uses this user's npm cache. A daemon's builds do not: their package
- * managers' caches are FORGE_HOME/caches (pipeline/run/build-home.ts), filled from the registry.
+ * managers' caches are FORGE_HOME/caches (capabilities/exec/build-home.ts), filled from the registry.
  */
 export function userPackageCaches(): Record<string, string> {
   const home = os.homedir();

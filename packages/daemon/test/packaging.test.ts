@@ -6,7 +6,7 @@ import AdmZip from 'adm-zip';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FORGE_VERSION, routes } from '@forge/shared';
 import { makeZip } from '@forge/testing';
-import { createFleet } from '../src/fleet/fleet.ts';
+import { createFleet } from '../src/engine/fleet/fleet.ts';
 import { familyServiceOf } from '../src/features/family/guard.ts';
 import { createPackagingService } from '../src/features/packaging/service.ts';
 import { findForgeRoot } from '../src/features/packaging/source.ts';

@@ -4,7 +4,7 @@ import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheel } from '@forge/testing';
 import { cleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // The SBOM of builds of other stacks, through a real daemon and the stacks' own tools, offline:
 // Python's virtual environment from a wheel in the project, a Go module vendored in the project,

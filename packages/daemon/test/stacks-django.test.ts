@@ -6,7 +6,7 @@ import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheelOfInstalled, type ProjectFiles } from '@forge/testing';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // A real Django project (made by django-admin startproject) built through a real daemon: pip installs
 // Django from wheels the test makes of this machine's Debian packages (no Python index is reachable),

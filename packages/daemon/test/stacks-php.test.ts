@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // A PHP site with a composer.lock: Forge runs `composer install` from the lock before serving it with
 // php -S. Packagist is not reachable here, so the package comes from a path repository inside the

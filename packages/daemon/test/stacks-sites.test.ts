@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
 import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // Static-site generators through a real daemon, with Debian's jekyll and mkdocs: the site is built by
 // the generator and its output folder served; Zola, which Debian does not carry, is named with the

@@ -5,7 +5,7 @@ import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheel } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch } from './build-helpers.ts';
-import { onPath } from '../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // Projects of other stacks through a real daemon: a Python app built into its own virtual
 // environment from a wheel the test makes (PyPI is not reachable: pip reads a --find-links folder

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptedEncodings } from '../src/http/web.ts';
+import { acceptedEncodings } from '../src/features/web-app/serve-web.ts';
 import { cleanup, startTestApp, tempDir } from './helpers.ts';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { makeBlueprint } from '@forge/testing';
 import type { Blueprint, Build, BuildStep, Repair } from '@forge/shared';
 import type { AppServices } from '../../src/app.ts';
-import { createRepairJournal } from '../../src/features/repairs/journal.ts';
+import { createRepairJournal } from '../../src/capabilities/repair/journal.ts';
 import type { Store } from '../../src/store/store.ts';
 
 /** The fixture's clock: every record is dated from here, and the brain asked a little later. */

@@ -21,7 +21,7 @@ export interface LoadScenario {
   pid: number;
   /**
    * Flood builds (projects load-flood-1…n, uploaded together), and how long each prints. A command's
-   * delivered output is capped (pipeline/run: 5 MB), so several floods are what push more than the
+   * delivered output is capped (capabilities/exec: 5 MB), so several floods are what push more than the
    * /ws buffer cap plus the kernel's socket buffers towards the client that never reads.
    */
   floods: number;

@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runCommand } from '../../src/pipeline/run/run-command.ts';
-import { resourceLimits } from '../../src/pipeline/run/resource-limits.ts';
+import { runCommand } from '../../src/capabilities/exec/run-command.ts';
+import { resourceLimits } from '../../src/capabilities/exec/resource-limits.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'forge-runaway-bench-'));
 try {

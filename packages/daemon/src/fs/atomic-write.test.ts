@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { settleBackgroundRemovals } from '../pipeline/extract/index.ts';
+import { settleBackgroundRemovals } from './background-removal.ts';
 import { sweepScratch, writeFileAtomic } from './atomic-write.ts';
 
 const dirs: string[] = [];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { removeInBackground } from '../pipeline/extract/index.ts';
+import { removeInBackground } from './background-removal.ts';
 
 /** Temporary files of writeFileAtomic in the scratch folder: `write-<hex>`. */
 export const ATOMIC_WRITE_PREFIX = 'write-';

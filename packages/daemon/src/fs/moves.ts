@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeInBackground } from '../pipeline/extract/index.ts';
+import { removeInBackground } from './background-removal.ts';
 
 /** A free name for `dir` moved aside into `scratch`. */
 const asideName = (scratch: string, dir: string): string =>

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliResult, type Build, type UndoRepairResult } from '@forge/shared';
 import { makeZip } from '../build-helpers.ts';
 import { tempDir } from '../helpers.ts';
-import { caseNamed } from '../../src/assistants/diagnose/fixtures/cases.ts';
+import { caseNamed } from '../../src/capabilities/diagnose/fixtures/cases.ts';
 import { RealDaemon, json, type CliRun } from './harness.ts';
 
 /**

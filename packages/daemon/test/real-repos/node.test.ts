@@ -7,7 +7,7 @@ import type { Blueprint, Build, CliBuildResult } from '@forge/shared';
 import type { ProjectFiles } from '@forge/testing';
 import { tempDir } from '../helpers.ts';
 import { makeZip } from '../build-helpers.ts';
-import { nodePackage } from '../../src/pipeline/toolchains/node.ts';
+import { nodePackage } from '../../src/capabilities/toolchains/node.ts';
 import { RealDaemon, json } from './harness.ts';
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ErrorBody, routes, UploadExtensionResponse, type RouteContract } from '@forge/shared';
 import { makeZip } from '@forge/testing';
-import { startStaticPreview } from '../../src/features/preview/static-server.ts';
+import { startStaticPreview } from '../../src/capabilities/preview/static-server.ts';
 import { cleanup, onCleanup, startTestApp, tempDir, upgradeStatus, type TestApp } from '../helpers.ts';
 import { ATTACK_PAGE, attackScript, hasChromium, launchChromium, type AttackResult } from './chromium.ts';
 

@@ -19,8 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { Build, ErrorBody } from '@forge/shared';
 import { forgeZip, type ForgedEntry } from '@forge/testing';
-import { BuildRun } from '../../src/features/builds/build-run.ts';
-import { createBuildRepo } from '../../src/features/builds/repo.ts';
+import { BuildRun } from '../../src/engine/build-run.ts';
+import { createBuildRepo } from '../../src/engine/build-repo.ts';
 import { openStore } from '../../src/store/store.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));

@@ -3,18 +3,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, routes } from '@forge/shared';
-import {
-  checkRelPath,
-  projectRoot,
-  resolveExisting,
-  resolveNew,
-} from '../../src/features/files/safe-path.ts';
+import { checkRelPath, projectRoot, resolveExisting, resolveNew } from '../../src/fs/safe-path.ts';
 import { ForgeError } from '../../src/http/forge-error.ts';
-import { foldName } from '../../src/pipeline/extract/entry-name.ts';
-import { DEFAULT_EXTRACT_LIMITS } from '../../src/pipeline/extract/limits.ts';
-import { planExtraction } from '../../src/pipeline/extract/plan.ts';
-import { Refusal } from '../../src/pipeline/extract/refusal.ts';
-import type { ArchiveEntry } from '../../src/pipeline/extract/zip-reader.ts';
+import { foldName } from '../../src/capabilities/extract/entry-name.ts';
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/capabilities/extract/limits.ts';
+import { planExtraction } from '../../src/capabilities/extract/plan.ts';
+import { Refusal } from '../../src/capabilities/extract/refusal.ts';
+import type { ArchiveEntry } from '../../src/capabilities/extract/zip-reader.ts';
 import { isValidProjectName, projectNameFromFile } from '../../src/home-layout.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from '../helpers.ts';
 

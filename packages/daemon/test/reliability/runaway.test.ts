@@ -15,8 +15,8 @@ import type { Build, BuildLogsResponse, UploadResult } from '@forge/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeZip, upload, watch } from '../build-helpers.ts';
 import { cleanup, startTestApp, type TestApp } from '../helpers.ts';
-import { createCommandCgroup, resourceLimits } from '../../src/pipeline/run/resource-limits.ts';
-import { sandboxAvailable } from '../../src/pipeline/run/sandbox.ts';
+import { createCommandCgroup, resourceLimits } from '../../src/capabilities/exec/resource-limits.ts';
+import { sandboxAvailable } from '../../src/capabilities/exec/sandbox.ts';
 
 const KNOBS = {
   FORGE_BUILD_PIDS_MAX: '64',

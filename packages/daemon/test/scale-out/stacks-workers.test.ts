@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Build } from '@forge/shared';
 import { hasRedis, pythonWheel } from '@forge/testing';
 import { oneWorkerCluster } from './one-worker.ts';
-import { onPath } from '../../src/pipeline/toolchains/stack-tool.ts';
+import { onPath } from '../../src/capabilities/toolchains/stack-tool.ts';
 
 /**
  * Another stack on a `forge worker`: a Python app is planned, given its virtual environment in the

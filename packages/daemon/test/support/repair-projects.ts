@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { Blueprint } from '@forge/shared';
-import { runCommand } from '../../src/pipeline/run/index.ts';
-import type { RepairTarget } from '../../src/assistants/repair/types.ts';
+import { runCommand } from '../../src/capabilities/exec/index.ts';
+import type { RepairTarget } from '../../src/capabilities/repair/types.ts';
 
 /** Temp folders made by a test file, removed after each test. */
 export function useTempDirs(): (prefix?: string) => Promise<string> {

@@ -3,10 +3,10 @@ import { routes, type ServerMessage, type Settings } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { BuildRepo } from '../builds/repo.ts';
-import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
+import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
 import { requireProject } from '../projects/routes.ts';
-import { projectHistory } from './history.ts';
+import { projectHistory } from '../../engine/artifact-history.ts';
 import { rollback } from './rollback.ts';
 
 export interface HistoryDeps {

@@ -15,18 +15,23 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { discardDir } from '../../fs/moves.ts';
-import { extractArchive } from '../../pipeline/extract/index.ts';
-import { builtOutput } from '../../pipeline/checks/built-output.ts';
-import { runCommand } from '../../pipeline/run/index.ts';
-import { buildIn } from '../../pipeline/stages/build.ts';
-import { installIn } from '../../pipeline/stages/install.ts';
-import { toolchainStage, withProvided } from '../../pipeline/stages/toolchain.ts';
-import type { BuildFailure, StageContext } from '../../pipeline/stages/types.ts';
-import { withToolPath } from '../builds/pipeline.ts';
-import { withSourceDateEpoch } from './build-epoch.ts';
-import { compareArtifacts } from './compare.ts';
-import { packArtifact, sha256File } from './pack.ts';
-import { ARTIFACT_FILES, readArtifactRecord, toolsOf, type ArtifactRecord } from './record.ts';
+import { extractArchive } from '../../capabilities/extract/index.ts';
+import { builtOutput } from '../../capabilities/checks/built-output.ts';
+import { runCommand } from '../../capabilities/exec/index.ts';
+import { buildIn } from '../../engine/stages/build.ts';
+import { installIn } from '../../engine/stages/install.ts';
+import { toolchainStage, withProvided } from '../../engine/stages/toolchain.ts';
+import type { BuildFailure, StageContext } from '../../engine/stages/types.ts';
+import { withToolPath } from '../../engine/pipeline.ts';
+import { withSourceDateEpoch } from '../../capabilities/artifacts/build-epoch.ts';
+import { compareArtifacts } from '../../capabilities/artifacts/compare.ts';
+import { packArtifact, sha256File } from '../../capabilities/artifacts/pack.ts';
+import {
+  ARTIFACT_FILES,
+  readArtifactRecord,
+  toolsOf,
+  type ArtifactRecord,
+} from '../../capabilities/artifacts/record.ts';
 
 export interface RebuildDeps {
   layout: HomeLayout;

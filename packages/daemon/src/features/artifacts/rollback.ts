@@ -6,10 +6,15 @@ import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { discardDir, swapDir } from '../../fs/moves.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { extractArchive } from '../../pipeline/extract/index.ts';
-import type { BuildRepo } from '../builds/repo.ts';
-import type { PreviewRegistry } from '../preview/preview-registry.ts';
-import { keptBuilds, previousGreenOf, whileRollingBackFrom, type KeptBuild } from './history.ts';
+import { extractArchive } from '../../capabilities/extract/index.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
+import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
+import {
+  keptBuilds,
+  previousGreenOf,
+  whileRollingBackFrom,
+  type KeptBuild,
+} from '../../engine/artifact-history.ts';
 
 export interface RollbackDeps {
   repo: Pick<BuildRepo, 'get' | 'project' | 'active' | 'setProjectOutput'>;

@@ -7,8 +7,12 @@ import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { BuildService } from '../builds/service.ts';
-import { ARTIFACT_FILES, readArtifactRecord, type ArtifactRecord } from './record.ts';
-import { loadSigningKey, publicKeyOf } from './signing.ts';
+import {
+  ARTIFACT_FILES,
+  readArtifactRecord,
+  type ArtifactRecord,
+} from '../../capabilities/artifacts/record.ts';
+import { loadSigningKey, publicKeyOf } from '../../capabilities/artifacts/signing.ts';
 
 export interface ArtifactDeps {
   builds: Pick<BuildService, 'get'>;

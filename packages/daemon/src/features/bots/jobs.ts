@@ -3,8 +3,8 @@ import path from 'node:path';
 import { DAEMON_LOG_FILE, LOG_DIR } from '@forge/shared';
 import type { AppServices } from '../../app.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { INSTALL_KEY_FILE, installKey, readInstallKey } from '../builds/install-cache.ts';
-import { sourceHash } from '../builds/pipeline.ts';
+import { INSTALL_KEY_FILE, installKey, readInstallKey } from '../../engine/install-cache.ts';
+import { sourceHash } from '../../engine/pipeline.ts';
 import { projectAsked } from '../projects/routes.ts';
 
 type Services = Pick<AppServices, 'repo' | 'layout' | 'logger' | 'builds'>;

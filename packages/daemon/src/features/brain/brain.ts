@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import { formatSessionTime, type BrainConfigResult, type BrainReply, type BrainStatus } from '@forge/shared';
 import type { AppDeps, AppServices } from '../../app.ts';
-import { ModelError } from '../../assistants/model/types.ts';
+import { ModelError } from '../../capabilities/model/types.ts';
 import { DEFAULT_BRAIN_SESSION_MINUTES } from '../../config/schema.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { readCookie } from '../../http/security.ts';

@@ -1,5 +1,5 @@
 import { formatSessionTime } from '@forge/shared';
-import type { ModelClient } from '../../assistants/model/types.ts';
+import type { ModelClient } from '../../capabilities/model/types.ts';
 import type { MemoryService } from '../memory/service.ts';
 import { STATUS_WORDS, ago, createRecordAnswers, known, unknown, type EngineAnswer } from './answers.ts';
 import { fileFacts, projectFacts, projectNames, type FactServices } from './facts.ts';

@@ -1,5 +1,5 @@
 import type { MemoryCell } from '@forge/shared';
-import type { ModelMessage } from '../../assistants/model/types.ts';
+import type { ModelMessage } from '../../capabilities/model/types.ts';
 import { failureText, repairsText, type EngineAnswer } from './answers.ts';
 import { commandText, type FileFacts, type ProjectFacts } from './facts.ts';
 

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { routes } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
-import type { BuildRepo } from './repo.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { BuildService } from './service.ts';
 
 const LOG_PAGE = 1_000;

@@ -12,23 +12,23 @@ import {
   type UploadResult,
 } from '@forge/shared';
 import type { Logger } from '../../logging/logger.ts';
-import { concurrencyOf, type Fleet } from '../../fleet/fleet.ts';
+import { concurrencyOf, type Fleet } from '../../engine/fleet/fleet.ts';
 import { isValidProjectName, projectNameFromFile, type HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { discardDir } from '../../fs/moves.ts';
 import { asDiskFull } from '../../fs/disk-full.ts';
-import { extractArchive, sweepExtractLeftovers } from '../../pipeline/extract/index.ts';
-import { detectBlueprint } from '../../pipeline/detect/index.ts';
-import { killProcessGroup } from '../../pipeline/run/index.ts';
-import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import { extractArchive, sweepExtractLeftovers } from '../../capabilities/extract/index.ts';
+import { detectBlueprint } from '../../capabilities/detect/index.ts';
+import { killProcessGroup } from '../../capabilities/exec/index.ts';
+import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
 import { inspectArchive } from '../uploads/inspect-archive.ts';
-import { createSlots } from '../../fleet/slots.ts';
-import { BuildRun } from './build-run.ts';
-import { createPipeline, type FixRequest, type PlanOutcome } from './pipeline.ts';
-import type { BuildRepo } from './repo.ts';
-import type { RepairJournal } from '../repairs/journal.ts';
-import { inProcessQueue, type JobQueue } from '../queue/job-queue.ts';
-import { createRemoteQueue, type RemoteQueue } from '../queue/remote-queue.ts';
+import { createSlots } from '../../engine/fleet/slots.ts';
+import { BuildRun } from '../../engine/build-run.ts';
+import { createPipeline, type FixRequest, type PlanOutcome } from '../../engine/pipeline.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
+import type { RepairJournal } from '../../capabilities/repair/journal.ts';
+import { inProcessQueue, type JobQueue } from '../../engine/job-queue.ts';
+import { createRemoteQueue, type RemoteQueue } from '../scale-out/remote-queue.ts';
 
 export interface BuildServiceDeps {
   layout: HomeLayout;

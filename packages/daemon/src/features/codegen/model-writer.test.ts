@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '@forge/shared';
-import { ModelError, type ModelClient, type ModelRequest } from '../../assistants/model/types.ts';
-import { createFleet } from '../../fleet/fleet.ts';
+import { ModelError, type ModelClient, type ModelRequest } from '../../capabilities/model/types.ts';
+import { createFleet } from '../../engine/fleet/fleet.ts';
 import { memoryLogger } from '../../../test/helpers.ts';
 import { generateFromTemplate } from './generator.ts';
 import { codePrompt, stripFences, writeWithModel } from './model-writer.ts';

@@ -1,5 +1,5 @@
 import type { CodeKind, GenerateResult } from '@forge/shared';
-import type { ModelClient } from '../../assistants/model/types.ts';
+import type { ModelClient } from '../../capabilities/model/types.ts';
 import type { Spec } from './grammar.ts';
 import { syntaxErrors } from './parse-check.ts';
 

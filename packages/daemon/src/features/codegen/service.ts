@@ -1,6 +1,6 @@
 import type { GenerateResult } from '@forge/shared';
-import type { ModelClient } from '../../assistants/model/types.ts';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { ModelClient } from '../../capabilities/model/types.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Language } from './generator.ts';
 

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../http/security.ts';
-import { daemonUrl, listenHost } from '../../process/urls.ts';
-import { createStaticFiles, sendStatus } from '../preview/static-server.ts';
+import { daemonUrl, listenHost } from '../../lifecycle/urls.ts';
+import { createStaticFiles, sendStatus } from '../../capabilities/preview/static-server.ts';
 
 /**
  * One extension's files, served on their own loopback port: their own origin, as a preview is. The

@@ -7,7 +7,7 @@ import type {
   FamilyChatMessage,
   FamilySession,
 } from '@forge/shared';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Store } from '../../store/store.ts';

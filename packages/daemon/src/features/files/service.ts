@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../fs/atomic-write.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { BuildRepo } from '../builds/repo.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 import { currentProject } from '../projects/routes.ts';
 import {
   checkRelPath,
@@ -15,7 +15,7 @@ import {
   resolveLinkParent,
   resolveNew,
   type ProjectRoot,
-} from './safe-path.ts';
+} from '../../fs/safe-path.ts';
 import { ensureStarterProject } from './starter-project.ts';
 import { readTextFile } from './text-file.ts';
 import { readTree } from './tree.ts';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { homeLayout } from '../../home-layout.ts';
-import { detectBlueprint } from '../../pipeline/detect/index.ts';
+import { detectBlueprint } from '../../capabilities/detect/index.ts';
 import { openStore, type Store } from '../../store/store.ts';
-import { createBuildRepo } from '../builds/repo.ts';
+import { createBuildRepo } from '../../engine/build-repo.ts';
 import { ensureStarterProject, STARTER_FILES, STARTER_OPEN_FILES } from './starter-project.ts';
 
 let home: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DEFAULT_PROJECT_NAME } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { BuildRepo } from '../builds/repo.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 
 /** The files the editor opens first (docs/product.md#code-area), in that order. */
 export const STARTER_OPEN_FILES = [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import type { Build, ServerMessage } from '@forge/shared';
-import type { BuildRepo } from '../builds/repo.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 import { AUTO_FORGE_SETTLE_MS, BUILD_EVENT_SLACK_MS, createAutoForge } from './auto-forge.ts';
 import { createFlags } from '../../store/flags.ts';
 import { openStore } from '../../store/store.ts';

@@ -1,7 +1,7 @@
 import type { Build, ServerMessage } from '@forge/shared';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { BuildRepo } from '../builds/repo.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { BuildService } from '../builds/service.ts';
 import type { ChangeOrigin } from '../files/service.ts';
 import type { Flags } from '../../store/flags.ts';

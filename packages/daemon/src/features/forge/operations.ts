@@ -15,13 +15,13 @@ import {
   type StepName,
 } from '@forge/shared';
 import type { AppServices } from '../../app.ts';
-import { formatScanReport, scanProject, type ScanRunner } from '../../assistants/scan/index.ts';
+import { formatScanReport, scanProject, type ScanRunner } from '../../capabilities/scan/index.ts';
 import { isValidProjectName } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { BlueprintError, detectBlueprint } from '../../pipeline/detect/index.ts';
-import { runCommand } from '../../pipeline/run/index.ts';
-import { installKey, readInstallKey } from '../builds/install-cache.ts';
-import { sourceHash } from '../builds/pipeline.ts';
+import { BlueprintError, detectBlueprint } from '../../capabilities/detect/index.ts';
+import { runCommand } from '../../capabilities/exec/index.ts';
+import { installKey, readInstallKey } from '../../engine/install-cache.ts';
+import { sourceHash } from '../../engine/pipeline.ts';
 import { formatSize, type HealthBot } from '../health/health-bot.ts';
 import { currentProject } from '../projects/routes.ts';
 

@@ -1,11 +1,11 @@
 import { statfs as fsStatfs } from 'node:fs/promises';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Store } from '../../store/store.ts';
-import type { BuildRepo } from '../builds/repo.ts';
-import type { PreviewRegistry } from '../preview/preview-registry.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
+import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
 
 /**
  * HealthBot: every minute, a look at what keeps Forge working — the daemon itself (is its event loop

@@ -1,5 +1,5 @@
 import type { MemoryCell } from '@forge/shared';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import type { Store } from '../../store/store.ts';
 import { createMemoryRepo } from './repo.ts';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
-import { zipDirToFile } from '../artifacts/zip-dir.ts';
+import { zipDirToFile } from '../../capabilities/artifacts/zip-dir.ts';
 import { writeBundle, type BundledExtension } from '../extensions/bundled.ts';
 import { MANIFEST_FILE } from '../extensions/limits.ts';
 import { INSTALL_SH, productionManifest, readme, rootManifest } from './manifests.ts';

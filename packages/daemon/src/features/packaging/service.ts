@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Fleet } from '../../fleet/fleet.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { buildPlatformArchive, listArchives, type PlatformArchive } from './archive.ts';
 import { findForgeRoot } from './source.ts';

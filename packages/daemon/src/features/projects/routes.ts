@@ -7,11 +7,11 @@ import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { detectBlueprint } from '../../pipeline/detect/index.ts';
-import { readArtifactRecord, skipInstalls, sourceDateEpoch } from '../artifacts/record.ts';
-import { streamZipOfDir } from '../artifacts/zip-dir.ts';
-import type { PreviewRegistry } from '../preview/preview-registry.ts';
-import type { BuildRepo } from '../builds/repo.ts';
+import { detectBlueprint } from '../../capabilities/detect/index.ts';
+import { readArtifactRecord, skipInstalls, sourceDateEpoch } from '../../capabilities/artifacts/record.ts';
+import { streamZipOfDir } from '../../capabilities/artifacts/zip-dir.ts';
+import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 
 export interface ProjectDeps {
   repo: BuildRepo;

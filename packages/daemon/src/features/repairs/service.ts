@@ -11,10 +11,10 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { checkRepair, restoreBackup } from '../../assistants/repair/index.ts';
-import type { BuildRepo } from '../builds/repo.ts';
+import { checkRepair, restoreBackup } from '../../capabilities/repair/index.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { BuildService } from '../builds/service.ts';
-import type { JournalEntry, RepairJournal } from './journal.ts';
+import type { JournalEntry, RepairJournal } from '../../capabilities/repair/journal.ts';
 
 export interface RepairServiceDeps {
   layout: HomeLayout;

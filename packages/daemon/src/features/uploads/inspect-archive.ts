@@ -1,4 +1,4 @@
-import { inspectArchive as inspectInWorker } from '../../pipeline/extract/index.ts';
+import { inspectArchive as inspectInWorker } from '../../capabilities/extract/index.ts';
 
 /**
  * What an upload's archive holds, read from its listing alone (nothing is written): every check

@@ -7,7 +7,7 @@ import busboy from 'busboy';
 import { MAX_UPLOAD_BYTES } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
 import { asDiskFull } from '../../fs/disk-full.ts';
-import { warmExtractWorker } from '../../pipeline/extract/index.ts';
+import { warmExtractWorker } from '../../capabilities/extract/index.ts';
 
 /** Room for multipart boundaries and headers on top of the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;

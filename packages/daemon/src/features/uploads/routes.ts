@@ -4,7 +4,7 @@ import { AppDir, routes, TESTS_POLICIES, TestsPolicy, type UploadResult } from '
 import { ForgeError } from '../../http/forge-error.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { BuildService } from '../builds/service.ts';
-import type { BuildRun } from '../builds/build-run.ts';
+import type { BuildRun } from '../../engine/build-run.ts';
 import { receiveZip } from './receive-zip.ts';
 
 /** After a refused upload the client may still be sending: answer, then close the connection. */

@@ -15,15 +15,15 @@ import {
   type FileChange,
   type ValueChange,
 } from '@forge/shared';
-import { fileDiff } from '../../assistants/repair/diff.ts';
+import { fileDiff } from '../../capabilities/repair/diff.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { ARTIFACT_FILES } from '../artifacts/record.ts';
-import { LOCKFILE_NAMES, lockfileEntries } from '../artifacts/lockfile-integrity.ts';
-import type { BuildRepo } from '../builds/repo.ts';
-import { failedSourceFile } from './failed-source.ts';
+import { ARTIFACT_FILES } from '../../capabilities/artifacts/record.ts';
+import { LOCKFILE_NAMES, lockfileEntries } from '../../capabilities/artifacts/lockfile-integrity.ts';
+import type { BuildRepo } from '../../engine/build-repo.ts';
+import { failedSourceFile } from '../../capabilities/artifacts/failed-source.ts';
 import { pointsAt, summaryOf } from './points-at.ts';
-import { readSourceZip, type SourceEntry } from './source-zip.ts';
+import { readSourceZip, type SourceEntry } from '../../capabilities/artifacts/source-zip.ts';
 
 export interface CompareDeps {
   repo: Pick<BuildRepo, 'get' | 'list'>;

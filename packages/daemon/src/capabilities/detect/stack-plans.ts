@@ -1,0 +1,555 @@
+/**
+ * The commands of the stacks Forge builds besides JavaScript: Python (pip into a virtual environment
+ * per project, the server the framework implies), Go (go build, the binary with PORT), PHP (php -S),
+ * Deno (its tasks) and the static-site generators (their build, their output folder served).
+ */
+import { PORT_PLACEHOLDER, formatCommand } from '@forge/shared';
+import { parse as parseToml } from 'smol-toml';
+import { defaultLoadersSync } from 'cosmiconfig';
+import { splitCommand, type Argv } from './command-line.ts';
+import type { DecisionLog } from './decisions.ts';
+import type { FrameworkPlan } from './framework-context.ts';
+import type { ProjectFiles } from './project-files.ts';
+import type { StackEvidence } from './stacks.ts';
+import { parseJson } from '../scan/jsonc.ts';
+
+interface Planned {
+  framework: FrameworkPlan;
+  install: Argv | null;
+  env: Record<string, string>;
+}
+
+const HOST = '127.0.0.1';
+
+/** A Procfile's `web:` command as argv, with $PORT given as Forge's port; null when absent or unusable. */
+async function procfileStart(files: ProjectFiles, log: DecisionLog): Promise<Argv | null> {
+  const text = (await files.read('Procfile'))?.text;
+  const web = text ? /^web:\s*(.+)$/m.exec(text)?.[1]?.trim() : undefined;
+  if (!web) return null;
+  try {
+    return splitCommand(web.replace(/\$\{?PORT\}?/g, PORT_PLACEHOLDER));
+  } catch (err) {
+    log.add('start', 'not used', 'Procfile', `web: ${web} ${(err as Error).message}`);
+    return null;
+  }
+}
+
+const server = (framework: string, start: Argv): FrameworkPlan => ({
+  framework,
+  kind: 'server',
+  outputDir: null,
+  build: null,
+  start,
+});
+
+/** The Python packages a project declares, lower-case, from requirements.txt and pyproject.toml. */
+async function pythonDeps(files: ProjectFiles): Promise<{ names: Set<string>; file: string | null }> {
+  const names = new Set<string>();
+  let file: string | null = null;
+  const requirements = (await files.read('requirements.txt'))?.text;
+  if (requirements) {
+    file = 'requirements.txt';
+    for (const line of requirements.split('\n')) {
+      const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(line)?.[1];
+      if (name) names.add(name.toLowerCase().replace(/_/g, '-'));
+    }
+  }
+  const pyproject = (await files.read('pyproject.toml'))?.text;
+  if (pyproject) {
+    try {
+      const data = parseToml(pyproject) as {
+        project?: { dependencies?: unknown };
+        tool?: { poetry?: { dependencies?: Record<string, unknown> } };
+      };
+      const deps = [
+        ...(Array.isArray(data.project?.dependencies) ? data.project.dependencies : []),
+        ...Object.keys(data.tool?.poetry?.dependencies ?? {}),
+      ];
+      for (const dep of deps) {
+        const name = typeof dep === 'string' ? /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(dep)?.[1] : null;
+        if (name) names.add(name.toLowerCase().replace(/_/g, '-'));
+      }
+      file ??= 'pyproject.toml';
+    } catch {
+      // An unreadable pyproject.toml declares nothing readable; pip reports it at install.
+    }
+  }
+  return { names, file };
+}
+
+const PYTHON_ENTRIES = ['app.py', 'main.py', 'server.py', 'wsgi.py', 'application.py', 'run.py', 'api.py'];
+
+/** The variable an entry file binds an app object of `factory` to: `app = Flask(__name__)` → "app". */
+const appVariable = (source: string, factory: string): string | null =>
+  new RegExp(`^([A-Za-z_]\\w*)\\s*=\\s*${factory}\\(`, 'm').exec(source)?.[1] ?? null;
+
+/**
+ * Python: dependencies with pip into the project's virtual environment (its `python` first on PATH),
+ * and the server its framework implies on PORT: a Procfile's web command, Django's manage.py,
+ * gunicorn for a WSGI app when it is a dependency, uvicorn for FastAPI, flask run, streamlit, or the
+ * entry file itself when it serves on PORT.
+ */
+export async function planPython(
+  files: ProjectFiles,
+  evidence: StackEvidence,
+  log: DecisionLog,
+): Promise<Planned> {
+  const env = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+  let install: Argv | null = null;
+  if (await files.isFile('requirements.txt')) {
+    install = ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'];
+    log.add(
+      'install',
+      formatCommand(install),
+      'requirements.txt',
+      "pip installs requirements.txt into the project's virtual environment",
+    );
+  } else if (await files.isFile('pyproject.toml')) {
+    const text = (await files.read('pyproject.toml'))?.text ?? '';
+    const tool = /^\[tool\.(poetry|pdm|uv|hatch)\b/m.exec(text)?.[1];
+    install = ['python', '-m', 'pip', 'install', '.'];
+    log.add(
+      'install',
+      formatCommand(install),
+      'pyproject.toml',
+      `pip installs the project and its dependencies from pyproject.toml (PEP 517)${tool ? `; [tool.${tool}] is read by pip through the build backend, ${tool} itself is not run` : ''}`,
+    );
+  } else if (await files.isFile('Pipfile')) {
+    log.add(
+      'install',
+      'none',
+      'Pipfile',
+      'Pipfile alone: Forge does not run pipenv; a requirements.txt (pipenv requirements > requirements.txt) lets pip install it',
+    );
+  } else {
+    log.add('install', 'none', null, 'no requirements.txt or pyproject.toml: nothing to install');
+  }
+  const deps = await pythonDeps(files);
+  const depFile = deps.file ?? evidence.file;
+  const entry = await files.firstFile(PYTHON_ENTRIES);
+  const source = entry ? ((await files.read(entry))?.text ?? '') : '';
+  const module = entry?.replace(/\.py$/, '') ?? 'app';
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
+  const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
+    log.add('framework', framework, file, rule);
+    log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
+    log.add('start', formatCommand(start), file, rule);
+    return { framework: { ...server(framework, start), build: django }, install, env };
+  };
+
+  const procfile = await procfileStart(files, log);
+  if (procfile)
+    return done(
+      deps.names.has('django') ? 'django' : 'python',
+      procfile,
+      'Procfile',
+      "the Procfile's web command",
+    );
+  if (await files.isFile('manage.py')) {
+    return done(
+      'django',
+      ['python', 'manage.py', 'runserver', `${HOST}:${PORT_PLACEHOLDER}`, '--noreload'],
+      'manage.py',
+      "Django's manage.py: runserver on the preview port (without its reloader)",
+    );
+  }
+  const fastapi = appVariable(source, 'FastAPI');
+  if (deps.names.has('fastapi') || fastapi) {
+    const target = `${module}:${fastapi ?? 'app'}`;
+    return done(
+      'fastapi',
+      ['python', '-m', 'uvicorn', target, '--host', HOST, '--port', PORT_PLACEHOLDER],
+      entry ?? depFile,
+      `FastAPI (${entry && fastapi ? `${fastapi} = FastAPI() in ${entry}` : `fastapi in ${depFile}`}): uvicorn serves ${target}`,
+    );
+  }
+  if (deps.names.has('streamlit') && entry) {
+    return done(
+      'streamlit',
+      [
+        'python',
+        '-m',
+        'streamlit',
+        'run',
+        entry,
+        '--server.port',
+        PORT_PLACEHOLDER,
+        '--server.address',
+        HOST,
+        '--server.headless',
+        'true',
+      ],
+      depFile,
+      `streamlit in ${depFile}: streamlit runs ${entry}`,
+    );
+  }
+  const flask = appVariable(source, 'Flask');
+  if (deps.names.has('flask') || flask) {
+    const variable = flask ?? 'app';
+    const start = deps.names.has('gunicorn')
+      ? ['python', '-m', 'gunicorn', '--bind', `${HOST}:${PORT_PLACEHOLDER}`, `${module}:${variable}`]
+      : [
+          'python',
+          '-m',
+          'flask',
+          '--app',
+          `${module}:${variable}`,
+          'run',
+          '--host',
+          HOST,
+          '--port',
+          PORT_PLACEHOLDER,
+        ];
+    return done(
+      'flask',
+      start,
+      entry ?? depFile,
+      deps.names.has('gunicorn')
+        ? `Flask with gunicorn in ${depFile}: gunicorn serves ${module}:${variable}`
+        : `Flask (${flask ? `${flask} = Flask() in ${entry}` : `flask in ${depFile}`}), no gunicorn: flask run serves ${module}:${variable}`,
+    );
+  }
+  const wsgi = /^(application|app)\s*=/m.exec(source)?.[1];
+  if (entry && deps.names.has('gunicorn') && wsgi) {
+    return done(
+      'wsgi',
+      ['python', '-m', 'gunicorn', '--bind', `${HOST}:${PORT_PLACEHOLDER}`, `${module}:${wsgi}`],
+      entry,
+      `a WSGI ${wsgi} in ${entry} with gunicorn in ${depFile}`,
+    );
+  }
+  if (entry && /__main__|serve_forever|\.run\(/.test(source)) {
+    const readsPort = /environ(?:\.get)?\s*[([]\s*['"]PORT['"]|getenv\(\s*['"]PORT['"]/.test(source);
+    return done(
+      /wsgiref|make_server/.test(source) ? 'wsgi' : 'python',
+      ['python', entry],
+      entry,
+      `${entry} runs a server itself${readsPort ? ' and reads PORT' : ' (it does not read PORT: Forge finds the port it listens on)'}`,
+    );
+  }
+  const why = `a Python project (${evidence.file}) with no server Forge can tell how to start: no Procfile, manage.py, FastAPI, Flask or entry file (${PYTHON_ENTRIES.join(', ')}) that serves; set "start" in the forge config`;
+  log.add('framework', 'python', evidence.file, why);
+  log.add('kind', 'unknown', evidence.file, why);
+  return {
+    framework: { framework: 'python', kind: 'unknown', outputDir: null, build: null, start: null },
+    install,
+    env,
+  };
+}
+
+/**
+ * Django's build, only where the project has what each command needs: `collectstatic` when its
+ * settings set STATIC_ROOT (without it the command refuses), `migrate` when the database is an SQLite
+ * file (made in the project; a database server is not something Forge provides). Read from the
+ * settings module manage.py names.
+ */
+async function djangoBuild(files: ProjectFiles, log: DecisionLog): Promise<Argv | null> {
+  const manage = (await files.read('manage.py'))?.text ?? '';
+  const module = /DJANGO_SETTINGS_MODULE['"]\s*,\s*['"]([\w.]+)['"]/.exec(manage)?.[1];
+  const settingsFile = module
+    ? await files.firstFile([`${module.replace(/\./g, '/')}.py`, `${module.replace(/\./g, '/')}/__init__.py`])
+    : null;
+  if (!settingsFile) {
+    log.add(
+      'build',
+      'none',
+      'manage.py',
+      'no settings module readable from manage.py: no collectstatic or migrate',
+    );
+    return null;
+  }
+  const settings = (await files.read(settingsFile))?.text ?? '';
+  const commands: string[] = [];
+  if (/^STATIC_ROOT\s*=/m.test(settings)) {
+    commands.push('collectstatic');
+    log.add(
+      'collectstatic',
+      'run',
+      settingsFile,
+      `STATIC_ROOT is set in ${settingsFile}: collectstatic gathers the static files there`,
+    );
+  } else {
+    log.add(
+      'collectstatic',
+      'not run',
+      settingsFile,
+      `no STATIC_ROOT in ${settingsFile}: nothing to collect into`,
+    );
+  }
+  if (/django\.db\.backends\.sqlite3/.test(settings)) {
+    commands.push('migrate');
+    log.add(
+      'migrate',
+      'run',
+      settingsFile,
+      `the database is SQLite (${settingsFile}): migrate makes its tables in the project`,
+    );
+  } else {
+    log.add(
+      'migrate',
+      'not run',
+      settingsFile,
+      /DATABASES/.test(settings)
+        ? `the database in ${settingsFile} is a server Forge does not provide: run migrate against it yourself`
+        : `no DATABASES in ${settingsFile}`,
+    );
+  }
+  if (commands.length === 0) return null;
+  // Two manage.py commands in one step: a fixed line Forge writes, run by sh (nothing of the project in it).
+  const build =
+    commands.length === 1
+      ? ['python', 'manage.py', commands[0]!, '--noinput']
+      : ['sh', '-c', commands.map((c) => `python manage.py ${c} --noinput`).join(' && ')];
+  log.add(
+    'build',
+    formatCommand(build),
+    settingsFile,
+    `Django's ${commands.join(' and ')}, from ${settingsFile}`,
+  );
+  return build;
+}
+
+/** Where Go builds the binary it then runs, inside the project (left out of downloads as a dotfolder). */
+export const GO_BINARY = '.forge/bin/app';
+
+/**
+ * Go: `go build` of the main package (the root's, or the one cmd/<app> holds) into .forge/bin, with
+ * the module cache in FORGE_HOME and no network (GOPROXY=off; a vendor/ folder is used as is), and the
+ * binary started with PORT.
+ */
+export async function planGo(
+  files: ProjectFiles,
+  evidence: StackEvidence,
+  log: DecisionLog,
+): Promise<Planned> {
+  const vendored = (await files.listDirs('.')).includes('vendor');
+  const env: Record<string, string> = {
+    GOPROXY: 'off',
+    GOFLAGS: vendored ? '-mod=vendor' : '-mod=mod',
+    GOTOOLCHAIN: 'local',
+    CGO_ENABLED: '0',
+  };
+  log.add(
+    'env',
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' '),
+    evidence.file,
+    `Go builds offline with this machine's go: modules come from the module cache${vendored ? ' and vendor/' : ''}, never the network`,
+  );
+  let pkg: string | null = null;
+  let file: string | null = null;
+  if (await files.isFile('main.go')) {
+    pkg = '.';
+    file = 'main.go';
+  } else {
+    const cmds = await files.listDirs('cmd');
+    for (const name of cmds) {
+      if (await files.isFile(`cmd/${name}/main.go`)) {
+        pkg = `./cmd/${name}`;
+        file = `cmd/${name}/main.go`;
+        break;
+      }
+    }
+  }
+  if (!pkg || !file) {
+    const why = `${evidence.file}: a Go module with no main package at the root or in cmd/<app>/ (a library); set "build" and "start" in the forge config`;
+    log.add('framework', 'go', evidence.file, why);
+    log.add('kind', 'unknown', evidence.file, why);
+    return {
+      framework: { framework: 'go', kind: 'unknown', outputDir: null, build: null, start: null },
+      install: null,
+      env,
+    };
+  }
+  const build = ['go', 'build', '-o', GO_BINARY, pkg];
+  const start = [`./${GO_BINARY}`];
+  log.add('framework', 'go', file, `${file}: the main package`);
+  log.add('build', formatCommand(build), file, `go build of ${pkg} into ${GO_BINARY}`);
+  log.add('kind', 'server', file, 'a Go server: the binary runs with PORT');
+  log.add('start', formatCommand(start), file, 'the binary go build wrote, with PORT');
+  return {
+    framework: { framework: 'go', kind: 'server', outputDir: null, build, start },
+    install: null,
+    env,
+  };
+}
+
+/** PHP: `php -S` on the preview port, serving public/ when the site's index.php is there. */
+export async function planPhp(
+  files: ProjectFiles,
+  evidence: StackEvidence,
+  log: DecisionLog,
+): Promise<Planned> {
+  const install = (await files.isFile('composer.lock'))
+    ? ['composer', 'install', '--no-interaction', '--no-dev']
+    : null;
+  if (install)
+    log.add('install', formatCommand(install), 'composer.lock', "Composer installs the lockfile's packages");
+  if (await files.isFile('artisan')) {
+    const start = ['php', 'artisan', 'serve', `--host=${HOST}`, `--port=${PORT_PLACEHOLDER}`];
+    log.add('framework', 'laravel', 'artisan', "Laravel's artisan serves the app");
+    log.add('kind', 'server', 'artisan', 'a PHP server on PORT');
+    log.add('start', formatCommand(start), 'artisan', 'artisan serve on the preview port');
+    return { framework: server('laravel', start), install, env: {} };
+  }
+  const root =
+    (await files.isFile('public/index.php')) && !(await files.isFile('index.php')) ? 'public' : '.';
+  const start = ['php', '-S', `${HOST}:${PORT_PLACEHOLDER}`, '-t', root];
+  const file =
+    root === '.' ? (evidence.file === 'composer.json' ? evidence.file : 'index.php') : 'public/index.php';
+  log.add('framework', 'php', file, `${file}: plain PHP, served by PHP's built-in server`);
+  log.add('kind', 'server', file, 'a PHP server on PORT');
+  log.add(
+    'start',
+    formatCommand(start),
+    file,
+    `php -S serving ${root === '.' ? 'the project folder' : 'public/'}`,
+  );
+  return { framework: server('php', start), install, env: {} };
+}
+
+/** Deno: the config's `build` task when there is one, and its `start` task (Fresh: `deno task start`). */
+export async function planDeno(
+  files: ProjectFiles,
+  evidence: StackEvidence,
+  log: DecisionLog,
+): Promise<Planned> {
+  let tasks: Record<string, unknown> = {};
+  const configText = (await files.read(evidence.file))?.text ?? '{}';
+  // deno.json may hold comments and trailing commas, as Deno reads it.
+  const parsed = parseJson(configText, { jsonc: true });
+  if (!parsed.ok) {
+    log.add('tasks', 'unreadable', evidence.file, `line ${parsed.line}: ${parsed.message}`);
+  } else if (parsed.value && typeof parsed.value === 'object') {
+    const value = (parsed.value as { tasks?: unknown }).tasks;
+    if (value && typeof value === 'object') tasks = value as Record<string, unknown>;
+  }
+  const fresh = /\$fresh\/|@fresh\/core/.test(configText);
+  const framework = fresh ? 'fresh' : 'deno';
+  const build = typeof tasks.build === 'string' ? ['deno', 'task', 'build'] : null;
+  if (build)
+    log.add('build', formatCommand(build), evidence.file, `the "build" task: ${String(tasks.build)}`);
+  const main = await files.firstFile(['main.ts', 'server.ts', 'mod.ts', 'main.js']);
+  const start =
+    typeof tasks.start === 'string'
+      ? ['deno', 'task', 'start']
+      : main
+        ? ['deno', 'run', '--allow-net', '--allow-env', '--allow-read', main]
+        : null;
+  if (!start) {
+    const why = `${evidence.file}: no "start" task and no main.ts to run; set "start" in the forge config`;
+    log.add('framework', framework, evidence.file, why);
+    log.add('kind', 'unknown', evidence.file, why);
+    return {
+      framework: { framework, kind: 'unknown', outputDir: null, build, start: null },
+      install: null,
+      env: {},
+    };
+  }
+  // Its npm: and remote imports are fetched into Deno's cache before the build: from the file the
+  // start task runs (else main.ts), or the config's import map alone.
+  const entry =
+    (typeof tasks.start === 'string'
+      ? await files.firstFile(
+          String(tasks.start)
+            .split(/\s+/)
+            .filter((word) => /^[\w./-]+\.(?:ts|tsx|js|mjs|jsx)$/.test(word) && !word.includes('..')),
+        )
+      : null) ?? main;
+  const install = entry
+    ? ['deno', 'cache', entry]
+    : /"imports"\s*:/.test(configText)
+      ? ['deno', 'install']
+      : null;
+  if (install)
+    log.add(
+      'install',
+      formatCommand(install),
+      entry ?? evidence.file,
+      entry
+        ? `Deno fetches what ${entry} imports (npm: specifiers from the npm registry) into its cache`
+        : `Deno fetches the import map of ${evidence.file} into its cache`,
+    );
+  const file = typeof tasks.start === 'string' ? evidence.file : main!;
+  log.add('framework', framework, evidence.file, fresh ? 'Fresh in the import map' : "Deno's config");
+  log.add('kind', 'server', file, 'a Deno server on PORT');
+  log.add(
+    'start',
+    formatCommand(start),
+    file,
+    typeof tasks.start === 'string'
+      ? `the "start" task: ${String(tasks.start)}`
+      : `${main} run with network, environment and read access`,
+  );
+  return { framework: { ...server(framework, start), build }, install, env: {} };
+}
+
+/** Hugo's publishDir, Zola's output_dir, MkDocs' site_dir, Jekyll's destination, else the default. */
+async function generatorOutput(
+  files: ProjectFiles,
+  stack: 'hugo' | 'jekyll' | 'mkdocs' | 'zola',
+  config: string,
+): Promise<{ dir: string; key: string | null }> {
+  const defaults = { hugo: 'public', jekyll: '_site', mkdocs: 'site', zola: 'public' } as const;
+  const keys = { hugo: 'publishDir', jekyll: 'destination', mkdocs: 'site_dir', zola: 'output_dir' } as const;
+  const text = (await files.read(config))?.text ?? '';
+  let data: Record<string, unknown> = {};
+  try {
+    data = (
+      config.endsWith('.toml')
+        ? parseToml(text)
+        : config.endsWith('.json')
+          ? JSON.parse(text)
+          : defaultLoadersSync['.yaml'](config, text)
+    ) as Record<string, unknown>;
+  } catch {
+    // Unreadable: the generator's default folder, which its own error will explain.
+  }
+  const value = data?.[keys[stack]];
+  return typeof value === 'string' && value.trim() && !value.includes('..') && !value.startsWith('/')
+    ? { dir: value.replace(/^\.\//, '').replace(/\/+$/, ''), key: keys[stack] }
+    : { dir: defaults[stack], key: null };
+}
+
+/** Hugo, Jekyll, MkDocs and Zola: the generator's build, its output folder served as static pages. */
+export async function planStaticGenerator(
+  files: ProjectFiles,
+  evidence: StackEvidence,
+  log: DecisionLog,
+): Promise<Planned> {
+  const stack = evidence.stack as 'hugo' | 'jekyll' | 'mkdocs' | 'zola';
+  const build = {
+    hugo: ['hugo'],
+    jekyll: ['jekyll', 'build'],
+    mkdocs: ['mkdocs', 'build'],
+    zola: ['zola', 'build'],
+  }[stack];
+  const out = await generatorOutput(files, stack, evidence.file);
+  log.add('framework', stack, evidence.file, evidence.rule);
+  log.add('kind', 'static-build', evidence.file, 'a static-site generator: its output folder is served');
+  log.add('build', formatCommand(build), evidence.file, `${stack}'s own build`);
+  log.add(
+    'outputDir',
+    out.dir,
+    evidence.file,
+    out.key ? `${out.key} in ${evidence.file}` : `${stack}'s default output folder`,
+  );
+  // Jekyll would load a Gemfile's bundle through Bundler, which needs every gem installed from
+  // rubygems.org; the machine's Jekyll builds with the gems it has, and a plugin it lacks is named in
+  // Jekyll's own words.
+  const env: Record<string, string> =
+    stack === 'jekyll' ? { JEKYLL_ENV: 'production', JEKYLL_NO_BUNDLER_REQUIRE: 'true' } : {};
+  if (stack === 'jekyll' && (await files.isFile('Gemfile')))
+    log.add(
+      'env',
+      'JEKYLL_NO_BUNDLER_REQUIRE=true',
+      'Gemfile',
+      "the Gemfile's bundle is not installed (rubygems.org is not a registry Forge uses): this machine's jekyll and its gems build the site",
+    );
+  return {
+    framework: { framework: stack, kind: 'static-build', outputDir: out.dir, build, start: null },
+    install: null,
+    env,
+  };
+}

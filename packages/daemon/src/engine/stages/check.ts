@@ -1,0 +1,21 @@
+import type { UiCheck } from '@forge/shared';
+import { checkOutput } from '../../capabilities/checks/ui-check.ts';
+import type { Stage } from './types.ts';
+
+/** UiBot: the output has an index.html and every local asset it references. Recorded, never failing the build. */
+export const checkStage: Stage<{ outputDir: string }, UiCheck> = {
+  step: 'check',
+  bot: 'UiBot',
+  label: (projectName) => `check ${projectName}`,
+  async run(ctx, { outputDir }) {
+    const report = await checkOutput(outputDir);
+    ctx.record({ uiCheck: report });
+    const detail = report.ok
+      ? 'index.html and every local asset present'
+      : !report.hasIndexHtml
+        ? 'no index.html in the output'
+        : `${report.missingAssets.length} missing asset(s): ${report.missingAssets.slice(0, 5).join(', ')}`;
+    ctx.log(report.ok ? 'success' : 'warn', `Output check: ${detail}`);
+    return { ok: true, value: report, detail, stepStatus: report.ok ? 'succeeded' : 'failed' };
+  },
+};
