@@ -102,8 +102,6 @@ import {
   StartBuildBody,
 } from '../domain/builds.ts';
 
-export { buildPath, withQuery } from './paths.ts';
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A multipart upload: the file travels in one named form field. */
@@ -781,3 +779,5 @@ export type RouteInput<N extends RouteName> = (Routes[N] extends { params: z.Zod
 export type RouteResponse<N extends RouteName> = Routes[N]['response'] extends z.ZodType
   ? Out<Routes[N]['response']>
   : Uint8Array;
+
+export { buildPath, withQuery } from './route-path.ts';

@@ -20,7 +20,9 @@ import type { Logger } from '../../logging/logger.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { redactQueueUrl } from '../../config/load-config.ts';
 import type { BuildRun } from '../../engine/build-run.ts';
-import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../../engine/pipeline.ts';
+import type { Pipeline } from '../../engine/pipeline.ts';
+import type { BuildSource, FixRequest } from '../../engine/context.ts';
+import { endCancelled, endFailed, endInterrupted } from '../../engine/endings.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { JobQueue } from '../../engine/job-queue.ts';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
@@ -39,12 +41,14 @@ const ENQUEUE_TIMEOUT_MS = 10_000;
 /** How often the coordinator looks for quiet workers. */
 const SWEEP_MS = 2_000;
 
-/** /ws messages a worker's build may send; the rest (fleet, chat, settings) are the coordinator's own. */
+/**
+ * /ws messages of a worker's build relayed here; the rest (fleet, chat, settings) are the
+ * coordinator's own, and the machine's (build-stage, build-finished) are made by `BuildRun.mirror()`
+ * from the worker's record.
+ */
 const RELAYED = new Set<ServerMessage['type']>([
   'build-output',
   'build-error',
-  'build-stage',
-  'build-finished',
   'bot-assigned',
   'rapid-build-start',
   'build_complete',
@@ -207,17 +211,8 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     const { run } = remote;
     if (run.finished) return;
     remote.endedHere = true;
-    if (run.signal.aborted) {
-      const reason = run.cancelReason ?? 'user';
-      run.log('SYSTEM', 'warn', `The build was cancelled (${reason}).`);
-      run.end('cancelled', {
-        cancelReason: reason,
-        error: { code: 'CANCELLED', message: `The build was cancelled (${reason}).` },
-      });
-    } else {
-      run.log('SYSTEM', 'error', why);
-      run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: why } });
-    }
+    if (run.signal.aborted) endCancelled(run);
+    else endInterrupted(run, why);
     if (remote.worker) setRunning(remote.worker, run.id, false);
   }
 
@@ -357,33 +352,25 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
   const jobQueue: JobQueue = {
     kind: 'bullmq',
 
-    async run(
-      run: BuildRun,
-      source: BuildSource,
-      planned: (o: PlanOutcome) => void = () => {},
-    ): Promise<Build> {
-      if (source.kind === 'upload' && !(await deps.pipeline.extractForQueue(run, source.zipPath, planned))) {
+    // What an upload answers is the run's `planned` event, as in process: queued once the job is in
+    // Redis, refused when the build ends first (a refused archive, a cancel, Redis out of reach).
+    async run(run: BuildRun, source: BuildSource): Promise<Build> {
+      if (source.kind === 'upload' && !(await deps.pipeline.extractForQueue(run, source.zipPath))) {
         return run.done;
       }
       const fix = source.kind === 'rebuild' ? (source.fix ?? null) : null;
       const remote = follow(run, run.id, fix, null);
       if (run.signal.aborted) {
         endHere(remote, '');
-        planned({
-          kind: 'refused',
-          failure: { status: 'cancelled', code: 'CANCELLED', message: 'The build was cancelled.' },
-        });
         return run.done;
       }
       try {
         await enqueue(run, run.id);
         run.log('SYSTEM', 'info', 'Queued for a worker.');
-        planned({ kind: 'queued' });
+        run.plan({ kind: 'queued' });
       } catch (err) {
         const message = `The build could not be queued: ${(err as Error).message}`;
-        run.log('SYSTEM', 'error', message);
-        run.end('failed', { error: { code: 'QUEUE_UNAVAILABLE', message } });
-        planned({ kind: 'refused', failure: { status: 'failed', code: 'QUEUE_UNAVAILABLE', message } });
+        endFailed(run, 'SYSTEM', { code: 'QUEUE_UNAVAILABLE', message });
       }
       return run.done;
     },
@@ -539,16 +526,13 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
           return id ? { ...r, id } : r;
         });
       const record = body.record ? { ...body.record, repairs: mapRepairs(body.record.repairs) } : null;
-      const relayed = messages.map((m) =>
-        m.type === 'build-finished' && m.repairs ? { ...m, repairs: mapRepairs(m.repairs) } : m,
-      );
       if (remote.fix && record && isFinished(record.status)) {
         // `forge fix` is answered with what was made before the build is seen to end.
         remote.fix.onApplied(record.repairs.filter((r) => r.status === 'applied' && r.buildId === run.id));
         remote.fix = null;
       }
       const stepsBefore = run.snapshot().steps;
-      run.mirror({ record, logs: body.logs, messages: relayed });
+      run.mirror({ record, logs: body.logs, messages });
       const after = run.snapshot();
       showSteps(run, body.worker, stepsBefore, after.steps);
       if (after.status === 'succeeded' && after.sourceHash) {

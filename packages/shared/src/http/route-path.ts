@@ -1,5 +1,7 @@
-// Paths of the route table, without its schemas (routes.ts re-exports these), for a client's first
-// paint (schema-free.ts).
+/**
+ * A route's path and query as every client writes them. Free of zod, so a client that must start
+ * fast (the CLI's read commands) builds URLs with the same code as the others.
+ */
 
 /** Fill `:name` segments of a route path; values are URI-encoded. */
 export function buildPath(path: string, params?: Record<string, string | number>): string {
@@ -10,11 +12,14 @@ export function buildPath(path: string, params?: Record<string, string | number>
   });
 }
 
-/** Append a query object (undefined values skipped). */
+/** Append a query object (undefined and null values skipped). */
 export function withQuery(path: string, query?: Record<string, unknown>): string {
   if (!query) return path;
+  const entries = Object.entries(query).filter(([, v]) => v !== undefined && v !== null);
+  // Most calls have no query: URLSearchParams is not worth building for them.
+  if (entries.length === 0) return path;
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) search.set(k, String(v));
+  for (const [k, v] of entries) search.set(k, String(v));
   const qs = search.toString();
   return qs ? `${path}?${qs}` : path;
 }
