@@ -115,9 +115,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The shell's floor is ~550 kB minified (react-dom ~200, zod ~90 for the shared protocol
-    // schemas the client validates with, react-router ~36 without its data router). Warn as soon as
-    // the first-load chunk grows past it: heavy screens (Monaco, …) belong in lazy chunks.
+    // The shell's entry chunk is ~380 kB minified (react-dom ~200, react-router ~36 without its
+    // data router; zod and the protocol's schemas load after the first paint, src/lib/protocol.ts).
+    // Warn as soon as a chunk grows past this: heavy screens (Monaco, …) belong in lazy chunks.
     chunkSizeWarningLimit: 640,
   },
   server: {

@@ -1,11 +1,6 @@
 import type { Build } from './domain/builds.ts';
-import {
-  DEFAULT_TESTS_POLICY,
-  formatTestCounts,
-  type TestsPolicy,
-  type TestsPolicySource,
-  type TestsVerdict,
-} from './domain/tests-verdict.ts';
+import type { TestsPolicy, TestsPolicySource, TestsVerdict } from './domain/tests-verdict.ts';
+import { DEFAULT_TESTS_POLICY, formatTestCounts } from './domain/test-counts.ts';
 
 /** The build's test policy: the command's `--tests`, else the forge config's `tests`, else required. */
 export function testsPolicyOf(build: Pick<Build, 'testsOption' | 'blueprint'>): {

@@ -1,5 +1,6 @@
 import { MAX_UPLOAD_BYTES } from './constants.ts';
-import { UI_TEXT, type ErrorCode } from './errors.ts';
+import type { ErrorCode } from './errors.ts';
+import { UI_TEXT } from './ui-text.ts';
 import { formatBytes } from './format.ts';
 
 /**

@@ -9,6 +9,9 @@ import {
 import { callRoute, type RouteCaller } from './call-route.ts';
 import { ForgeHttpError, ForgeProtocolError, ForgeUnreachableError } from './errors.ts';
 import { connectSocket, type SocketHandlers, type SocketSubscription, type WebSocketLike } from './socket.ts';
+import { socketUrl } from './socket-transport.ts';
+
+export { socketUrl };
 
 export interface ForgeClientOptions {
   /** Daemon origin, e.g. http://127.0.0.1:4317. Empty string means same origin (the web app). */
@@ -110,18 +113,4 @@ export function createForgeClient(options: ForgeClientOptions): ForgeClient {
         ...handlers,
       }),
   };
-}
-
-/** ws:// or wss:// URL of /ws for a base URL ('' = the current page's origin). */
-export function socketUrl(baseUrl: string, token?: string): string {
-  let origin = baseUrl;
-  if (!origin) {
-    const loc = (globalThis as { location?: { protocol: string; host: string } }).location;
-    if (!loc) throw new Error('socketUrl needs a baseUrl outside a browser');
-    origin = `${loc.protocol}//${loc.host}`;
-  }
-  const u = new URL('/ws', origin);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (token) u.searchParams.set('token', token);
-  return u.toString();
 }

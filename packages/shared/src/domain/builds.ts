@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILD_STATUSES } from './build-statuses.ts';
 import { ErrorCodeSchema } from '../errors.ts';
 import { Blueprint } from './blueprint.ts';
 import { LogEntry } from './log.ts';
@@ -6,25 +7,10 @@ import { Stage } from './stage.ts';
 import { Diagnosis, Repair } from './assistants.ts';
 import { TestCaseResult, TestCounts, TestsPolicy, TestsVerdict } from './tests-verdict.ts';
 
-export const BUILD_STATUSES = [
-  'queued',
-  'running',
-  'succeeded',
-  'failed',
-  'timed-out',
-  'cancelled',
-  'interrupted',
-] as const;
+export * from './build-statuses.ts';
+
 export const BuildStatus = z.enum(BUILD_STATUSES);
 export type BuildStatus = z.infer<typeof BuildStatus>;
-export const FINISHED_BUILD_STATUSES: readonly BuildStatus[] = [
-  'succeeded',
-  'failed',
-  'timed-out',
-  'cancelled',
-  'interrupted',
-];
-export const isFinished = (s: BuildStatus): boolean => FINISHED_BUILD_STATUSES.includes(s);
 
 /** Why a build was cancelled. */
 export const CancelReason = z.enum(['user', 'superseded', 'timeout', 'shutdown']);

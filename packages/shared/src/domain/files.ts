@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export * from './file-language.ts';
+
 /** A file tree node (docs/product.md#entities); `size` is set on files for the explorer's size labels. */
 export interface FileNode {
   name: string;
@@ -71,27 +73,3 @@ export const OpenEditorFile = z.object({
   path: z.string().optional(),
 });
 export type OpenEditorFile = z.infer<typeof OpenEditorFile>;
-
-const LANGUAGE_BY_EXTENSION: Record<string, string> = {
-  ts: 'typescript',
-  tsx: 'typescript',
-  js: 'javascript',
-  jsx: 'javascript',
-  json: 'json',
-  css: 'css',
-  scss: 'scss',
-  html: 'html',
-  md: 'markdown',
-  py: 'python',
-  sql: 'sql',
-};
-
-export const fileExtension = (path: string): string => {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-};
-
-/** Language from the file extension (docs/product.md#entities); anything else is typescript. */
-export const languageFromPath = (path: string): string =>
-  LANGUAGE_BY_EXTENSION[fileExtension(path)] ?? 'typescript';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { DEFAULT_BOT_NAME, DEFAULT_LOG_LEVEL, LOG_LEVELS } from './log-levels.ts';
 
-export const LOG_LEVELS = ['error', 'warn', 'success', 'info'] as const;
+export * from './log-levels.ts';
+
 export const LogLevel = z.enum(LOG_LEVELS);
 export type LogLevel = z.infer<typeof LogLevel>;
-export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
-export const DEFAULT_BOT_NAME = 'SYSTEM';
 
 /** A log entry (docs/product.md#entities). */
 export const LogEntry = z.object({
@@ -16,11 +16,3 @@ export const LogEntry = z.object({
   message: z.string(),
 });
 export type LogEntry = z.infer<typeof LogEntry>;
-
-/** Console filter (docs/product.md#fixit-console), default all. */
-export const LOG_FILTERS = ['all', ...LOG_LEVELS] as const;
-export type LogFilter = (typeof LOG_FILTERS)[number];
-export const DEFAULT_LOG_FILTER: LogFilter = 'all';
-
-export const matchesLogFilter = (level: LogLevel, filter: LogFilter): boolean =>
-  filter === 'all' || level === filter;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { DEFAULT_KEEP_ARTIFACTS, DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
+import { DEFAULT_KEEP_ARTIFACTS } from '../constants.ts';
+
+export * from './settings-defaults.ts';
 
 /** Settings (docs/product.md#entities). */
 export const Settings = z.object({
@@ -17,14 +19,6 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 export type SettingKey = keyof Settings;
 export const SETTING_KEYS = Object.keys(Settings.shape) as SettingKey[];
-
-export const DEFAULT_SETTINGS: Settings = {
-  botOrchestration: true,
-  autoRepair: true,
-  debugMode: false,
-  maxConcurrentBots: DEFAULT_MAX_CONCURRENT_BOTS,
-  keepArtifacts: DEFAULT_KEEP_ARTIFACTS,
-};
 
 /**
  * POST /api/settings body: exactly one known key with its value (docs/product.md#http-calls).

@@ -1,16 +1,10 @@
 import { z } from 'zod';
+import { TESTS_POLICIES } from './test-counts.ts';
 
-/**
- * What a build's tests mean for its verdict. `required`: tests that fail fail the verdict of
- * `forge ci` and `--wait` (exit 7); `optional`: they run and are reported, the exit stays 0;
- * `skip`: they are not run at all.
- */
-export const TESTS_POLICIES = ['required', 'optional', 'skip'] as const;
+export * from './test-counts.ts';
+
 export const TestsPolicy = z.enum(TESTS_POLICIES);
 export type TestsPolicy = z.infer<typeof TestsPolicy>;
-
-/** The policy when neither the command (`--tests`) nor the project's forge config (`tests`) sets one. */
-export const DEFAULT_TESTS_POLICY: TestsPolicy = 'required';
 
 /** Where a build's test policy came from: `--tests` (the upload's or build's `tests`), the forge config, or the default. */
 export const TestsPolicySource = z.enum(['option', 'config', 'default']);
@@ -83,13 +77,3 @@ export const TestsVerdict = z.object({
   summary: z.string(),
 });
 export type TestsVerdict = z.infer<typeof TestsVerdict>;
-
-/** "3 failed, 12 passed, 1 skipped" (only the counts that are not zero; "no test cases" for none). */
-export function formatTestCounts(counts: TestCounts): string {
-  const parts = [
-    counts.failed > 0 ? `${counts.failed} failed` : '',
-    counts.passed > 0 ? `${counts.passed} passed` : '',
-    counts.skipped > 0 ? `${counts.skipped} skipped` : '',
-  ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : 'no test cases';
-}

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+
+export * from './worker-names.ts';
 import { Build } from './builds.ts';
 import { Diagnosis } from './assistants.ts';
 import { LogLevel } from './log.ts';
@@ -10,9 +12,6 @@ import { Settings } from './settings.ts';
  */
 export const QueueKind = z.enum(['in-process', 'bullmq']);
 export type QueueKind = z.infer<typeof QueueKind>;
-
-/** The name every build run by the daemon itself carries in `Build.worker`. */
-export const LOCAL_WORKER = 'local';
 
 /** A worker name: letters, digits, dot, dash, underscore (it appears in build records and logs). */
 export const WorkerName = z

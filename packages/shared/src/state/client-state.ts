@@ -1,8 +1,10 @@
 import { LIVE_VIEWER_KEEP } from '../constants.ts';
-import { isFinished, type BotInfo, type Build, type BuildStatus } from '../domain/builds.ts';
+import type { BotInfo, Build, BuildStatus } from '../domain/builds.ts';
+import { isFinished } from '../domain/build-statuses.ts';
 import { canReach, newBuild } from '../domain/build-machine.ts';
 import type { BuildOutput, LiveMessage } from '../domain/entities.ts';
-import { DEFAULT_BOT_NAME, type LogEntry, type LogLevel } from '../domain/log.ts';
+import type { LogEntry, LogLevel } from '../domain/log.ts';
+import { DEFAULT_BOT_NAME } from '../domain/log-levels.ts';
 import type { Stage } from '../domain/stage.ts';
 import type { ServerMessage } from '../ws/events.ts';
 import type { QueueKind, WorkerInfo } from '../domain/workers.ts';

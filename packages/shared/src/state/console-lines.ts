@@ -1,7 +1,9 @@
 import type { BuildStatus } from '../domain/builds.ts';
 import type { LiveMessage } from '../domain/entities.ts';
-import { DEFAULT_BOT_NAME, type LogLevel } from '../domain/log.ts';
-import { STAGE_LABELS, type Stage } from '../domain/stage.ts';
+import type { LogLevel } from '../domain/log.ts';
+import { DEFAULT_BOT_NAME } from '../domain/log-levels.ts';
+import type { Stage } from '../domain/stage.ts';
+import { STAGE_LABELS } from '../domain/stage-labels.ts';
 import { splitLines } from '../format.ts';
 import type { ServerMessage } from '../ws/events.ts';
 

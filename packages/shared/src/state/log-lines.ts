@@ -1,4 +1,5 @@
-import { DEFAULT_BOT_NAME, type LogLevel } from '../domain/log.ts';
+import type { LogLevel } from '../domain/log.ts';
+import { DEFAULT_BOT_NAME } from '../domain/log-levels.ts';
 import type { BuildLogsResponse } from '../domain/builds.ts';
 import { splitLines } from '../format.ts';
 import type { ServerMessage } from '../ws/events.ts';

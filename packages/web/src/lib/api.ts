@@ -1,5 +1,9 @@
-import { createForgeClient, ForgeHttpError } from '@forge/shared';
+import type { ForgeClient, RouteInput, RouteName } from '@forge/shared';
+import { buildPath, ROUTE_PATHS, withQuery } from '@forge/shared/schema-free';
 import { expireAuthToken, readAuthToken } from './auth.ts';
+import { bootAnswer } from './boot-reads.ts';
+import { isForgeHttpError } from './http-error.ts';
+import { protocol } from './protocol.ts';
 
 /** Same-origin daemon API paths: the only requests the family token may travel on. */
 const isApiRequest = (target: string): boolean => {
@@ -38,30 +42,50 @@ export async function apiFetch(input: RequestInfo | URL, init: RequestInit = {})
     if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
     sent = { ...init, headers };
   }
+  // The boot script's early answer to this very GET, when it has one (lib/boot-reads.ts).
+  const early = (init.method ?? 'GET') === 'GET' ? bootAnswer(target) : null;
+  if (early) return early;
   const res = await globalThis.fetch(input, sent);
   if (token && (await refusesFamilyToken(res))) expireAuthToken(token);
   return res;
 }
 
-/** The typed client for every call, same origin as the page (the daemon serves the app), cookies
- * included (docs/product.md#http-calls), the family token attached by `apiFetch`. */
-export const forgeClient = createForgeClient({
+/** The shared typed client, once the protocol's schemas are in (lib/protocol.ts). */
+let sharedClient: Promise<ForgeClient> | undefined;
+const client = (): Promise<ForgeClient> =>
+  (sharedClient ??= protocol().then(({ createForgeClient }) =>
+    createForgeClient({ baseUrl: '', credentials: 'include', fetch: apiFetch }),
+  ));
+
+/**
+ * The typed client for every call, same origin as the page (the daemon serves the app), cookies
+ * included (docs/product.md#http-calls), the family token attached by `apiFetch`. A call waits for
+ * the protocol's schemas (lib/protocol.ts), which validate its answer; a URL needs only the route's
+ * path, which the first paint has.
+ */
+export const forgeClient: Pick<ForgeClient, 'baseUrl' | 'request' | 'url'> = {
   baseUrl: '',
-  credentials: 'include',
-  fetch: apiFetch,
-});
+  request: (async (name: RouteName, input?: unknown) =>
+    (await client()).request(name, input as never)) as ForgeClient['request'],
+  url: <N extends RouteName>(name: N, input?: Pick<RouteInput<N>, 'params' | 'query'>): string => {
+    const i = (input ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown> };
+    return withQuery(buildPath(ROUTE_PATHS[name].path, i.params), i.query);
+  },
+};
 
 /**
  * For the few reads that need the raw Response (a download's headers or stream): a non-OK answer
  * rejects the same way the client's do, "status: body text" (docs/product.md#error-texts).
  */
 export async function assertOk(res: Response): Promise<void> {
-  if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
+  if (res.ok) return;
+  const { ForgeHttpError } = await protocol();
+  throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
 }
 
 /** What to tell a person about a failed call: the daemon's own words when it answered, else the error. */
 export const errorMessage = (error: unknown): string =>
-  error instanceof ForgeHttpError
+  isForgeHttpError(error)
     ? error.serverMessage || error.message
     : error instanceof Error
       ? error.message

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { AUTH_TOKEN_STORAGE_KEY } from '@forge/shared';
+import { AUTH_TOKEN_STORAGE_KEY } from '@forge/shared/schema-free';
 
 /**
  * The university login state (docs/product.md#live-state): signed in exactly while a token is stored under

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '@forge/shared';
 import { BOOT_READS, type BootRead } from '../boot-protocol.ts';
-import { BOOT_READ_ROUTES, takeBootReads } from './boot-reads.ts';
-import { createQueryClient, routeQuery } from './query-client.ts';
+import { BOOT_READ_ROUTES, bootAnswer, takeBootReads } from './boot-reads.ts';
 
 const health = { ok: true, version: '1.2.3', uptimeMs: 5 };
 
@@ -12,38 +11,34 @@ describe('takeBootReads', () => {
     for (const name of BOOT_READ_ROUTES) expect(routes[name].method).toBe('GET');
   });
 
-  it('stores the answers that are in and valid, and leaves the rest to the queries', () => {
-    const queryClient = createQueryClient();
+  it('answers the first GET of each path that is in, once, as the 200 it was; leaves the rest to the daemon', async () => {
     const reads: Record<string, BootRead> = {
       '/api/health': { settled: { json: health } },
-      // Not the route's shape: left out, the query asks again and reports it.
-      '/api/projects': { settled: { json: [{ name: 'app' }] } },
       // A non-2xx answer.
       '/api/bots/status': { settled: null },
+      // Still on its way.
+      '/api/projects': {},
     };
     const host = { __forgeBootReads: reads };
 
-    takeBootReads(queryClient, host);
+    takeBootReads(host);
 
-    expect(queryClient.getQueryData(routeQuery('health').queryKey)).toEqual(health);
-    expect(queryClient.getQueryData(routeQuery('projects').queryKey)).toBeUndefined();
-    expect(queryClient.getQueryData(routeQuery('botStatus').queryKey)).toBeUndefined();
     expect(host.__forgeBootReads).toBeUndefined();
+    const answer = bootAnswer('/api/health');
+    expect(answer?.status).toBe(200);
+    expect(await answer?.json()).toEqual(health);
+    expect(bootAnswer('/api/health')).toBeNull();
+    expect(bootAnswer('/api/bots/status')).toBeNull();
+    expect(bootAnswer('/api/projects')).toBeNull();
+    expect(bootAnswer('/api/health?project=app')).toBeNull();
   });
 
-  it('takes what is in, once, and does nothing without a boot script', () => {
-    const first = createQueryClient();
+  it('takes only the shell reads, once, and does nothing without a boot script', () => {
     const host: { __forgeBootReads?: Record<string, BootRead> } = {
-      // Health is in; the bot status is still on its way.
-      __forgeBootReads: { '/api/health': { settled: { json: health } }, '/api/bots/status': {} },
+      __forgeBootReads: { '/api/settings': { settled: { json: {} } } },
     };
-    takeBootReads(first, host);
-    const second = createQueryClient();
-    takeBootReads(second, host);
-    takeBootReads(second, {});
-
-    expect(first.getQueryData(routeQuery('health').queryKey)).toEqual(health);
-    expect(first.getQueryData(routeQuery('botStatus').queryKey)).toBeUndefined();
-    expect(second.getQueryData(routeQuery('health').queryKey)).toBeUndefined();
+    takeBootReads(host);
+    takeBootReads({});
+    expect(bootAnswer('/api/settings')).toBeNull();
   });
 });

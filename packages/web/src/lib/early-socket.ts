@@ -1,12 +1,7 @@
-import {
-  connectSocket,
-  socketUrl,
-  type SocketHandlers,
-  type SocketStatus,
-  type SocketSubscription,
-  type WebSocketLike,
-} from '@forge/shared';
+import type { SocketHandlers, SocketStatus, SocketSubscription, WebSocketLike } from '@forge/shared';
+import { openSocket, socketUrl } from '@forge/shared/schema-free';
 import type { BootSocket } from '../boot-protocol.ts';
+import { protocol, type Protocol } from './protocol.ts';
 
 /**
  * Opens the app's socket (lib/socket.tsx's `SocketConnector` shape): called with the handlers of
@@ -46,9 +41,61 @@ const BootAwareWebSocket = function BootAwareWebSocket(url: string): WebSocketLi
   return adoptBootSocket(url) ?? (new WebSocket(url) as unknown as WebSocketLike);
 } as unknown as new (url: string) => WebSocketLike;
 
+type ParseFrame = Protocol['parseServerFrame'];
+
+/**
+ * Hands each text frame to the handlers as a message (or an unknown frame) parsed against the
+ * protocol, in the order they arrived: frames that come before the schemas are loaded
+ * (lib/protocol.ts) wait for them, the rest are parsed at once.
+ */
+export function parseInOrder(
+  handlers: Pick<SocketHandlers, 'onMessage' | 'onUnknown'>,
+  load: () => Promise<{ parseServerFrame: ParseFrame }> = protocol,
+): (text: string) => void {
+  let parse: ParseFrame | null = null;
+  let waiting: string[] = [];
+  let loading = false;
+  const deliver = (read: ParseFrame, text: string) => {
+    const frame = read(text);
+    if (frame.kind === 'message') handlers.onMessage?.(frame.message);
+    else handlers.onUnknown?.(frame.value);
+  };
+  const loadThenDrain = () => {
+    loading = true;
+    load().then(
+      (loaded) => {
+        parse = loaded.parseServerFrame;
+        const queued = waiting;
+        waiting = [];
+        for (const text of queued) deliver(loaded.parseServerFrame, text);
+      },
+      (err: unknown) => {
+        // The schemas' chunk did not load (Forge rebuilt under the tab): the frames stay queued and
+        // the next one tries again; the screens report the same failure from their reads.
+        console.error('[forge] could not load the protocol to read socket messages', err);
+        loading = false;
+      },
+    );
+  };
+  return (text) => {
+    if (parse) {
+      deliver(parse, text);
+      return;
+    }
+    waiting.push(text);
+    if (!loading) loadThenDrain();
+  };
+}
+
 /** Dials /ws on this page's origin (adopting the boot script's socket); redials every 3 s until closed. */
 export const connectAppSocket: SocketDial = (handlers) =>
-  connectSocket({ url: socketUrl(''), WebSocket: BootAwareWebSocket, ...handlers });
+  openSocket({
+    url: socketUrl(''),
+    WebSocket: BootAwareWebSocket,
+    onStatus: handlers.onStatus,
+    reconnectMs: handlers.reconnectMs,
+    onText: parseInOrder(handlers),
+  });
 
 /** A connector whose connection may already be under way before anyone attaches to it. */
 export interface EarlySocketConnector {

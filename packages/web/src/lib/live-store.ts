@@ -1,12 +1,6 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
-import {
-  createClientStore,
-  type BuildOutput,
-  type ClientState,
-  type ClientStore,
-  type LogEntry,
-  type LogLevel,
-} from '@forge/shared';
+import type { BuildOutput, ClientState, ClientStore, LogEntry, LogLevel } from '@forge/shared';
+import { createClientStore } from '@forge/shared/schema-free';
 
 /**
  * The web's client model: the shared reducer's store (docs/client-model.md), one per SocketProvider, fed

@@ -1,5 +1,6 @@
 import { QueryClient, queryOptions, type QueryKey } from '@tanstack/react-query';
-import { buildPath, routes, type RouteInput, type RouteName, type RouteResponse } from '@forge/shared';
+import type { RouteInput, RouteName, RouteResponse, routes } from '@forge/shared';
+import { buildPath, ROUTE_PATHS } from '@forge/shared/schema-free';
 import { forgeClient } from './api.ts';
 
 /** The routes a query may read: GETs that answer JSON (downloads go through links, not the cache). */
@@ -32,7 +33,7 @@ const definedEntries = (query: object | undefined): Record<string, unknown> | nu
  */
 export function routeQueryKey<N extends QueryRouteName>(name: N, input?: QueryInput<N>): QueryKey {
   const { params, query } = (input ?? {}) as { params?: Record<string, string>; query?: object };
-  const path = routes[name].path;
+  const path = ROUTE_PATHS[name].path;
   const filled = params ? buildPath(path, params) : path.split('/:')[0]!;
   const segments = filled.split('/').filter(Boolean);
   const search = definedEntries(query);

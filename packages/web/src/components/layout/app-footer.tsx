@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { FOOTER_TEXT, TOTAL_BOTS, UI_TEXT } from '@forge/shared';
+import { FOOTER_TEXT, TOTAL_BOTS, UI_TEXT } from '@forge/shared/schema-free';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';

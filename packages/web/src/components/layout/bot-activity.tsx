@@ -1,4 +1,4 @@
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { TONE_DOT, TONE_TEXT, useBotStatus, type BotStatusView } from './bot-status.ts';

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { activityTone, POLL_MS, type BotStatusResponse } from '@forge/shared';
+import type { BotStatusResponse } from '@forge/shared';
+import { activityTone, POLL_MS } from '@forge/shared/schema-free';
 import { routeQuery } from '@/lib/query-client.ts';
 
 export type ActivityTone = ReturnType<typeof activityTone>;

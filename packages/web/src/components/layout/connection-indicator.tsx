@@ -1,4 +1,4 @@
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip.tsx';

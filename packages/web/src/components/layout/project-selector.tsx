@@ -1,4 +1,5 @@
-import { DEFAULT_PROJECT_NAME, latestBuild, type BuildStatus, type Project } from '@forge/shared';
+import type { BuildStatus, Project } from '@forge/shared';
+import { DEFAULT_PROJECT_NAME, latestBuild } from '@forge/shared/schema-free';
 import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { cn } from '@/lib/utils.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { MOBILE_BREAKPOINT_PX } from '@forge/shared';
+import { MOBILE_BREAKPOINT_PX } from '@forge/shared/schema-free';
 
 /** Whether a CSS media query matches now; follows changes (window resize, rotation). */
 export function useMediaQuery(query: string): boolean {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import * as ScrollAreaPrimitive from '@radix-ui/react-scroll-area';
-import { SCROLL_AREA_HIDE_DELAY_MS } from '@forge/shared';
+import { SCROLL_AREA_HIDE_DELAY_MS } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 
 /** docs/product.md#constants: scrollbars hide 600 ms after the pointer leaves. */

@@ -2,7 +2,7 @@ import type { ComponentProps, ReactElement } from 'react';
 import * as ToastPrimitives from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
-import { TOAST } from '@forge/shared';
+import { TOAST } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 
 /** docs/product.md#constants: shown 5000 ms, dismissed by a 50 px swipe to the right. */

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { TOOLTIP } from '@forge/shared';
+import { TOOLTIP } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createContext, useContext, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { TOAST } from '@forge/shared';
+import { TOAST } from '@forge/shared/schema-free';
 import type { ToastActionElement, ToastVariant } from './toast.tsx';
 
 export interface ToastInput {

@@ -1,11 +1,6 @@
-import {
-  ForgeHttpError,
-  ForgeUnreachableError,
-  UI_TEXT,
-  WHAT_CHANGED_QUESTION,
-  type ForgeClient,
-  type RouteName,
-} from '@forge/shared';
+import type { ForgeClient, RouteName } from '@forge/shared';
+import { isForgeHttpError, isForgeUnreachableError } from '@/lib/http-error.ts';
+import { UI_TEXT, WHAT_CHANGED_QUESTION } from '@forge/shared/schema-free';
 
 /** What the Forge assistant can do (docs/product.md#http-calls); `help` is answered locally. */
 export type AssistantCommand =
@@ -95,8 +90,8 @@ export async function runAssistantCommand(
       : await client.request(route);
     return { command, reply: answer.text, ok: true };
   } catch (error) {
-    if (error instanceof ForgeHttpError) return { command, reply: failure(error.serverMessage), ok: false };
-    if (error instanceof ForgeUnreachableError) return { command, reply: UI_TEXT.commandError, ok: false };
+    if (isForgeHttpError(error)) return { command, reply: failure(error.serverMessage), ok: false };
+    if (isForgeUnreachableError(error)) return { command, reply: UI_TEXT.commandError, ok: false };
     const message = error instanceof Error ? error.message : String(error);
     return { command, reply: UI_TEXT.commandFailed(message), ok: false };
   }

@@ -1,4 +1,5 @@
-import { BOT_CATEGORIES, BOT_ROSTER, type BotCategory, type BotInfo } from '@forge/shared';
+import type { BotCategory, BotInfo } from '@forge/shared';
+import { BOT_CATEGORIES, BOT_ROSTER } from '@forge/shared/schema-free';
 
 /** The category filter of the Bot Factory: every bot, or one category (docs/product.md#other-screens). */
 export type CategoryFilter = 'all' | BotCategory;

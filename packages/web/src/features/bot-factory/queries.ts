@@ -1,7 +1,9 @@
 import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, UI_TEXT, workerList, type ClientState } from '@forge/shared';
+import type { ClientState } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { POLL_MS, UI_TEXT, workerList } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { useClientState, useLiveStore } from '@/lib/live-store.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
@@ -40,7 +42,7 @@ const selectQueue = (state: ClientState) => state.queue;
 const selectWorkers = (state: ClientState) => state.workers;
 
 /** A daemon older than scale-out has no GET /api/workers: it runs every build itself. */
-const isMissingRoute = (error: unknown): boolean => error instanceof ForgeHttpError && error.status === 404;
+const isMissingRoute = (error: unknown): boolean => isForgeHttpError(error) && error.status === 404;
 
 /**
  * The scale-out queue and its workers, from the client model: GET /api/workers is folded into it,
@@ -82,7 +84,7 @@ export type BotOperation = 'build' | 'fix';
 
 /** The same with the HTTP status in front, for a failure that stays on screen. */
 export const errorDetail = (error: unknown): string =>
-  error instanceof ForgeHttpError ? `${error.status}: ${error.serverMessage}` : reasonOf(error);
+  isForgeHttpError(error) ? `${error.status}: ${error.serverMessage}` : reasonOf(error);
 
 /**
  * POST /api/bots/build or /api/bots/fix for one bot; says what happened either way

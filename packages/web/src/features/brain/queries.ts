@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { POLL_MS } from '@forge/shared';
+import { POLL_MS } from '@forge/shared/schema-free';
 import { routeQuery } from '@/lib/query-client.ts';
 
 const brainStatusQuery = routeQuery('brainStatus');

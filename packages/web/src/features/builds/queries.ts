@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { latestBuild, type BuildView } from '@forge/shared';
+import type { BuildView } from '@forge/shared';
+import { latestBuild } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { useClientState, useLiveStore } from '@/lib/live-store.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';

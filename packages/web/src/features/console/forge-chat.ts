@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ForgeHttpError, UI_TEXT, type ForgeChatItem, type ServerMessage } from '@forge/shared';
+import type { ForgeChatItem, ServerMessage } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { useSocket, useSocketMessages } from '@/lib/socket.tsx';
@@ -115,7 +117,7 @@ export function mergeChatMessage(
 }
 
 const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
+  isForgeHttpError(error)
     ? `${error.status}: ${error.serverMessage}`
     : error instanceof Error
       ? error.message

@@ -1,4 +1,4 @@
-import { PANELS } from '@forge/shared';
+import { PANELS } from '@forge/shared/schema-free';
 import type { SidePanelPx } from './panel-bounds.ts';
 
 /**

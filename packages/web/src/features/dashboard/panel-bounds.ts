@@ -1,4 +1,4 @@
-import { PANELS } from '@forge/shared';
+import { PANELS } from '@forge/shared/schema-free';
 
 /**
  * react-resizable-panels (v3) sizes panels in percent of the group; the product gives the side panels in

@@ -1,4 +1,5 @@
-import { languageFromPath, type FileNode } from '@forge/shared';
+import type { FileNode } from '@forge/shared';
+import { languageFromPath } from '@forge/shared/schema-free';
 import { baseName, isWithin, movedPath } from '@/features/files/tree.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import {
   createFile,

@@ -1,7 +1,7 @@
 import { errorMessage } from '@/lib/api.ts';
 export { errorMessage };
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { POLL_MS, routes, UI_TEXT } from '@forge/shared';
+import { POLL_MS, ROUTE_PATHS, UI_TEXT } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQuery } from '@/lib/query-client.ts';
 import type { ToastInput } from '@/components/ui/use-toast.tsx';
@@ -27,7 +27,7 @@ export function useInstallExtension() {
   return useMutation({
     mutationFn: (file: File) => {
       const form = new FormData();
-      form.append(routes.uploadExtension.multipart.field, file, file.name);
+      form.append(ROUTE_PATHS.uploadExtension.multipart.field, file, file.name);
       return forgeClient.request('uploadExtension', { form });
     },
     onSuccess: () => {

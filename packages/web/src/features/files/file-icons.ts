@@ -16,7 +16,7 @@ import {
   Palette,
   type LucideIcon,
 } from 'lucide-react';
-import { fileExtension } from '@forge/shared';
+import { fileExtension } from '@forge/shared/schema-free';
 import { baseName } from './tree.ts';
 
 const BY_EXTENSION: Record<string, LucideIcon> = {

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ForgeHttpError, POLL_MS, type FileCreateBody } from '@forge/shared';
+import type { FileCreateBody } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { POLL_MS } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { routeQuery } from '@/lib/query-client.ts';
@@ -46,11 +48,10 @@ export const renameFile = (from: string, to: string, project: string | undefined
 
 /** The daemon's own words for a failure (e.g. "A file with that name already exists."), for a toast's body. */
 export function failureReason(error: unknown): string | undefined {
-  if (error instanceof ForgeHttpError)
+  if (isForgeHttpError(error))
     return error.hint ? `${error.serverMessage} ${error.hint}` : error.serverMessage;
   if (error instanceof Error) return error.message;
   return undefined;
 }
 
-export const isNotFound = (error: unknown): boolean =>
-  error instanceof ForgeHttpError && error.status === 404;
+export const isNotFound = (error: unknown): boolean => isForgeHttpError(error) && error.status === 404;

@@ -1,4 +1,5 @@
-import { TREE_INDENT_CAP_PX, TREE_INDENT_PX, type FileNode } from '@forge/shared';
+import type { FileNode } from '@forge/shared';
+import { TREE_INDENT_CAP_PX, TREE_INDENT_PX } from '@forge/shared/schema-free';
 
 /**
  * Left padding of a tree row at `depth` (docs/product.md#constants: 12 px per level, never more than 48 px).

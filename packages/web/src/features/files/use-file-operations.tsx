@@ -1,6 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { UI_TEXT, type FileNode } from '@forge/shared';
+import type { FileNode } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { useEditorStore } from '@/features/editor/editor-store.tsx';
 import { removePaths, renamePaths } from '@/features/editor/editor-state.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CHANGED_FILE_HIGHLIGHT_MS } from '@forge/shared';
+import { CHANGED_FILE_HIGHLIGHT_MS } from '@forge/shared/schema-free';
 
 /**
  * Paths lit up because they just changed (docs/product.md#file-tree-and-explorer, docs/product.md#constants:

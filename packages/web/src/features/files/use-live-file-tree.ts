@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { useSocketMessages } from '@/lib/socket.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { fileStructureQueryKey, useFileProject, useFileStructure } from './queries.ts';

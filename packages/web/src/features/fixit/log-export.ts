@@ -1,4 +1,5 @@
-import { logExportFileName, type LogEntry } from '@forge/shared';
+import type { LogEntry } from '@forge/shared';
+import { logExportFileName } from '@forge/shared/schema-free';
 
 /** One exported line: `2025-01-02T03:04:05.000Z [WARN] BuildBot: message` (ISO time sorts and greps). */
 export const formatLogLine = (entry: LogEntry): string =>

@@ -1,7 +1,7 @@
 export { errorMessage as reasonOf } from '@/lib/api.ts';
 import { errorMessage as reasonOf } from '@/lib/api.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Repair, type RepairCode } from '@forge/shared';
+import type { Repair, RepairCode } from '@forge/shared';
 import { forgeClient } from '@/lib/api.ts';
 import { useLiveStore } from '@/lib/live-store.ts';
 import { projectsQueryKey } from '@/lib/project-context.tsx';

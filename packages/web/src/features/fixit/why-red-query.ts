@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ForgeHttpError } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
 
@@ -14,6 +14,6 @@ export function useBuildDiff(buildId: string, enabled: boolean) {
     queryFn: ({ signal }) => forgeClient.request('buildDiff', { params: { id: buildId }, signal }),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
-    retry: (count, error) => !(error instanceof ForgeHttpError) && count < 2,
+    retry: (count, error) => !isForgeHttpError(error) && count < 2,
   });
 }

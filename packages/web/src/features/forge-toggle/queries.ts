@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, UI_TEXT } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQuery } from '@/lib/query-client.ts';
 
@@ -29,7 +30,5 @@ export function useSetForgeToggle() {
  * text.
  */
 export function forgeOperationError(error: unknown): string {
-  return error instanceof ForgeHttpError && error.serverMessage
-    ? error.serverMessage
-    : UI_TEXT.forgeUnavailable;
+  return isForgeHttpError(error) && error.serverMessage ? error.serverMessage : UI_TEXT.forgeUnavailable;
 }

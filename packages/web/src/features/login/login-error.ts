@@ -1,4 +1,5 @@
-import { ForgeHttpError, UI_TEXT } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { formatWait, LoginLockedError } from './login-request.ts';
 
 /**
@@ -13,7 +14,7 @@ const GUARD_CODES = new Set(['TOKEN_REQUIRED', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_A
  */
 export function loginErrorText(error: unknown): string {
   if (
-    error instanceof ForgeHttpError &&
+    isForgeHttpError(error) &&
     (error.status === 401 || error.status === 403) &&
     !(error.code && GUARD_CODES.has(error.code))
   ) {
@@ -33,7 +34,7 @@ export function loginErrorDetail(error: unknown): string | null {
       ? 'Too many failed logins. Try again later.'
       : `Too many failed logins. Try again in ${formatWait(error.retryAfterSeconds)}.`;
   }
-  if (error instanceof ForgeHttpError) return `${error.status}: ${error.serverMessage}`;
+  if (isForgeHttpError(error)) return `${error.status}: ${error.serverMessage}`;
   return error instanceof Error ? error.message : null;
 }
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { CircleAlert } from 'lucide-react';
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { UI_TEXT, type SettingUpdate } from '@forge/shared';
+import type { SettingUpdate } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQuery } from '@/lib/query-client.ts';
 import { useToast } from '@/components/ui/use-toast.tsx';

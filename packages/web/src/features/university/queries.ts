@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { ForgeHttpError, type FamilyChatMessage, type MemoryCell } from '@forge/shared';
+import type { FamilyChatMessage, MemoryCell, ForgeHttpError } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
 import { apiFetch, assertOk, forgeClient } from '@/lib/api.ts';
 import { routeQuery } from '@/lib/query-client.ts';
 import { mergeMessages } from './family-chat.ts';
@@ -50,7 +51,7 @@ export function usePackagePlatform(onTokenRefused: (error: ForgeHttpError) => vo
     mutationFn: () => forgeClient.request('packagePlatform'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: routeQuery('familyAudit').queryKey }),
     onError: (error) => {
-      if (error instanceof ForgeHttpError && error.code === 'FAMILY_AUTH_REQUIRED') onTokenRefused(error);
+      if (isForgeHttpError(error) && error.code === 'FAMILY_AUTH_REQUIRED') onTokenRefused(error);
     },
   });
 }
@@ -101,7 +102,7 @@ export function useSendFamilyMessage() {
 
 /** Why a call failed, as "status: the daemon's words" when it answered. */
 export const reasonOf = (error: unknown): string =>
-  error instanceof ForgeHttpError
+  isForgeHttpError(error)
     ? `${error.status}: ${error.serverMessage}`
     : error instanceof Error
       ? error.message

@@ -1,4 +1,5 @@
-import { BOT_CATEGORIES, type BotInfo } from '@forge/shared';
+import type { BotInfo } from '@forge/shared';
+import { BOT_CATEGORIES } from '@forge/shared/schema-free';
 
 /**
  * The swarm status of /university/bots (docs/product.md#other-screens), from the live fleet (GET /api/bots

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { checkUploadFile, type UploadResult } from '@forge/shared';
+import type { UploadResult } from '@forge/shared';
+import { checkUploadFile } from '@forge/shared/schema-free';
 import { projectsQueryKey, useProject } from '@/lib/project-context.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
 import { sendProjectUpload, type UploadOptions } from './upload-request.ts';

@@ -1,4 +1,6 @@
-import { routes, UploadResult } from '@forge/shared';
+import type { UploadResult } from '@forge/shared';
+import { ROUTE_PATHS } from '@forge/shared/schema-free';
+import { protocol, type Protocol } from '@/lib/protocol.ts';
 import { forgeClient } from '@/lib/api.ts';
 import { UploadError, uploadFailureNotice } from './validate.ts';
 
@@ -31,33 +33,37 @@ export function sendProjectUpload(file: File, options: UploadOptions = {}): Prom
       if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
     });
     xhr.upload.addEventListener('load', () => options.onProgress?.(1));
+    // The answer is read against the protocol's schemas, loaded after the first paint (lib/protocol.ts).
     xhr.addEventListener('load', () => {
-      const text = xhr.responseText;
-      if (xhr.status < 200 || xhr.status >= 300) {
-        reject(new UploadError(uploadFailureNotice(text)));
+      const { status, responseText } = xhr;
+      protocol().then((schemas) => settle(schemas, status, responseText), reject);
+    });
+    const settle = (schemas: Protocol, status: number, text: string) => {
+      if (status < 200 || status >= 300) {
+        reject(new UploadError(uploadFailureNotice(text, schemas)));
         return;
       }
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
-        reject(new UploadError(uploadFailureNotice(text)));
+        reject(new UploadError(uploadFailureNotice(text, schemas)));
         return;
       }
-      const parsed = UploadResult.safeParse(value);
+      const parsed = schemas.UploadResult.safeParse(value);
       if (!parsed.success || !parsed.data.buildResult.success) {
-        reject(new UploadError(uploadFailureNotice(text)));
+        reject(new UploadError(uploadFailureNotice(text, schemas)));
         return;
       }
       resolve(parsed.data);
-    });
+    };
     // A network failure, or the daemon closing the connection after refusing a large body.
     xhr.addEventListener('error', () => reject(new Error('network error')));
     xhr.addEventListener('abort', () => reject(new DOMException('Upload cancelled', 'AbortError')));
     options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
 
     const form = new FormData();
-    form.append(routes.upload.multipart.field, file, file.name);
+    form.append(ROUTE_PATHS.upload.multipart.field, file, file.name);
     xhr.send(form);
   });
 }

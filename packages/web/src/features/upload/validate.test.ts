@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorBody, UploadResult } from '@forge/shared';
 import { UploadError, uploadErrorNotice, uploadFailureNotice } from './validate.ts';
+
+const schemas = { ErrorBody, UploadResult };
 
 describe('project upload failure text (docs/product.md#error-texts)', () => {
   it("shows the server's error field, with its hint under it", () => {
@@ -8,7 +11,7 @@ describe('project upload failure text (docs/product.md#error-texts)', () => {
       code: 'ARCHIVE_CORRUPT',
       hint: 'Re-create the ZIP.',
     });
-    expect(uploadFailureNotice(body)).toEqual({
+    expect(uploadFailureNotice(body, schemas)).toEqual({
       title: 'The archive is corrupt or not a ZIP file.',
       description: 'Re-create the ZIP.',
     });
@@ -21,13 +24,13 @@ describe('project upload failure text (docs/product.md#error-texts)', () => {
       buildResult: { success: false, hasPackageJson: false },
       error: 'Nothing to build here',
     });
-    expect(uploadFailureNotice(body)).toEqual({ title: 'Nothing to build here' });
+    expect(uploadFailureNotice(body, schemas)).toEqual({ title: 'Nothing to build here' });
   });
 
   it('says "Upload failed" when the answer has no error field', () => {
-    expect(uploadFailureNotice('<html>Bad Gateway</html>')).toEqual({ title: 'Upload failed' });
-    expect(uploadFailureNotice('{"code":"X"}')).toEqual({ title: 'Upload failed' });
-    expect(uploadFailureNotice('')).toEqual({ title: 'Upload failed' });
+    expect(uploadFailureNotice('<html>Bad Gateway</html>', schemas)).toEqual({ title: 'Upload failed' });
+    expect(uploadFailureNotice('{"code":"X"}', schemas)).toEqual({ title: 'Upload failed' });
+    expect(uploadFailureNotice('', schemas)).toEqual({ title: 'Upload failed' });
   });
 
   it('falls back to the generic text for anything that is not a refusal', () => {

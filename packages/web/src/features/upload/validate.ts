@@ -1,4 +1,5 @@
-import { ErrorBody, UI_TEXT, UploadResult } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
+import type { Protocol } from '@/lib/protocol.ts';
 
 /** What a notice says: a title and, when there is more to say, a line under it. */
 export interface Notice {
@@ -19,8 +20,12 @@ export class UploadError extends Error {
 /**
  * Project upload (docs/product.md#error-texts): the server's `error` field (with its hint under it), else
  * "Upload failed". Covers both a non-OK answer and an OK answer whose result says it did not succeed.
+ * The schemas come from lib/protocol.ts, loaded by then.
  */
-export function uploadFailureNotice(bodyText: string): Notice {
+export function uploadFailureNotice(
+  bodyText: string,
+  { ErrorBody, UploadResult }: Pick<Protocol, 'ErrorBody' | 'UploadResult'>,
+): Notice {
   let value: unknown;
   try {
     value = JSON.parse(bodyText);

@@ -42,6 +42,8 @@ describe('Forge assistant (docs/product.md#dashboard-widgets)', () => {
     await waitFor(() => expect(input().disabled).toBe(true));
     expect(input().value).toBe('');
     expect(conversation()).toContain('status');
+    // The request goes out once the protocol's schemas are in (lib/protocol.ts).
+    await waitFor(() => expect(answer).toBeTypeOf('function'));
     answer(json({ text: 'All systems go.' }));
 
     await waitFor(() => expect(conversation().at(-1)).toBe('All systems go.'));

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Hammer, LoaderCircle } from 'lucide-react';
-import { frameworkWithStack, type AppCandidate } from '@forge/shared';
+import type { AppCandidate } from '@forge/shared';
+import { frameworkWithStack } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { useLiveStore } from '@/lib/live-store.ts';
 import { projectsQueryKey } from '@/lib/project-context.tsx';

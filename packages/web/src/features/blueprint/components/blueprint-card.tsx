@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Boxes, FileCode2, Network } from 'lucide-react';
+import type { Blueprint, Build } from '@forge/shared';
 import {
   frameworkWithStack,
   buildStateLabel,
@@ -8,9 +9,7 @@ import {
   plural,
   TOTAL_BOTS,
   UI_TEXT,
-  type Blueprint,
-  type Build,
-} from '@forge/shared';
+} from '@forge/shared/schema-free';
 import { useProject } from '@/lib/project-context.tsx';
 import { useConnectionStatus, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';

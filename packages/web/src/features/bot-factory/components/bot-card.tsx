@@ -1,5 +1,6 @@
 import { CircleCheck, CircleX, Hammer, Wrench } from 'lucide-react';
-import { BOT_BUTTONS, formatLocalTime, type BotButton } from '@forge/shared';
+import type { BotButton } from '@forge/shared';
+import { BOT_BUTTONS, formatLocalTime } from '@forge/shared/schema-free';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card.tsx';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { RotateCw } from 'lucide-react';
-import { TOTAL_BOTS, UI_TEXT } from '@forge/shared';
+import { TOTAL_BOTS, UI_TEXT } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { PageFrame } from '@/components/layout/page.tsx';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { RotateCw, Server } from 'lucide-react';
-import { formatLocalTime, type QueueKind, type WorkerInfo } from '@forge/shared';
+import type { QueueKind, WorkerInfo } from '@forge/shared';
+import { formatLocalTime } from '@forge/shared/schema-free';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';

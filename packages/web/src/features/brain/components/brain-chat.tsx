@@ -1,7 +1,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Brain, Send } from 'lucide-react';
-import { UI_TEXT, formatSessionTime, type BrainChatMessage } from '@forge/shared';
+import type { BrainChatMessage } from '@forge/shared';
+import { UI_TEXT, formatSessionTime } from '@forge/shared/schema-free';
 import { useProject } from '@/lib/project-context.tsx';
 import { forgeClient } from '@/lib/api.ts';
 import { useSocketMessages } from '@/lib/socket.tsx';

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ChevronDown, Download, FileArchive, GitMerge, HardDriveDownload } from 'lucide-react';
-import { ForgeHttpError, projectZipName, type BuildOutput } from '@forge/shared';
+import type { BuildOutput } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
+import { projectZipName } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { BUILD_COMPLETE_EVENT, useAppendLog } from '@/lib/live-store.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -42,7 +44,7 @@ export function failureLine(action: Action): string {
 
 /** The daemon's own sentence, not its JSON body: logs and notices are read by people. */
 export function daemonMessage(error: unknown): string {
-  return error instanceof ForgeHttpError
+  return isForgeHttpError(error)
     ? error.serverMessage || `${error.status}: ${error.message}`
     : error instanceof Error
       ? error.message

@@ -1,5 +1,6 @@
 import { Stethoscope } from 'lucide-react';
-import { otherErrors, type Diagnosis, type DiagnosisCode } from '@forge/shared';
+import type { Diagnosis, DiagnosisCode } from '@forge/shared';
+import { otherErrors } from '@forge/shared/schema-free';
 import { useEditorActions } from '@/features/editor/use-editor-actions.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';

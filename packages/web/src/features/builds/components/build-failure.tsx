@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
-import { formatClock, sanitizeLine, type Build, type BuildLogsResponse } from '@forge/shared';
+import type { Build, BuildLogsResponse } from '@forge/shared';
+import { formatClock, sanitizeLine } from '@forge/shared/schema-free';
 import { forgeClient } from '@/lib/api.ts';
 import { routeQueryKey } from '@/lib/query-client.ts';
 import { LazyRepairList as RepairList } from '@/features/fixit/components/repair-list-lazy.tsx';

@@ -1,4 +1,5 @@
-import { formatTestCounts, testsVerdict, verdictFails, type Build, type TestsVerdict } from '@forge/shared';
+import type { Build, TestsVerdict } from '@forge/shared';
+import { formatTestCounts, testsVerdict, verdictFails } from '@forge/shared/schema-free';
 import { Badge } from '@/components/ui/badge.tsx';
 
 const POLICY: Record<TestsVerdict['policySource'], string> = {

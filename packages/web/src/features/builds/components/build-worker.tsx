@@ -1,4 +1,5 @@
-import { LOCAL_WORKER, workerLabel, type Build, type ClientState, type QueueKind } from '@forge/shared';
+import type { Build, ClientState, QueueKind } from '@forge/shared';
+import { LOCAL_WORKER, workerLabel } from '@forge/shared/schema-free';
 import { useClientState } from '@/lib/live-store.ts';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';

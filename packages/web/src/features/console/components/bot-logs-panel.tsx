@@ -1,14 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Eraser, SquareTerminal } from 'lucide-react';
-import {
-  DEFAULT_LOG_FILTER,
-  formatClock,
-  LOG_FILTERS,
-  matchesLogFilter,
-  type LogEntry,
-  type LogFilter,
-  type LogLevel,
-} from '@forge/shared';
+import type { LogEntry, LogFilter, LogLevel } from '@forge/shared';
+import { DEFAULT_LOG_FILTER, formatClock, LOG_FILTERS, matchesLogFilter } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { EmptyState, Mono } from '@/components/layout/page.tsx';

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { MessagesSquare, SendHorizontal } from 'lucide-react';
-import { formatClock } from '@forge/shared';
+import { formatClock } from '@forge/shared/schema-free';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Badge } from '@/components/ui/badge.tsx';

@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Panel, PanelGroup, type ImperativePanelGroupHandle } from 'react-resizable-panels';
-import { PANELS } from '@forge/shared';
+import { PANELS } from '@forge/shared/schema-free';
 import { useIsMobile } from '@/components/layout/use-media-query.ts';
 import { layoutFromPx, pxFromLayout, sidePanelBounds, toPercent, type SidePanelPx } from '../panel-bounds.ts';
 import { readStoredLayout, writeStoredLayout } from '../layout-storage.ts';

@@ -1,14 +1,26 @@
-import { useState } from 'react';
-import { PANELS } from '@forge/shared';
-import { CodeArea } from '@/features/editor/components/code-area.tsx';
-import { FileStructure } from '@/features/files/components/file-structure.tsx';
-import { LiveDevelopment } from '@/features/live/components/live-development.tsx';
-import { FixItConsole } from '@/features/fixit/components/fixit-console.tsx';
+import { lazy, useState } from 'react';
+import { PANELS } from '@forge/shared/schema-free';
+import { AfterFirstPaint } from '@/components/layout/after-first-paint.tsx';
 import { clampCodeViewHeight } from '../panel-bounds.ts';
 import { readStoredLayout, writeStoredLayout } from '../layout-storage.ts';
 import { HeightResizer } from './height-resizer.tsx';
 
 const CODE_VIEW_ID = 'dashboard-code-view';
+
+// Every card of the column loads after the first paint (components/layout/after-first-paint.tsx),
+// each in a box of its own size meanwhile.
+const CodeArea = lazy(() =>
+  import('@/features/editor/components/code-area.tsx').then((m) => ({ default: m.CodeArea })),
+);
+const FileStructure = lazy(() =>
+  import('@/features/files/components/file-structure.tsx').then((m) => ({ default: m.FileStructure })),
+);
+const LiveDevelopment = lazy(() =>
+  import('@/features/live/components/live-development.tsx').then((m) => ({ default: m.LiveDevelopment })),
+);
+const FixItConsole = lazy(() =>
+  import('@/features/fixit/components/fixit-console.tsx').then((m) => ({ default: m.FixItConsole })),
+);
 
 /**
  * The left column (docs/product.md#dashboard): code view (its height dragged between 150 and 500 px), file
@@ -24,7 +36,9 @@ export function LeftColumn() {
           style={{ height }}
           className="min-h-0 overflow-hidden rounded-t-lg border border-b-0 bg-card"
         >
-          <CodeArea />
+          <AfterFirstPaint className="h-full rounded-none">
+            <CodeArea />
+          </AfterFirstPaint>
         </div>
         <HeightResizer
           label="Resize the code view"
@@ -37,10 +51,16 @@ export function LeftColumn() {
         />
       </div>
       <div className="h-64 shrink-0 overflow-hidden rounded-lg border bg-card">
-        <FileStructure />
+        <AfterFirstPaint className="h-full rounded-none">
+          <FileStructure />
+        </AfterFirstPaint>
       </div>
-      <LiveDevelopment className="shrink-0" />
-      <FixItConsole className="shrink-0" />
+      <AfterFirstPaint className="h-48 shrink-0 rounded-lg">
+        <LiveDevelopment className="shrink-0" />
+      </AfterFirstPaint>
+      <AfterFirstPaint className="h-64 shrink-0 rounded-lg">
+        <FixItConsole className="shrink-0" />
+      </AfterFirstPaint>
     </div>
   );
 }

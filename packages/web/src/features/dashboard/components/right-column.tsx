@@ -1,21 +1,30 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { FolderGit2 } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { UploadPanel } from '@/features/upload/components/upload-panel.tsx';
 import { AutoForgeToggle } from '@/features/forge-toggle/components/auto-forge-toggle.tsx';
-import { ExtensionManager } from '@/features/extensions/components/extension-manager.tsx';
-import { BlueprintCard } from '@/features/blueprint/components/blueprint-card.tsx';
+import { AfterFirstPaint } from '@/components/layout/after-first-paint.tsx';
 import { ProjectActions } from './project-actions.tsx';
+
+// The history, the extension manager and the blueprint card load after the first paint
+// (components/layout/after-first-paint.tsx): the Project card is what the first paint needs.
+const HistoryPanel = lazy(() =>
+  import('@/features/history/components/history-panel.tsx').then((m) => ({ default: m.HistoryPanel })),
+);
+
+const ExtensionManager = lazy(() =>
+  import('@/features/extensions/components/extension-manager.tsx').then((m) => ({
+    default: m.ExtensionManager,
+  })),
+);
+const BlueprintCard = lazy(() =>
+  import('@/features/blueprint/components/blueprint-card.tsx').then((m) => ({ default: m.BlueprintCard })),
+);
 
 /**
  * The right column (docs/product.md#dashboard): Upload Project, Download Project, Start Build, Download App;
  * the auto-forge toggle; the project's build history; the extension manager; the blueprint card.
  */
-/** The history card reads after the first paint: its code stays out of the dashboard's first load. */
-const HistoryPanel = lazy(() =>
-  import('@/features/history/components/history-panel.tsx').then((m) => ({ default: m.HistoryPanel })),
-);
-
 export function RightColumn() {
   return (
     <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2">
@@ -33,15 +42,19 @@ export function RightColumn() {
         </CardContent>
       </Card>
       <div className="shrink-0">
-        <Suspense fallback={null}>
+        <AfterFirstPaint className="h-24 rounded-lg">
           <HistoryPanel />
-        </Suspense>
+        </AfterFirstPaint>
       </div>
       <div className="shrink-0">
-        <ExtensionManager />
+        <AfterFirstPaint className="h-40 rounded-lg">
+          <ExtensionManager />
+        </AfterFirstPaint>
       </div>
       <div className="shrink-0">
-        <BlueprintCard />
+        <AfterFirstPaint className="h-40 rounded-lg">
+          <BlueprintCard />
+        </AfterFirstPaint>
       </div>
     </div>
   );

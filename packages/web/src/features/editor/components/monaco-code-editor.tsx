@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
-import { EDITOR } from '@forge/shared';
+import { EDITOR } from '@forge/shared/schema-free';
 import { monaco } from '../monaco-setup.ts';
 import type { CodeEditorHandle, CodeEditorProps } from '../code-editor.tsx';
 import { EditorLoading } from './editor-loading.tsx';

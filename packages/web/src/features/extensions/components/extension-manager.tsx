@@ -11,7 +11,8 @@ import {
   X,
 } from 'lucide-react';
 import { Link } from 'react-router';
-import { isZipName, type Extension } from '@forge/shared';
+import type { Extension } from '@forge/shared';
+import { isZipName } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { useNavigate } from 'react-router';
 import { LoaderCircle, Package } from 'lucide-react';
-import { ForgeHttpError } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
 import { APP_PATHS } from '@/lib/app-paths.ts';
 import { readAuthToken } from '@/lib/auth.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -14,9 +14,7 @@ import { packageNotice, usePackagePlatform } from '../queries.ts';
  * already on its way there.
  */
 const goesToLogin = (error: unknown, hadToken: boolean): boolean =>
-  error instanceof ForgeHttpError &&
-  error.status === 401 &&
-  !(hadToken && error.code === 'FAMILY_AUTH_REQUIRED');
+  isForgeHttpError(error) && error.status === 401 && !(hadToken && error.code === 'FAMILY_AUTH_REQUIRED');
 
 /**
  * Hook for anything that repackages the platform: header button, menu item, Repackage card.

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FilePlus, FileText, FolderTree, RotateCw, Save, TriangleAlert } from 'lucide-react';
-import { UI_TEXT, formatBytes, type FileNode } from '@forge/shared';
+import type { FileNode } from '@forge/shared';
+import { UI_TEXT, formatBytes } from '@forge/shared/schema-free';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { ScrollArea } from '@/components/ui/scroll-area.tsx';

@@ -1,5 +1,5 @@
 import { useMemo, type KeyboardEvent } from 'react';
-import { EDITOR } from '@forge/shared';
+import { EDITOR } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { isSaveShortcut } from '@/features/editor/shortcuts.ts';
 

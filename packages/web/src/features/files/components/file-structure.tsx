@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FilePlus, FolderPlus, FolderTree, RotateCw } from 'lucide-react';
-import { UI_TEXT } from '@forge/shared';
+import { UI_TEXT } from '@forge/shared/schema-free';
 import { Button } from '@/components/ui/button.tsx';
 import { ScrollArea } from '@/components/ui/scroll-area.tsx';
 import { useEditorActions } from '@/features/editor/use-editor-actions.ts';

@@ -1,6 +1,7 @@
 import { useMemo, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ChevronRight, FilePlus, FolderPlus, Pencil, Trash2 } from 'lucide-react';
-import { formatBytes, type FileNode } from '@forge/shared';
+import type { FileNode } from '@forge/shared';
+import { formatBytes } from '@forge/shared/schema-free';
 import {
   ContextMenu,
   ContextMenuContent,

@@ -1,14 +1,13 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Download, Eraser, Wrench } from 'lucide-react';
+import type { LogFilter, LogLevel } from '@forge/shared';
 import {
   CONSOLE_PANEL_HEIGHT,
   formatClock,
   DEFAULT_LOG_FILTER,
   LOG_FILTERS,
   matchesLogFilter,
-  type LogFilter,
-  type LogLevel,
-} from '@forge/shared';
+} from '@forge/shared/schema-free';
 import { useLogEntries } from '@/lib/live-store.ts';
 import { useConnectionStatus } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';

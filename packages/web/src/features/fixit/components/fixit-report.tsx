@@ -1,4 +1,4 @@
-import { buildStateLabel } from '@forge/shared';
+import { buildStateLabel } from '@forge/shared/schema-free';
 import { useProject } from '@/lib/project-context.tsx';
 import { useLatestBuild } from '@/features/builds/queries.ts';
 import { BuildDiagnosis } from '@/features/builds/components/build-diagnosis.tsx';

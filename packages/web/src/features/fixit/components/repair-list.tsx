@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { LoaderCircle, Undo2, Wrench } from 'lucide-react';
-import { formatClock, type Build, type Repair, type RepairStatus } from '@forge/shared';
+import type { Build, Repair, RepairStatus } from '@forge/shared';
+import { formatClock } from '@forge/shared/schema-free';
 import { cn } from '@/lib/utils.ts';
 import { Badge, type BadgeProps } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';

@@ -1,5 +1,5 @@
 import type { Build, BuildDiff, ValueChange } from '@forge/shared';
-import { ForgeHttpError } from '@forge/shared';
+import { isForgeHttpError } from '@/lib/http-error.ts';
 import { useBuildDiff } from '../why-red-query.ts';
 import { DiffView } from './diff-view.tsx';
 import { useProjectHistory } from '@/features/history/queries.ts';
@@ -141,7 +141,7 @@ export function WhyRedPanel({ build }: { build: Build }) {
         </>
       ) : error ? (
         <p className="text-muted-foreground">
-          {error instanceof ForgeHttpError ? error.serverMessage : error.message}
+          {isForgeHttpError(error) ? error.serverMessage : error.message}
         </p>
       ) : isPending ? (
         <p className="text-muted-foreground">Comparing with the last green build…</p>

@@ -1,5 +1,6 @@
 import { History } from 'lucide-react';
-import { formatBytes, formatLocalTime, type HistoryEntry } from '@forge/shared';
+import type { HistoryEntry } from '@forge/shared';
+import { formatBytes, formatLocalTime } from '@forge/shared/schema-free';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';

@@ -1,16 +1,14 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { Radio } from 'lucide-react';
+import type { ClientState, LiveMessage, Stage } from '@forge/shared';
 import {
   formatClock,
   LIVE_VIEWER_SHOW,
   sanitizeLine,
   splitLines,
   STAGE_LABELS,
-  type ClientState,
-  type LiveMessage,
-  type Stage,
   buildStateLabel,
-} from '@forge/shared';
+} from '@forge/shared/schema-free';
 import { useClientState } from '@/lib/live-store.ts';
 import { useProject } from '@/lib/project-context.tsx';
 import { stageTone } from '@/features/builds/build-state.ts';

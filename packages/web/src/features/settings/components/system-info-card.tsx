@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { TOTAL_BOTS } from '@forge/shared';
+import { TOTAL_BOTS } from '@forge/shared/schema-free';
 import { useBotStatus } from '@/components/layout/bot-status.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { MessagesSquare, RotateCw, SendHorizontal } from 'lucide-react';
-import { formatClock } from '@forge/shared';
+import { formatClock } from '@forge/shared/schema-free';
 import { useAuthToken } from '@/lib/auth.ts';
 import { useSocket, useSocketMessages } from '@/lib/socket.tsx';
 import { cn } from '@/lib/utils.ts';

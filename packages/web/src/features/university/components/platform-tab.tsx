@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Download, ExternalLink, History, Package, Puzzle, RotateCw } from 'lucide-react';
-import { formatLocalTime, UI_TEXT, type AuditEntry } from '@forge/shared';
+import type { AuditEntry } from '@forge/shared';
+import { formatLocalTime, UI_TEXT } from '@forge/shared/schema-free';
 import { UNIVERSITY_TABS, universityPath } from '@/lib/app-paths.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';

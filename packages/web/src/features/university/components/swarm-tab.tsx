@@ -1,5 +1,5 @@
 import { RotateCw } from 'lucide-react';
-import { POLL_MS, UI_TEXT } from '@forge/shared';
+import { POLL_MS, UI_TEXT } from '@forge/shared/schema-free';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card.tsx';

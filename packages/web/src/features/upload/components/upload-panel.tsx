@@ -1,6 +1,6 @@
 import { useRef, type ChangeEvent } from 'react';
 import { FileArchive, LoaderCircle, Upload, X, Zap } from 'lucide-react';
-import { MAX_UPLOAD_LABEL } from '@forge/shared';
+import { MAX_UPLOAD_LABEL } from '@forge/shared/schema-free';
 import { useProject } from '@/lib/project-context.tsx';
 import { cn } from '@/lib/utils.ts';
 import { Button } from '@/components/ui/button.tsx';

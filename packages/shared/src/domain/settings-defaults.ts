@@ -1,0 +1,12 @@
+// The settings' defaults without their schema (settings.ts re-exports them), for a client's first
+// paint (schema-free.ts).
+import { DEFAULT_KEEP_ARTIFACTS, DEFAULT_MAX_CONCURRENT_BOTS } from '../constants.ts';
+import type { Settings } from './settings.ts';
+
+export const DEFAULT_SETTINGS: Settings = {
+  botOrchestration: true,
+  autoRepair: true,
+  debugMode: false,
+  maxConcurrentBots: DEFAULT_MAX_CONCURRENT_BOTS,
+  keepArtifacts: DEFAULT_KEEP_ARTIFACTS,
+};
