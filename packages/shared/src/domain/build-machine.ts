@@ -132,7 +132,11 @@ export const endState = (status: FinishedStatus): BuildState => finalState(statu
  * missed some messages may jump ahead this way; a stale message, which would move a build back,
  * never can.
  */
-export const canReach = (from: BuildState, to: BuildState): boolean => pathBetween(from, to) !== null;
+export const canReach = (from: BuildState, to: BuildState): boolean => {
+  // Being there already is not a move: a repeated message changes nothing.
+  const path = pathBetween(from, to);
+  return path !== null && path.length > 0;
+};
 
 /**
  * The shortest way from `from` to `to` along the machine's edges: the states entered, `to` last
