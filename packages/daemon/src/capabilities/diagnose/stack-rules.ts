@@ -86,3 +86,53 @@ export function stackCodeError(ctx: Context): Diagnosis | null {
   }
   return null;
 }
+
+/** Forge's own words when a tool the project's install needs is missing (stack-tool.ts). */
+const INSTALL_TOOL_MISSING =
+  /^(.+?) \((\S+)\) installs with (\S+); \3 is not on this machine's PATH\. Install it with: (.+)$/;
+
+/**
+ * The tool a project's own files ask to install with (pipenv for a Pipfile, Bundler for a Gemfile) is
+ * not on the machine: named with its file, not the stack's tool, which is there.
+ */
+export function installToolMissing(ctx: Context): Diagnosis | null {
+  const { error } = ctx.input;
+  if (error.code !== 'TOOLCHAIN_UNAVAILABLE') return null;
+  const hit = INSTALL_TOOL_MISSING.exec(error.message);
+  if (!hit) return null;
+  const [, , file, tool, command] = hit;
+  return {
+    code: 'TOOLCHAIN_MISSING',
+    summary: error.message,
+    file: file!,
+    suggestion: `Install ${tool} on the machine that runs Forge (\`${command}\`), then build again; ${file} is installed with ${tool}, and Forge never installs system packages itself.`,
+    subjects: [tool!],
+  };
+}
+
+/** Bundler's "Could not find gem 'jekyll-foo' in rubygems repository https://… or installed locally." */
+const BUNDLER_NO_GEM =
+  /Could not find gem '([^']+)'(?: in (?:rubygems repository|any of the gem sources) (\S+))?/;
+
+/**
+ * Bundler could not find a gem the Gemfile asks for, neither on the Gemfile's source nor among this
+ * machine's gems: named, with the source it read.
+ */
+export function bundlerMissingGem(ctx: Context): Diagnosis | null {
+  const { blueprint, error } = ctx.input;
+  if (error.code !== 'INSTALL_FAILED' || (blueprint?.stack !== 'jekyll' && blueprint?.stack !== 'ruby'))
+    return null;
+  let hit: RegExpExecArray | null = null;
+  for (const line of ctx.lines) hit ??= BUNDLER_NO_GEM.exec(line);
+  if (!hit) return null;
+  const gem = hit[1]!;
+  const name = gem.replace(/\s*\(.*$/, '');
+  const source = hit[2]?.replace(/[.,]$/, '') ?? "the Gemfile's sources";
+  return {
+    code: 'PACKAGE_NOT_ON_REGISTRY',
+    summary: `Bundler found no gem ${gem} on ${source} or among this machine's gems.`,
+    file: 'Gemfile',
+    suggestion: `Check the name and version of ${name} in the Gemfile, or make its source carry it (a source this machine reaches, a \`path:\` gem, or its .gem in vendor/cache).`,
+    subjects: [name, source],
+  };
+}
