@@ -35,9 +35,11 @@ export function stackCodeError(ctx: Context): Diagnosis | null {
   if (stack === 'jekyll' && gem) {
     return {
       code: 'MISSING_PACKAGE',
-      summary: `Jekyll cannot load ${gem}: the site's plugins need it and this machine's Ruby does not have it.`,
+      summary: `Jekyll cannot load ${gem}: the site's plugins need it and ${blueprint.install ? "neither the Gemfile's bundle nor this machine's Ruby has it" : "this machine's Ruby does not have it"}.`,
       file: '_config.yml',
-      suggestion: `Install the ${gem} gem on the machine that runs Forge (\`gem install ${gem}\`, or its Debian package ruby-${gem}), or remove it from plugins in _config.yml; Forge builds with this machine's jekyll and its gems.`,
+      suggestion: blueprint.install
+        ? `Add \`gem "${gem}"\` to the Gemfile's :jekyll_plugins group (Bundler installs it from the Gemfile's source), or remove it from plugins in _config.yml.`
+        : `Install the ${gem} gem on the machine that runs Forge (\`gem install ${gem}\`, or its Debian package ruby-${gem}), or remove it from plugins in _config.yml; without a Gemfile Forge builds with this machine's jekyll and its gems.`,
       subjects: [gem],
     };
   }
@@ -122,8 +124,8 @@ export function bundlerMissingGem(ctx: Context): Diagnosis | null {
   const { blueprint, error } = ctx.input;
   if (error.code !== 'INSTALL_FAILED' || (blueprint?.stack !== 'jekyll' && blueprint?.stack !== 'ruby'))
     return null;
-  let hit: RegExpExecArray | null = null;
-  for (const line of ctx.lines) hit ??= BUNDLER_NO_GEM.exec(line);
+  // Bundler wraps its message at the terminal's width: read as one text.
+  const hit = BUNDLER_NO_GEM.exec(ctx.lines.join(' ').replace(/\s+/g, ' '));
   if (!hit) return null;
   const gem = hit[1]!;
   const name = gem.replace(/\s*\(.*$/, '');
