@@ -101,6 +101,33 @@ describe.skipIf(!has('python3') || !has('pipenv'))('a Pipfile project', () => {
       expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello from pipenv</h1>');
     },
   );
+
+  it(
+    'without a Pipfile.lock is installed with pipenv install, which resolves the Pipfile and writes the lock',
+    { timeout: 180_000 },
+    async () => {
+      const index = await servePythonIndex({
+        [WHEEL]: pythonWheel('greeting', '1.0', "def hello():\n    return 'Hello, resolved by pipenv'\n"),
+      });
+      onCleanup(() => index.close());
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-pipenv-unlocked', { Pipfile: pipfile(index.url), 'app.py': APP });
+      if (done.status !== 'succeeded')
+        throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
+      expect(done.blueprint!.install).toEqual(['pipenv', 'install']);
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'install', value: 'pipenv install', file: 'Pipfile' }),
+      );
+      const lock = JSON.parse(
+        fs.readFileSync(path.join(app.home, 'projects', 'py-pipenv-unlocked', 'Pipfile.lock'), 'utf8'),
+      ) as { default: Record<string, { version: string; hashes: string[] }> };
+      expect(lock.default.greeting).toMatchObject({
+        version: '==1.0',
+        hashes: [`sha256:${index.hashes[WHEEL]}`],
+      });
+      expect(await (await fetch(done.previewUrl!)).text()).toBe('<h1>Hello, resolved by pipenv</h1>');
+    },
+  );
 });
 
 describe.skipIf(!has('python3'))('a Pipfile project on a machine without pipenv', () => {
