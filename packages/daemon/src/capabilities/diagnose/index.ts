@@ -20,7 +20,7 @@ import {
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
 import { pipResolution } from './python-rules.ts';
-import { bundlerMissingGem, installToolMissing, stackCodeError } from './stack-rules.ts';
+import { bundlerResolution, installToolMissing, stackCodeError } from './stack-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -89,7 +89,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     nodeUnavailable,
     commandMissing,
     pipResolution,
-    bundlerMissingGem,
+    bundlerResolution,
     lockfileOutOfSync,
     peerConflict,
     packageNotOnRegistry,

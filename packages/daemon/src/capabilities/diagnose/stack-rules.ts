@@ -116,16 +116,41 @@ export function installToolMissing(ctx: Context): Diagnosis | null {
 const BUNDLER_NO_GEM =
   /Could not find gem '([^']+)'(?: in (?:rubygems repository|any of the gem sources) (\S+))?/;
 
+/** Bundler's "Could not reach host index.rubygems.org. Check your network…" or "Could not fetch specs from <source> due to…". */
+const BUNDLER_UNREACHABLE =
+  /Could not reach host ([\w.-]+?)\.? Check your network|Could not fetch specs from (\S+) due to underlying error/;
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
 /**
- * Bundler could not find a gem the Gemfile asks for, neither on the Gemfile's source nor among this
- * machine's gems: named, with the source it read.
+ * Bundler could not reach the Gemfile's source (NETWORK_AT_BUILD, naming the host), or could not
+ * find a gem the Gemfile asks for, neither on its source nor among this machine's gems: named, with
+ * the source it read.
  */
-export function bundlerMissingGem(ctx: Context): Diagnosis | null {
+export function bundlerResolution(ctx: Context): Diagnosis | null {
   const { blueprint, error } = ctx.input;
   if (error.code !== 'INSTALL_FAILED' || (blueprint?.stack !== 'jekyll' && blueprint?.stack !== 'ruby'))
     return null;
   // Bundler wraps its message at the terminal's width: read as one text.
-  const hit = BUNDLER_NO_GEM.exec(ctx.lines.join(' ').replace(/\s+/g, ' '));
+  const text = ctx.lines.join(' ').replace(/\s+/g, ' ');
+  const offline = BUNDLER_UNREACHABLE.exec(text);
+  const host = offline ? (offline[1] ?? hostOf(offline[2]!)) : undefined;
+  if (host) {
+    return {
+      code: 'NETWORK_AT_BUILD',
+      summary: `Bundler could not reach ${host} to install the Gemfile's gems this machine does not have.`,
+      file: 'Gemfile',
+      suggestion: `This machine does not reach ${host}: name a gem source it reaches in the Gemfile, or bring the missing gems with the project (\`path:\` gems), or install them on the machine that runs Forge.`,
+      subjects: [host],
+    };
+  }
+  const hit = BUNDLER_NO_GEM.exec(text);
   if (!hit) return null;
   const gem = hit[1]!;
   const name = gem.replace(/\s*\(.*$/, '');
