@@ -58,7 +58,7 @@ const aptInstall = (packages, why) =>
  * sandbox), Info-ZIP unzip (extraction reference), redis-server (scale-out), zsh and fish (shell
  * completion), script(1) (CLI output on a terminal), xmllint (JUnit reports against their schema)
  * and the toolchains of the other stacks' fixtures (python3-venv, python3-django, golang-go,
- * php-cli, composer, hugo, jekyll, mkdocs). As root
+ * php-cli, composer, hugo, jekyll with Bundler, mkdocs, pipenv). As root
  * on a Debian machine they are installed here; elsewhere the command to run is printed.
  */
 function ensureTestTools() {
@@ -86,6 +86,9 @@ function ensureTestTools() {
   if (!have('hugo')) missing.push('hugo');
   if (!have('jekyll')) missing.push('jekyll');
   if (!have('mkdocs')) missing.push('mkdocs');
+  // A Pipfile project installs with pipenv; a Jekyll site's Gemfile with Bundler (gem builds its plugin).
+  if (!have('pipenv')) missing.push('pipenv');
+  if (!have('bundle') || !have('gem')) missing.push('ruby-bundler');
   // forge ci's JUnit reports are checked against the schema CI servers read, with xmllint.
   if (!have('xmllint')) missing.push('libxml2-utils');
   if (missing.length === 0) return;

@@ -29,7 +29,7 @@ const has = (tool: string) => onPath(tool, process.env.PATH ?? '') !== null;
 
 describe.skipIf(!has('jekyll'))('a Jekyll site', () => {
   it(
-    "is built with jekyll and its destination served, a Gemfile's bundle not required",
+    "is built with jekyll and its destination served, a Gemfile this machine's gems satisfy settled offline",
     { timeout: 180_000 },
     async () => {
       const app = await startTestApp();
@@ -47,7 +47,7 @@ describe.skipIf(!has('jekyll'))('a Jekyll site', () => {
         stack: 'jekyll',
         framework: 'jekyll',
         kind: 'static-build',
-        build: ['jekyll', 'build'],
+        build: ['bundle', 'exec', 'jekyll', 'build'],
         outputDir: 'built',
       });
       expect(done.blueprint!.decisions).toContainEqual(

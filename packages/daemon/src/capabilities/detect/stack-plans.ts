@@ -42,7 +42,7 @@ const server = (framework: string, start: Argv): FrameworkPlan => ({
   start,
 });
 
-/** The Python packages a project declares, lower-case, from requirements.txt and pyproject.toml. */
+/** The Python packages a project declares, lower-case, from requirements.txt, pyproject.toml and Pipfile. */
 async function pythonDeps(files: ProjectFiles): Promise<{ names: Set<string>; file: string | null }> {
   const names = new Set<string>();
   let file: string | null = null;
@@ -74,6 +74,16 @@ async function pythonDeps(files: ProjectFiles): Promise<{ names: Set<string>; fi
       // An unreadable pyproject.toml declares nothing readable; pip reports it at install.
     }
   }
+  const pipfile = (await files.read('Pipfile'))?.text;
+  if (pipfile) {
+    try {
+      const data = parseToml(pipfile) as { packages?: Record<string, unknown> };
+      for (const name of Object.keys(data.packages ?? {})) names.add(name.toLowerCase().replace(/_/g, '-'));
+      file ??= 'Pipfile';
+    } catch {
+      // An unreadable Pipfile declares nothing readable; pipenv reports it at install.
+    }
+  }
   return { names, file };
 }
 
@@ -84,7 +94,8 @@ const appVariable = (source: string, factory: string): string | null =>
   new RegExp(`^([A-Za-z_]\\w*)\\s*=\\s*${factory}\\(`, 'm').exec(source)?.[1] ?? null;
 
 /**
- * Python: dependencies with pip into the project's virtual environment (its `python` first on PATH),
+ * Python: dependencies with pip (pipenv for a Pipfile) into the project's virtual environment (its
+ * `python` first on PATH),
  * and the server its framework implies on PORT: a Procfile's web command, Django's manage.py,
  * gunicorn for a WSGI app when it is a dependency, uvicorn for FastAPI, flask run, streamlit, or the
  * entry file itself when it serves on PORT.
@@ -94,7 +105,7 @@ export async function planPython(
   evidence: StackEvidence,
   log: DecisionLog,
 ): Promise<Planned> {
-  const env = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+  const env: Record<string, string> = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
   let install: Argv | null = null;
   if (await files.isFile('requirements.txt')) {
     install = ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'];
@@ -115,14 +126,20 @@ export async function planPython(
       `pip installs the project and its dependencies from pyproject.toml (PEP 517)${tool ? `; [tool.${tool}] is read by pip through the build backend, ${tool} itself is not run` : ''}`,
     );
   } else if (await files.isFile('Pipfile')) {
+    // Pipenv installs into the environment it runs in (VIRTUAL_ENV): the project's, in FORGE_HOME.
+    const locked = await files.isFile('Pipfile.lock');
+    install = locked ? ['pipenv', 'sync'] : ['pipenv', 'install'];
+    Object.assign(env, { PIPENV_VERBOSITY: '-1', PIPENV_YES: '1', PIPENV_NOSPIN: '1' });
     log.add(
       'install',
-      'none',
-      'Pipfile',
-      'Pipfile alone: Forge does not run pipenv; a requirements.txt (pipenv requirements > requirements.txt) lets pip install it',
+      formatCommand(install),
+      locked ? 'Pipfile.lock' : 'Pipfile',
+      locked
+        ? "pipenv installs Pipfile.lock's exact versions into the project's virtual environment, from the index the Pipfile's [[source]] names"
+        : "no Pipfile.lock: pipenv resolves the Pipfile's packages now (from its [[source]] index), writes Pipfile.lock and installs them into the project's virtual environment",
     );
   } else {
-    log.add('install', 'none', null, 'no requirements.txt or pyproject.toml: nothing to install');
+    log.add('install', 'none', null, 'no requirements.txt, pyproject.toml or Pipfile: nothing to install');
   }
   const deps = await pythonDeps(files);
   const depFile = deps.file ?? evidence.file;
@@ -381,11 +398,22 @@ export async function planPhp(
   evidence: StackEvidence,
   log: DecisionLog,
 ): Promise<Planned> {
-  const install = (await files.isFile('composer.lock'))
-    ? ['composer', 'install', '--no-interaction', '--no-dev']
-    : null;
-  if (install)
-    log.add('install', formatCommand(install), 'composer.lock', "Composer installs the lockfile's packages");
+  let install: Argv | null = null;
+  if (await files.isFile('composer.json')) {
+    // Without a lock Composer resolves composer.json's ranges now, as npm does without a lockfile:
+    // the build gets the newest versions its repositories carry today, and the composer.lock it
+    // writes stays in the project's output, so a later build can be pinned to it.
+    install = ['composer', 'install', '--no-interaction', '--no-dev'];
+    const locked = await files.isFile('composer.lock');
+    log.add(
+      'install',
+      formatCommand(install),
+      locked ? 'composer.lock' : 'composer.json',
+      locked
+        ? "Composer installs the lockfile's packages"
+        : "no composer.lock: Composer resolves composer.json's requirements now (the newest versions its repositories allow) and writes composer.lock",
+    );
+  }
   if (await files.isFile('artisan')) {
     const start = ['php', 'artisan', 'serve', `--host=${HOST}`, `--port=${PORT_PLACEHOLDER}`];
     log.add('framework', 'laravel', 'artisan', "Laravel's artisan serves the app");
@@ -519,7 +547,7 @@ export async function planStaticGenerator(
   log: DecisionLog,
 ): Promise<Planned> {
   const stack = evidence.stack as 'hugo' | 'jekyll' | 'mkdocs' | 'zola';
-  const build = {
+  let build = {
     hugo: ['hugo'],
     jekyll: ['jekyll', 'build'],
     mkdocs: ['mkdocs', 'build'],
@@ -528,28 +556,59 @@ export async function planStaticGenerator(
   const out = await generatorOutput(files, stack, evidence.file);
   log.add('framework', stack, evidence.file, evidence.rule);
   log.add('kind', 'static-build', evidence.file, 'a static-site generator: its output folder is served');
-  log.add('build', formatCommand(build), evidence.file, `${stack}'s own build`);
+  let install: Argv | null = null;
+  let env: Record<string, string> = {};
+  if (stack === 'jekyll' && (await files.isFile('Gemfile'))) {
+    // The bundle goes into the project's own gem folder in FORGE_HOME (GEM_HOME), where this
+    // machine's gems stay visible: `bundle check` settles a Gemfile they satisfy without its source
+    // (rubygems.org is not reachable from every build machine), else `bundle install` fetches the
+    // rest from the Gemfile's source. A fixed line Forge writes, run by sh.
+    install = ['sh', '-c', 'bundle check || bundle install'];
+    build = ['bundle', 'exec', 'jekyll', 'build'];
+    env = { JEKYLL_ENV: 'production' };
+    log.add(
+      'install',
+      formatCommand(install),
+      'Gemfile',
+      "Bundler installs the Gemfile's gems (its plugins) into the project's gem folder; the gems this machine has are used where they satisfy it",
+    );
+  } else if (stack === 'jekyll') {
+    env = { JEKYLL_ENV: 'production', JEKYLL_NO_BUNDLER_REQUIRE: 'true' };
+  } else if (stack === 'mkdocs') {
+    const requirements = await files.firstFile(['requirements.txt', 'docs/requirements.txt']);
+    if (requirements) {
+      // Themes and plugins are the project's: pip installs them into its virtual environment (made
+      // over the Python of this machine's mkdocs, whose packages it sees), and mkdocs runs from there.
+      install = ['python', '-m', 'pip', 'install', '-r', requirements];
+      build = ['python', '-m', 'mkdocs', 'build'];
+      env = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+      log.add(
+        'install',
+        formatCommand(install),
+        requirements,
+        `pip installs ${requirements} (the site's themes and plugins) into the project's virtual environment`,
+      );
+    }
+  }
+  log.add(
+    'build',
+    formatCommand(build),
+    evidence.file,
+    build[0] === 'bundle'
+      ? "jekyll's own build, with the Gemfile's bundle loaded (its jekyll_plugins group required)"
+      : build[0] === 'python'
+        ? "mkdocs' own build, run by the project's virtual environment (its themes and plugins)"
+        : `${stack}'s own build`,
+  );
   log.add(
     'outputDir',
     out.dir,
     evidence.file,
     out.key ? `${out.key} in ${evidence.file}` : `${stack}'s default output folder`,
   );
-  // Jekyll would load a Gemfile's bundle through Bundler, which needs every gem installed from
-  // rubygems.org; the machine's Jekyll builds with the gems it has, and a plugin it lacks is named in
-  // Jekyll's own words.
-  const env: Record<string, string> =
-    stack === 'jekyll' ? { JEKYLL_ENV: 'production', JEKYLL_NO_BUNDLER_REQUIRE: 'true' } : {};
-  if (stack === 'jekyll' && (await files.isFile('Gemfile')))
-    log.add(
-      'env',
-      'JEKYLL_NO_BUNDLER_REQUIRE=true',
-      'Gemfile',
-      "the Gemfile's bundle is not installed (rubygems.org is not a registry Forge uses): this machine's jekyll and its gems build the site",
-    );
   return {
     framework: { framework: stack, kind: 'static-build', outputDir: out.dir, build, start: null },
-    install: null,
+    install,
     env,
   };
 }

@@ -68,7 +68,7 @@ describe('Django: collectstatic and migrate only where the project has them', ()
 });
 
 describe('PHP: Composer and Laravel', () => {
-  it('composer install where there is a composer.lock, none without', async () => {
+  it('composer install from a composer.lock, and from composer.json alone', async () => {
     const locked = await detect({
       'composer.json': '{"require":{"php":">=8.1"}}',
       'composer.lock': '{"packages":[]}',
@@ -83,7 +83,8 @@ describe('PHP: Composer and Laravel', () => {
       versionFile: 'composer.json',
     });
     const unlocked = await detect({ 'composer.json': '{}', 'index.php': '<?php echo 1;' });
-    expect(unlocked.install).toBeNull();
+    expect(unlocked.install).toEqual(['composer', 'install', '--no-interaction', '--no-dev']);
+    expect(decision(unlocked, 'install')).toMatchObject({ file: 'composer.json' });
   });
 
   it("Laravel is its artisan, served by artisan serve from public/'s app", async () => {

@@ -20,7 +20,7 @@ import {
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
 import { pipResolution } from './python-rules.ts';
-import { stackCodeError } from './stack-rules.ts';
+import { bundlerResolution, installToolMissing, stackCodeError } from './stack-rules.ts';
 import {
   foreignNodeModules,
   networkAtBuild,
@@ -79,6 +79,7 @@ import { mismatchedVersions } from './version-rules.ts';
 export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   const ctx = new Context(input);
   const rules: ((ctx: Context) => Diagnosis | null | Promise<Diagnosis | null>)[] = [
+    installToolMissing,
     stackToolMissing,
     invalidManifest,
     timedOut,
@@ -88,6 +89,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     nodeUnavailable,
     commandMissing,
     pipResolution,
+    bundlerResolution,
     lockfileOutOfSync,
     peerConflict,
     packageNotOnRegistry,

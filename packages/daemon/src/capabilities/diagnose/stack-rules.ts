@@ -35,9 +35,11 @@ export function stackCodeError(ctx: Context): Diagnosis | null {
   if (stack === 'jekyll' && gem) {
     return {
       code: 'MISSING_PACKAGE',
-      summary: `Jekyll cannot load ${gem}: the site's plugins need it and this machine's Ruby does not have it.`,
+      summary: `Jekyll cannot load ${gem}: the site's plugins need it and ${blueprint.install ? "neither the Gemfile's bundle nor this machine's Ruby has it" : "this machine's Ruby does not have it"}.`,
       file: '_config.yml',
-      suggestion: `Install the ${gem} gem on the machine that runs Forge (\`gem install ${gem}\`, or its Debian package ruby-${gem}), or remove it from plugins in _config.yml; Forge builds with this machine's jekyll and its gems.`,
+      suggestion: blueprint.install
+        ? `Add \`gem "${gem}"\` to the Gemfile's :jekyll_plugins group (Bundler installs it from the Gemfile's source), or remove it from plugins in _config.yml.`
+        : `Install the ${gem} gem on the machine that runs Forge (\`gem install ${gem}\`, or its Debian package ruby-${gem}), or remove it from plugins in _config.yml; without a Gemfile Forge builds with this machine's jekyll and its gems.`,
       subjects: [gem],
     };
   }
@@ -85,4 +87,79 @@ export function stackCodeError(ctx: Context): Diagnosis | null {
     };
   }
   return null;
+}
+
+/** Forge's own words when a tool the project's install needs is missing (stack-tool.ts). */
+const INSTALL_TOOL_MISSING =
+  /^(.+?) \((\S+)\) installs with (\S+); \3 is not on this machine's PATH\. Install it with: (.+)$/;
+
+/**
+ * The tool a project's own files ask to install with (pipenv for a Pipfile, Bundler for a Gemfile) is
+ * not on the machine: named with its file, not the stack's tool, which is there.
+ */
+export function installToolMissing(ctx: Context): Diagnosis | null {
+  const { error } = ctx.input;
+  if (error.code !== 'TOOLCHAIN_UNAVAILABLE') return null;
+  const hit = INSTALL_TOOL_MISSING.exec(error.message);
+  if (!hit) return null;
+  const [, , file, tool, command] = hit;
+  return {
+    code: 'TOOLCHAIN_MISSING',
+    summary: error.message,
+    file: file!,
+    suggestion: `Install ${tool} on the machine that runs Forge (\`${command}\`), then build again; ${file} is installed with ${tool}, and Forge never installs system packages itself.`,
+    subjects: [tool!],
+  };
+}
+
+/** Bundler's "Could not find gem 'jekyll-foo' in rubygems repository https://… or installed locally." */
+const BUNDLER_NO_GEM =
+  /Could not find gem '([^']+)'(?: in (?:rubygems repository|any of the gem sources) (\S+))?/;
+
+/** Bundler's "Could not reach host index.rubygems.org. Check your network…" or "Could not fetch specs from <source> due to…". */
+const BUNDLER_UNREACHABLE =
+  /Could not reach host ([\w.-]+?)\.? Check your network|Could not fetch specs from (\S+) due to underlying error/;
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * Bundler could not reach the Gemfile's source (NETWORK_AT_BUILD, naming the host), or could not
+ * find a gem the Gemfile asks for, neither on its source nor among this machine's gems: named, with
+ * the source it read.
+ */
+export function bundlerResolution(ctx: Context): Diagnosis | null {
+  const { blueprint, error } = ctx.input;
+  if (error.code !== 'INSTALL_FAILED' || (blueprint?.stack !== 'jekyll' && blueprint?.stack !== 'ruby'))
+    return null;
+  // Bundler wraps its message at the terminal's width: read as one text.
+  const text = ctx.lines.join(' ').replace(/\s+/g, ' ');
+  const offline = BUNDLER_UNREACHABLE.exec(text);
+  const host = offline ? (offline[1] ?? hostOf(offline[2]!)) : undefined;
+  if (host) {
+    return {
+      code: 'NETWORK_AT_BUILD',
+      summary: `Bundler could not reach ${host} to install the Gemfile's gems this machine does not have.`,
+      file: 'Gemfile',
+      suggestion: `This machine does not reach ${host}: name a gem source it reaches in the Gemfile, or bring the missing gems with the project (\`path:\` gems), or install them on the machine that runs Forge.`,
+      subjects: [host],
+    };
+  }
+  const hit = BUNDLER_NO_GEM.exec(text);
+  if (!hit) return null;
+  const gem = hit[1]!;
+  const name = gem.replace(/\s*\(.*$/, '');
+  const source = hit[2]?.replace(/[.,]$/, '') ?? "the Gemfile's sources";
+  return {
+    code: 'PACKAGE_NOT_ON_REGISTRY',
+    summary: `Bundler found no gem ${gem} on ${source} or among this machine's gems.`,
+    file: 'Gemfile',
+    suggestion: `Check the name and version of ${name} in the Gemfile, or make its source carry it (a source this machine reaches, a \`path:\` gem, or its .gem in vendor/cache).`,
+    subjects: [name, source],
+  };
 }

@@ -99,6 +99,8 @@ export function cacheDirs(env: Readonly<Record<string, string | undefined>>): st
     env.GOCACHE,
     env.GOPATH,
     env.DENO_DIR,
+    // A Jekyll site's own gems (its Gemfile's bundle).
+    env.GEM_HOME,
   ];
   return [...new Set(dirs.filter((dir): dir is string => typeof dir === 'string' && dir !== ''))];
 }

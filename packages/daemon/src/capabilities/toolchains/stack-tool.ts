@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { STACK_LABELS, type Blueprint, type StackRuntime } from '@forge/shared';
+import { installCommand, type SystemPackages } from './system-packages.ts';
 
 /** A stack's tool as found on this machine. */
 export interface FoundTool {
@@ -104,4 +105,49 @@ export async function findStackTool(
     };
   }
   return { path: real && path.isAbsolute(real) ? real : found, version };
+}
+
+/** Tools a project's own files ask to install with, besides its stack's tool, and what carries them. */
+const INSTALL_TOOLS: Record<string, { file: string; packages: SystemPackages }> = {
+  pipenv: {
+    file: 'Pipfile',
+    packages: {
+      apt: ['pipenv'],
+      dnf: ['pipenv'],
+      apk: null,
+      brew: ['pipenv'],
+      otherwise: 'python3 -m pip install --user pipenv',
+    },
+  },
+  bundle: {
+    file: 'Gemfile',
+    packages: {
+      apt: ['ruby-bundler'],
+      dnf: ['rubygem-bundler'],
+      apk: ['ruby-bundler'],
+      brew: null,
+      otherwise: 'gem install bundler',
+    },
+  },
+};
+
+/**
+ * The tool the plan's install runs (pipenv for a Pipfile, Bundler for a Gemfile) when it is not on
+ * PATH: why, naming the stack, the file that asks for it and the command that installs it on this OS.
+ */
+export function missingInstallTool(
+  bp: Pick<Blueprint, 'stack' | 'install'>,
+  pathEnv: string,
+): MissingTool | null {
+  const argv = bp.install ?? [];
+  const tool = Object.keys(INSTALL_TOOLS).find(
+    (name) => argv[0] === name || (argv[0] === 'sh' && new RegExp(`^${name} `).test(argv[2] ?? '')),
+  );
+  if (!tool || onPath(tool, pathEnv)) return null;
+  const { file, packages } = INSTALL_TOOLS[tool]!;
+  const command = installCommand(packages);
+  return {
+    message: `${STACK_LABELS[bp.stack ?? 'javascript']} (${file}) installs with ${tool}; ${tool} is not on this machine's PATH. Install it with: ${command}`,
+    hint: `Install it with \`${command}\` on the machine that runs Forge (or put ${tool} on the daemon's PATH), then build again.`,
+  };
 }

@@ -4,6 +4,8 @@ import { formatDuration, type Blueprint, type StackRuntime } from '@forge/shared
 import type { HomeLayout } from '../../home-layout.ts';
 import {
   findStackTool,
+  missingInstallTool,
+  onPath,
   satisfiesMinimum,
   type FoundTool,
   type MissingTool,
@@ -15,6 +17,7 @@ import {
   ToolchainError,
 } from '../../capabilities/toolchains/index.ts';
 import { EXACT_VERSION } from '../../capabilities/toolchains/tools.ts';
+import { installCommand } from '../../capabilities/toolchains/system-packages.ts';
 import type { ProvisionedTools } from './toolchain.ts';
 import { failure, type StageContext, type StageResult } from './types.ts';
 
@@ -22,16 +25,127 @@ import { failure, type StageContext, type StageResult } from './types.ts';
 export const venvDir = (layout: HomeLayout, projectName: string): string =>
   path.join(layout.home, 'venvs', projectName);
 
-/** The Python version a virtual environment was made with (its pyvenv.cfg), or null when there is none. */
-function venvVersion(dir: string): string | null {
+/** A project's own gems (a Jekyll site's Gemfile bundle): FORGE_HOME/gems/<project>, kept between its builds. */
+export const gemsDir = (layout: HomeLayout, projectName: string): string =>
+  path.join(layout.home, 'gems', projectName);
+
+/**
+ * What a virtual environment was made with (its pyvenv.cfg: Python version, and whether it sees the
+ * interpreter's own packages), or null when there is none.
+ */
+function venvKind(dir: string): string | null {
   try {
     const cfg = fs.readFileSync(path.join(dir, 'pyvenv.cfg'), 'utf8');
-    return fs.existsSync(path.join(dir, 'bin', 'python'))
-      ? (/^version(?:_info)?\s*=\s*(\S+)/m.exec(cfg)?.[1] ?? null)
+    const version = /^version(?:_info)?\s*=\s*(\S+)/m.exec(cfg)?.[1];
+    const system = /^include-system-site-packages\s*=\s*true/m.test(cfg);
+    return fs.existsSync(path.join(dir, 'bin', 'python')) && version
+      ? `${version}${system ? '+system' : ''}`
       : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The project's virtual environment, first on PATH: reused when made with the same Python, else made
+ * anew with `python` (`systemSite`: seeing that Python's own packages, as MkDocs' plugins need the
+ * machine's mkdocs).
+ */
+async function provideVenv(
+  ctx: StageContext,
+  bp: Blueprint,
+  layout: HomeLayout,
+  tools: ProvisionedTools,
+  python: FoundTool,
+  systemSite: boolean,
+): Promise<StageResult<string>> {
+  const runtime = bp.runtime!;
+  const venv = venvDir(layout, ctx.projectName);
+  tools.path = [path.join(venv, 'bin')];
+  tools.env = { ...tools.env, VIRTUAL_ENV: venv, PIP_CACHE_DIR: path.join(layout.cachesDir, 'pip') };
+  fs.mkdirSync(tools.env.PIP_CACHE_DIR!, { recursive: true });
+  const kind = `${python.version}${systemSite ? '+system' : ''}`;
+  if (venvKind(venv) === kind) {
+    ctx.log(
+      'info',
+      `Virtual environment reused: ${path.relative(layout.home, venv)} (Python ${python.version}).`,
+    );
+    return { ok: true, value: '; its virtual environment reused', detail: '' };
+  }
+  fs.rmSync(venv, { recursive: true, force: true });
+  fs.mkdirSync(venv, { recursive: true });
+  const result = await ctx.run({
+    argv: [python.path, '-m', 'venv', ...(systemSite ? ['--system-site-packages'] : []), venv],
+    cwd: path.join(layout.projectDir(ctx.projectName), bp.appDir),
+    env: bp.env,
+    timeoutMs: bp.timeoutMs,
+    writable: [venv],
+  });
+  if (result.outcome !== 'succeeded') {
+    const status =
+      result.outcome === 'cancelled' ? 'cancelled' : result.outcome === 'timed-out' ? 'timed-out' : 'failed';
+    const install = bp.stack === 'python' ? runtime.installCommand : installCommand(PYTHON_VENV);
+    return {
+      ok: false,
+      failure: {
+        ...failure(
+          status,
+          status === 'cancelled' ? 'CANCELLED' : 'TOOLCHAIN_UNAVAILABLE',
+          `${python.path} -m venv could not make the project's virtual environment (${result.error ?? `exit code ${result.exitCode}`}). Install it with: ${install}`,
+        ),
+        hint: `Python's venv module comes with ${install.replace(/^.*install (-y )?/, '')}: install it, then build again.`,
+      },
+    };
+  }
+  ctx.log(
+    'success',
+    `Virtual environment made in ${formatDuration(result.durationMs)}: ${path.relative(layout.home, venv)}.`,
+  );
+  return { ok: true, value: '; a new virtual environment', detail: '' };
+}
+
+/** What carries Python's venv module, for a stack other than Python that makes one (MkDocs). */
+const PYTHON_VENV = {
+  apt: ['python3-venv'],
+  dnf: ['python3'],
+  apk: ['python3'],
+  brew: ['python'],
+  otherwise: 'install Python 3 from https://www.python.org/downloads/',
+};
+
+/** The Python that runs a script (its `#!` line), when that is an executable file; else null. */
+async function interpreterOf(script: string, signal?: AbortSignal): Promise<FoundTool | null> {
+  let first = '';
+  try {
+    first = fs.readFileSync(script, 'utf8').split('\n', 1)[0] ?? '';
+  } catch {
+    return null;
+  }
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(first);
+  const interpreter =
+    shebang?.[1] && path.basename(shebang[1]) === 'env' && shebang[2]
+      ? onPath(shebang[2], process.env.PATH ?? '')
+      : (shebang?.[1] ?? null);
+  if (!interpreter || !/python/.test(path.basename(interpreter))) return null;
+  const found = await findStackTool(
+    {
+      stack: 'python',
+      decisions: [],
+      runtime: {
+        tool: path.basename(interpreter),
+        wanted: null,
+        minimum: null,
+        versionFile: null,
+        installCommand: '',
+        buildable: true,
+        found: null,
+        source: null,
+      },
+    },
+    path.dirname(interpreter),
+    signal,
+  );
+  return 'message' in found ? null : found;
 }
 
 /** Deno as found: this machine's, or one in FORGE_HOME/toolchains (fetched now or before). */
@@ -152,6 +266,13 @@ export async function provideStackTool(
 
   // A plan Forge cannot run only needed to know the tool is there: nothing to make for it.
   if (bp.kind === 'unknown') return { ok: true, value: tools, detail, stepStatus: 'cached' };
+  const installTool = missingInstallTool(bp, process.env.PATH ?? '');
+  if (installTool) {
+    return {
+      ok: false,
+      failure: { ...failure('failed', 'TOOLCHAIN_UNAVAILABLE', installTool.message), hint: installTool.hint },
+    };
+  }
   if (deno?.ok) {
     tools.path = [path.dirname(deno.value.path)];
     // Deno's module and npm caches are Forge's, shared by projects; npm: specifiers are fetched from
@@ -167,52 +288,36 @@ export async function provideStackTool(
       : { ok: true, value: tools, detail, stepStatus: 'cached' };
   }
   if (bp.stack === 'python') {
-    const venv = venvDir(layout, ctx.projectName);
-    const bin = path.join(venv, 'bin');
-    tools.path = [bin];
-    tools.env = { VIRTUAL_ENV: venv, PIP_CACHE_DIR: path.join(layout.cachesDir, 'pip') };
-    fs.mkdirSync(tools.env.PIP_CACHE_DIR!, { recursive: true });
-    if (venvVersion(venv) === found.version) {
-      ctx.log(
-        'info',
-        `Virtual environment reused: ${path.relative(layout.home, venv)} (Python ${found.version}).`,
-      );
-      detail += '; its virtual environment reused';
-    } else {
-      fs.rmSync(venv, { recursive: true, force: true });
-      fs.mkdirSync(venv, { recursive: true });
-      const result = await ctx.run({
-        argv: [found.path, '-m', 'venv', venv],
-        cwd: path.join(layout.projectDir(ctx.projectName), bp.appDir),
-        env: bp.env,
-        timeoutMs: bp.timeoutMs,
-        writable: [venv],
-      });
-      if (result.outcome !== 'succeeded') {
-        const status =
-          result.outcome === 'cancelled'
-            ? 'cancelled'
-            : result.outcome === 'timed-out'
-              ? 'timed-out'
-              : 'failed';
-        return {
-          ok: false,
-          failure: {
-            ...failure(
-              status,
-              status === 'cancelled' ? 'CANCELLED' : 'TOOLCHAIN_UNAVAILABLE',
-              `python3 -m venv could not make the project's virtual environment (${result.error ?? `exit code ${result.exitCode}`}). Install it with: ${runtime.installCommand}`,
-            ),
-            hint: `Python's venv module comes with ${runtime.installCommand.replace(/^.*install (-y )?/, '')}: install it, then build again.`,
-          },
-        };
-      }
-      ctx.log(
-        'success',
-        `Virtual environment made in ${formatDuration(result.durationMs)}: ${path.relative(layout.home, venv)}.`,
-      );
-      detail += '; a new virtual environment';
+    const venv = await provideVenv(ctx, bp, layout, tools, found, false);
+    if (!venv.ok) return venv;
+    detail += venv.value;
+  } else if (bp.stack === 'mkdocs' && bp.install) {
+    // The site's own themes and plugins go into its virtual environment, made over the Python that
+    // runs this machine's mkdocs so mkdocs itself (and what it needs) is there without an index.
+    const python = await interpreterOf(found.path, ctx.signal);
+    if (!python) {
+      return {
+        ok: false,
+        failure: {
+          ...failure(
+            'failed',
+            'TOOLCHAIN_UNAVAILABLE',
+            `MkDocs (${bp.decisions.find((d) => d.field === 'install')?.file ?? 'requirements.txt'}) installs the site's plugins into a virtual environment over the Python that runs mkdocs; ${found.path} names no Python that can make one. Install it with: ${runtime.installCommand}`,
+          ),
+          hint: `Install mkdocs with this OS's Python (\`${runtime.installCommand}\`) on the machine that runs Forge, then build again.`,
+        },
+      };
     }
+    const venv = await provideVenv(ctx, bp, layout, tools, python, true);
+    if (!venv.ok) return venv;
+    detail += `${venv.value} over Python ${python.version} (${python.path})`;
+  } else if (bp.stack === 'jekyll' && bp.install) {
+    // GEM_HOME, not BUNDLE_PATH: Bundler then still sees this machine's gems (its jekyll) and installs
+    // only what they lack, into the project's own folder.
+    const gems = gemsDir(layout, ctx.projectName);
+    tools.env = { GEM_HOME: gems, BUNDLE_SILENCE_ROOT_WARNING: '1' };
+    fs.mkdirSync(gems, { recursive: true });
+    detail += `; its gems in ${path.relative(layout.home, gems)}`;
   } else if (bp.stack === 'go') {
     tools.env = {
       GOMODCACHE: path.join(layout.cachesDir, 'go', 'mod'),
