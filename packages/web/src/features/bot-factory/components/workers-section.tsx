@@ -9,6 +9,7 @@ import { Mono } from '@/components/layout/page.tsx';
 import { formatAgo } from '../bot-cards.ts';
 import { errorDetail, useWorkers } from '../queries.ts';
 import { useNow } from '../use-now.ts';
+import { ColumnHeads } from '@/components/column-heads.tsx';
 
 /** "Last seen" moves every second: a worker heartbeats every couple of seconds. */
 const LAST_SEEN_TICK_MS = 1_000;
@@ -37,25 +38,17 @@ function WorkersTable({ workers }: { workers: readonly WorkerInfo[] }) {
   return (
     <div className="overflow-x-auto rounded-lg border">
       <table className="w-full text-xs">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b">
-            <th scope="col" className="px-3 py-1.5 font-medium">
-              Name
-            </th>
-            <th scope="col" className="px-3 py-1.5 font-medium">
-              Host
-            </th>
-            <th scope="col" className="px-3 py-1.5 text-right font-medium">
-              Jobs
-            </th>
-            <th scope="col" className="px-3 py-1.5 font-medium">
-              Last seen
-            </th>
-            <th scope="col" className="px-3 py-1.5 font-medium">
-              Status
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          className="text-left text-muted-foreground"
+          cell="px-3 py-1.5"
+          columns={[
+            { label: 'Name' },
+            { label: 'Host' },
+            { label: 'Jobs', className: 'text-right' },
+            { label: 'Last seen' },
+            { label: 'Status' },
+          ]}
+        />
         <tbody>
           {workers.map((w) => (
             <tr key={w.name} aria-label={w.name} className="border-b last:border-b-0">

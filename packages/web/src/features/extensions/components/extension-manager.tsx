@@ -18,16 +18,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useDownloadPlatform } from '@/components/layout/download-platform-link.tsx';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import {
   errorMessage,
   installedLine,
@@ -100,23 +91,16 @@ function RemoveButton({
           <Trash2 aria-hidden="true" />
         )}
       </Button>
-      <AlertDialog open={asking} onOpenChange={setAsking}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Are you sure you want to remove {extension.displayName}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The extension is uninstalled and <span className="font-mono">{extension.route}</span> stops
-              working. Installing its ZIP again brings it back.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction variant="destructive" onClick={confirm}>
-              Remove
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title={`Are you sure you want to remove ${extension.displayName}?`}
+        action="Remove"
+        onConfirm={confirm}
+      >
+        The extension is uninstalled and <span className="font-mono">{extension.route}</span> stops working.
+        Installing its ZIP again brings it back.
+      </ConfirmDialog>
     </>
   );
 }

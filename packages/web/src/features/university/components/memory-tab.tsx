@@ -1,16 +1,7 @@
 import { useState } from 'react';
 import { Brain, Pencil, RotateCw, Trash2 } from 'lucide-react';
 import type { MemoryCell } from '@forge/shared';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
@@ -18,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { EmptyState } from '@/components/layout/page.tsx';
 import { reasonOf, useDeleteMemoryCell, useMemoryCells, useSetMemoryCell } from '../queries.ts';
+import { ColumnHeads } from '@/components/column-heads.tsx';
 
 /** A cell's time as shown and as machine-readable (none when ts is not a valid time). */
 const when = (ts: number): { text: string; iso?: string } => {
@@ -118,22 +110,15 @@ function MemoryRow({ cell }: { cell: MemoryCell }) {
         >
           <Trash2 />
         </Button>
-        <AlertDialog open={asking} onOpenChange={setAsking}>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Delete the memory cell {cell.key}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                The brain forgets this value. It cannot be brought back, only stored again.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Cancel</AlertDialogCancel>
-              <AlertDialogAction variant="destructive" onClick={confirmDelete}>
-                Delete
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
+        <ConfirmDialog
+          open={asking}
+          onOpenChange={setAsking}
+          title={`Delete the memory cell ${cell.key}?`}
+          action="Delete"
+          onConfirm={confirmDelete}
+        >
+          The brain forgets this value. It cannot be brought back, only stored again.
+        </ConfirmDialog>
       </td>
     </tr>
   );
@@ -180,22 +165,16 @@ export function MemoryTab() {
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-sm">
-              <thead>
-                <tr className="border-b text-left text-xs text-muted-foreground">
-                  <th scope="col" className="py-1.5 pr-3 font-medium">
-                    Key
-                  </th>
-                  <th scope="col" className="py-1.5 pr-3 font-medium">
-                    Value
-                  </th>
-                  <th scope="col" className="py-1.5 pr-3 font-medium whitespace-nowrap">
-                    Stored
-                  </th>
-                  <th scope="col" className="py-1.5 text-right font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                className="text-left text-xs text-muted-foreground"
+                cell="py-1.5"
+                columns={[
+                  { label: 'Key', className: 'pr-3' },
+                  { label: 'Value', className: 'pr-3' },
+                  { label: 'Stored', className: 'pr-3 whitespace-nowrap' },
+                  { label: <span className="sr-only">Actions</span>, className: 'text-right' },
+                ]}
+              />
               <tbody className="divide-y">
                 {cells.data.map((cell) => (
                   <MemoryRow key={cell.key} cell={cell} />
