@@ -1,4 +1,4 @@
-import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 /**
  * JSON and JSONC (the dialect of tsconfig.json, .eslintrc.json and .babelrc: comments and trailing
@@ -8,24 +8,24 @@ import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; message: string; line: number };
 
-/** jsonc-parser's error codes in the words JSON.parse uses for the same slips. */
-const JSONC_ERRORS: Readonly<Record<ParseErrorCode, string>> = {
-  [ParseErrorCode.InvalidSymbol]: 'Unexpected token',
-  [ParseErrorCode.InvalidNumberFormat]: 'Invalid number',
-  [ParseErrorCode.PropertyNameExpected]: 'Expected double-quoted property name',
-  [ParseErrorCode.ValueExpected]: 'Expected a value',
-  [ParseErrorCode.ColonExpected]: "Expected ':' after property name",
-  [ParseErrorCode.CommaExpected]: "Expected ','",
-  [ParseErrorCode.CloseBraceExpected]: "Expected ',' or '}' after property value",
-  [ParseErrorCode.CloseBracketExpected]: "Expected ',' or ']' after array element",
-  [ParseErrorCode.EndOfFileExpected]: 'Unexpected non-whitespace character after JSON',
-  [ParseErrorCode.InvalidCommentToken]: 'Invalid comment',
-  [ParseErrorCode.UnexpectedEndOfComment]: 'Unterminated comment',
-  [ParseErrorCode.UnexpectedEndOfString]: 'Unterminated string',
-  [ParseErrorCode.UnexpectedEndOfNumber]: 'Unterminated number',
-  [ParseErrorCode.InvalidUnicode]: 'Bad Unicode escape',
-  [ParseErrorCode.InvalidEscapeCharacter]: 'Bad escaped character',
-  [ParseErrorCode.InvalidCharacter]: 'Bad control character in string literal',
+/** jsonc-parser's error codes, by name (its enum is a const enum), in JSON.parse's words. */
+const JSONC_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'Unexpected token',
+  InvalidNumberFormat: 'Invalid number',
+  PropertyNameExpected: 'Expected double-quoted property name',
+  ValueExpected: 'Expected a value',
+  ColonExpected: "Expected ':' after property name",
+  CommaExpected: "Expected ','",
+  CloseBraceExpected: "Expected ',' or '}' after property value",
+  CloseBracketExpected: "Expected ',' or ']' after array element",
+  EndOfFileExpected: 'Unexpected non-whitespace character after JSON',
+  InvalidCommentToken: 'Invalid comment',
+  UnexpectedEndOfComment: 'Unterminated comment',
+  UnexpectedEndOfString: 'Unterminated string',
+  UnexpectedEndOfNumber: 'Unterminated number',
+  InvalidUnicode: 'Bad Unicode escape',
+  InvalidEscapeCharacter: 'Bad escaped character',
+  InvalidCharacter: 'Bad control character in string literal',
 };
 
 /** 1-based line of a character offset. */
@@ -68,12 +68,12 @@ export function parseJson(text: string, opts: { jsonc: boolean }): JsonResult {
     // An error at the end is about what is missing there: the line of the last text, not of the blank
     // lines after it. A file of blanks and comments has no value at all.
     const end = source.trimEnd().length;
-    if (value === undefined && first.error === ParseErrorCode.ValueExpected && first.offset >= end) {
+    if (value === undefined && printParseErrorCode(first.error) === 'ValueExpected' && first.offset >= end) {
       return { ok: false, message: 'the file is empty', line: 1 };
     }
     return {
       ok: false,
-      message: JSONC_ERRORS[first.error],
+      message: JSONC_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error),
       line: lineAt(source, Math.min(first.offset, end)),
     };
   }
