@@ -284,7 +284,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
   registerWhyRedRoutes(api, { repo, layout });
-  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger });
+  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger, sandbox });
   registerQueueRoutes(api, {
     builds,
     layout,
@@ -302,7 +302,14 @@ export function createApp(deps: AppDeps): ForgeApp {
   const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
   const features: FeatureHandle[] = [
     botJobs,
-    registerRebuildRoutes(api, { builds, layout, logger, settings: settings.get, sandbox }),
+    registerRebuildRoutes(api, {
+      builds,
+      layout,
+      logger,
+      settings: settings.get,
+      sandbox,
+      store: deps.store,
+    }),
     // First: AuthBot's guard must be in place before the routes it protects are registered.
     registerFamilyRoutes(api, services, deps),
     registerOperationRoutes(api, services, deps),

@@ -10,6 +10,7 @@ import type { Logger } from '../../logging/logger.ts';
 import { detectBlueprint } from '../../capabilities/detect/index.ts';
 import { readArtifactRecord, skipInstalls, sourceDateEpoch } from '../../capabilities/artifacts/record.ts';
 import { streamZipOfDir } from '../../capabilities/artifacts/zip-dir.ts';
+import { rolledBackTree } from '../../capabilities/artifacts/rolled-back.ts';
 import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 
@@ -25,10 +26,15 @@ function artifactDirOf(
   layout: HomeLayout,
   name: string,
   kind: ProjectKind | null | undefined,
+  buildId?: string | null,
 ): string | null {
   if (!kind) return null;
-  // A plain static site and a server app ship their sources; a built site ships its output.
-  const dir = kind === 'static-build' ? layout.outputDir(name) : layout.projectDir(name);
+  // A plain static site and a server app ship their sources (or, rolled back, the earlier build's
+  // tree); a built site ships its output.
+  const dir =
+    kind === 'static-build'
+      ? layout.outputDir(name)
+      : (rolledBackTree(layout, name, buildId) ?? layout.projectDir(name));
   return fs.existsSync(dir) ? dir : null;
 }
 
@@ -36,7 +42,7 @@ function artifactDirOf(
 export function artifactDir(deps: ProjectDeps, name: string): string | null {
   const output = deps.repo.project(name)?.output;
   if (!output) return null;
-  return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind);
+  return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind, output.buildId);
 }
 
 /** Refuse a name that is not an uploaded project with its files (404 PROJECT_NOT_FOUND). */
