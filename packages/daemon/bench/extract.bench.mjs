@@ -43,8 +43,8 @@ async function buildForge() {
   const outDir = path.join(root, 'forge-dist');
   await build({
     entry: {
-      index: path.join(pkgDir, 'src/pipeline/extract/index.ts'),
-      'extract-worker': path.join(pkgDir, 'src/pipeline/extract/extract-worker.ts'),
+      index: path.join(pkgDir, 'src/capabilities/extract/index.ts'),
+      'extract-worker': path.join(pkgDir, 'src/capabilities/extract/extract-worker.ts'),
     },
     outDir,
     format: ['esm'],

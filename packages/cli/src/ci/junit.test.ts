@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,6 +195,21 @@ describe('buildJunitReport', () => {
     const forge = suitesOf(buildJunitReport(build)).get('forge')!;
     expect(cases(forge)[0]!.children[0]!.attributes.message).toBe('line 1\nline "2"');
     expect(child(forge, 'properties')!.children[0]!.attributes.value).toBe('a"b<c>&d');
+  });
+  it('keeps newlines and tabs of an attribute when a conforming XML parser reads it (xmllint)', () => {
+    // A raw newline in an attribute reaches a CI server as a space (attribute-value normalization):
+    // the writer must send it as a character reference.
+    const build = makeBuild({ steps: [step('build', 'BuildBot', 'failed', 5, 'line 1\n\tline 2')] });
+    const file = join(dir, `report-${n++}.xml`);
+    writeFileSync(file, buildJunitReport(build));
+    const read = spawnSync(
+      'xmllint',
+      ['--xpath', 'string(//testsuite[@name="forge"]/testcase[1]/failure/@message)', file],
+      { encoding: 'utf8' },
+    );
+    expect(read.status).toBe(0);
+    // xmllint ends what it prints with a newline of its own.
+    expect(read.stdout.replace(/\n$/, '')).toBe('line 1\n\tline 2');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMember, detectIndent, isSorted } from './json-edit.ts';
+import { addMember, detectIndent, isSorted, setMember } from './json-edit.ts';
 
 describe('addMember', () => {
   it('inserts in sorted position when the object is sorted, keeping the rest of the text as it was', () => {
@@ -63,6 +63,23 @@ describe('addMember', () => {
   it('refuses a key that is there already and a path that is not an object', () => {
     expect(() => addMember('{"a":{"b":1}}', ['a'], 'b', 2)).toThrow(/already/);
     expect(() => addMember('{"a":1}', ['x'], 'b', 2)).toThrow(/no "x"/);
+  });
+});
+
+describe('addMember and setMember on files a JSON parser would refuse', () => {
+  it('edits past comments, keeping them, and after a byte-order mark', () => {
+    const text =
+      '\uFEFF{\n  // the app\n  "name": "app", /* scripts below */\n  "scripts": {\n    "dev": "vite"\n  }\n}\n';
+    expect(addMember(text, ['scripts'], 'build', 'vite build')).toBe(
+      '\uFEFF{\n  // the app\n  "name": "app", /* scripts below */\n  "scripts": {\n    "dev": "vite",\n    "build": "vite build"\n  }\n}\n',
+    );
+    expect(setMember(text, [], 'name', 'shop')).toBe(text.replace('"app"', '"shop"'));
+  });
+
+  it('refuses broken JSON rather than guess where the member goes', () => {
+    expect(() => addMember('{\n  "a": 1,\n}', [], 'b', 2)).toThrow(SyntaxError);
+    expect(() => addMember('{\n  "a": 1\n  "b": 2\n}', [], 'c', 3)).toThrow(/CommaExpected at offset 13/);
+    expect(() => setMember('{"a": {"b": 1}}', ['a', 'b'], 'c', 2)).toThrow(/expected an object/);
   });
 });
 

@@ -1,3 +1,5 @@
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+
 /**
  * Adding a member to a JSON object by editing the text, not by re-serialising it: the rest of the
  * file keeps its indentation, line endings, key order and the way its arrays are laid out, so the
@@ -20,90 +22,40 @@ interface ObjectSpan {
   members: Member[];
 }
 
-class JsonScanner {
-  private pos = 0;
-  constructor(private readonly text: string) {}
-
-  private skipSpace(): void {
-    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+/**
+ * The object at `path` from the root (an empty path is the root itself), read by jsonc-parser: a
+ * syntax tree with every node's offset, so the edit lands between the bytes it names. Comments are
+ * read past (a package.json with a comment is edited, the comment kept); any other error refuses the
+ * edit, as does a `path` that does not lead to an object.
+ */
+function objectAt(text: string, path: readonly string[]): ObjectSpan {
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const errors: ParseError[] = [];
+  const root = parseTree(text.slice(bom), errors, { allowTrailingComma: false, disallowComments: false });
+  const error = errors[0];
+  if (error || !root) {
+    throw new SyntaxError(
+      `${error ? printParseErrorCode(error.error) : 'no JSON value'} at offset ${(error?.offset ?? 0) + bom}`,
+    );
   }
-
-  private fail(what: string): never {
-    throw new SyntaxError(`${what} at offset ${this.pos}`);
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    if (node.type !== 'object') break;
+    // The first member of that name, as a reader of the file sees it.
+    node = node.children?.find((p) => p.children?.[0]?.value === segment)?.children?.[1];
+    if (!node) throw new Error(`no "${path.join('.')}" object`);
   }
-
-  private string(): string {
-    const start = this.pos;
-    if (this.text[this.pos] !== '"') this.fail('expected a string');
-    this.pos++;
-    while (this.pos < this.text.length && this.text[this.pos] !== '"') {
-      this.pos += this.text[this.pos] === '\\' ? 2 : 1;
-    }
-    if (this.pos >= this.text.length) this.fail('unterminated string');
-    this.pos++;
-    return JSON.parse(this.text.slice(start, this.pos)) as string;
-  }
-
-  /** Skips one value; returns the object span when it is an object. */
-  value(): ObjectSpan | null {
-    this.skipSpace();
-    const c = this.text[this.pos];
-    if (c === '{') return this.object();
-    if (c === '[') {
-      this.pos++;
-      this.skipSpace();
-      if (this.text[this.pos] === ']') {
-        this.pos++;
-        return null;
-      }
-      for (;;) {
-        this.value();
-        this.skipSpace();
-        const next = this.text[this.pos++];
-        if (next === ']') return null;
-        if (next !== ',') this.fail('expected , or ]');
-      }
-    }
-    if (c === '"') {
-      this.string();
-      return null;
-    }
-    const literal = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.pos));
-    if (!literal) this.fail('expected a value');
-    this.pos += literal[0].length;
-    return null;
-  }
-
-  object(): ObjectSpan {
-    const open = this.pos;
-    this.pos++;
-    const members: Member[] = [];
-    this.skipSpace();
-    if (this.text[this.pos] === '}') return { open, close: this.pos++, members };
-    for (;;) {
-      this.skipSpace();
-      const keyStart = this.pos;
-      const key = this.string();
-      this.skipSpace();
-      if (this.text[this.pos++] !== ':') this.fail('expected :');
-      this.skipSpace();
-      const valueStart = this.pos;
-      this.value();
-      members.push({ key, keyStart, valueStart, valueEnd: this.pos });
-      this.skipSpace();
-      const next = this.text[this.pos++];
-      if (next === '}') return { open, close: this.pos - 1, members };
-      if (next !== ',') this.fail('expected , or }');
-    }
-  }
-
-  /** The object whose value starts at `at`. */
-  objectAt(at: number): ObjectSpan {
-    this.pos = at;
-    this.skipSpace();
-    if (this.text[this.pos] !== '{') this.fail('expected an object');
-    return this.object();
-  }
+  if (node.type !== 'object') throw new SyntaxError(`expected an object at offset ${node.offset + bom}`);
+  const members = (node.children ?? []).map((property): Member => {
+    const [key, value] = property.children as [Node, Node];
+    return {
+      key: key.value as string,
+      keyStart: key.offset + bom,
+      valueStart: value.offset + bom,
+      valueEnd: value.offset + value.length + bom,
+    };
+  });
+  return { open: node.offset + bom, close: node.offset + node.length - 1 + bom, members };
 }
 
 /** The whitespace at the start of the line that holds `offset`. */
@@ -145,14 +97,7 @@ export function addMember(
   value: unknown,
   options: AddMemberOptions = {},
 ): string {
-  const scanner = new JsonScanner(text);
-  const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  let target = scanner.objectAt(bom);
-  for (const segment of path) {
-    const member = target.members.find((m) => m.key === segment);
-    if (!member) throw new Error(`no "${path.join('.')}" object`);
-    target = scanner.objectAt(member.valueStart);
-  }
+  const target = objectAt(text, path);
   if (target.members.some((m) => m.key === key)) throw new Error(`"${key}" is already there`);
 
   const nl = newlineOf(text);
@@ -196,14 +141,7 @@ export function addMember(
  * value, written on one line), leaving every other byte of the text as it was.
  */
 export function setMember(text: string, path: readonly string[], key: string, value: unknown): string {
-  const scanner = new JsonScanner(text);
-  const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  let target = scanner.objectAt(bom);
-  for (const segment of path) {
-    const member = target.members.find((m) => m.key === segment);
-    if (!member) throw new Error(`no "${path.join('.')}" object`);
-    target = scanner.objectAt(member.valueStart);
-  }
+  const target = objectAt(text, path);
   const members = target.members.filter((m) => m.key === key);
   if (members.length !== 1)
     throw new Error(`"${key}" is ${members.length ? 'there more than once' : 'not there'}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineAt, parseJson, stripJsonc } from './jsonc.ts';
+import { lineAt, parseJson } from './jsonc.ts';
 
 describe('JSON and JSONC', () => {
   it('reads JSONC: comments and trailing commas, never inside strings', () => {
@@ -9,8 +9,6 @@ describe('JSON and JSONC', () => {
       ok: true,
       value: { url: 'http://x//y', list: [1, 2], 'a,': '}' },
     });
-    // Offsets are kept, so error lines stay true.
-    expect(stripJsonc(text)).toHaveLength(text.length);
   });
 
   it('says on which line strict JSON breaks', () => {
@@ -23,6 +21,25 @@ describe('JSON and JSONC', () => {
     expect(parseJson('{\n  "a": [1,\n', { jsonc: true })).toMatchObject({ ok: false, line: 2 });
     expect(parseJson('  \n', { jsonc: false })).toEqual({ ok: false, message: 'the file is empty', line: 1 });
     expect(parseJson('\uFEFF{"a": 1}', { jsonc: false })).toEqual({ ok: true, value: { a: 1 } });
+  });
+
+  it('says where JSONC breaks, in the words JSON.parse uses, and that only comments are no document', () => {
+    expect(parseJson('{\n  // a\n  "a": 1\n  "b": 2\n}', { jsonc: true })).toEqual({
+      ok: false,
+      message: "Expected ','",
+      line: 4,
+    });
+    expect(parseJson('{\n  /* open\n', { jsonc: true })).toMatchObject({ ok: false, line: 2 });
+    expect(parseJson('// nothing but a comment\n\n', { jsonc: true })).toEqual({
+      ok: false,
+      message: 'the file is empty',
+      line: 1,
+    });
+    expect(parseJson('{ "a": 1 }\n{ "b": 2 }', { jsonc: true })).toEqual({
+      ok: false,
+      message: 'Unexpected non-whitespace character after JSON',
+      line: 2,
+    });
   });
 
   it('counts lines from offsets', () => {

@@ -1,54 +1,32 @@
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
 /**
  * JSON and JSONC (the dialect of tsconfig.json, .eslintrc.json and .babelrc: comments and trailing
  * commas allowed) read with the place of the first error, so ScanBot can say "tsconfig.json:7: …".
- *
- * Comments and trailing commas are blanked with spaces rather than removed, so every offset of the
- * cleaned text is the offset in the file and JSON.parse's "at position N" points at the right line.
+ * Strict JSON is JSON.parse's; JSONC is jsonc-parser's, which reports each error at its offset.
  */
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; message: string; line: number };
 
-/** Blank `//` and `/* *\/` comments and commas before `}` or `]` (outside strings), keeping offsets. */
-export function stripJsonc(text: string): string {
-  const out = text.split('');
-  let i = 0;
-  /** Offset of the last comma seen outside strings, while only blanks or comments followed it. */
-  let pendingComma = -1;
-  const blank = (from: number, to: number) => {
-    for (let k = from; k < to; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ' ';
-  };
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      pendingComma = -1;
-      i++;
-      while (i < text.length && text[i] !== '"' && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (ch === '/' && text[i + 1] === '/') {
-      const end = text.indexOf('\n', i);
-      const stop = end === -1 ? text.length : end;
-      blank(i, stop);
-      i = stop;
-      continue;
-    }
-    if (ch === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      blank(i, stop);
-      i = stop;
-      continue;
-    }
-    if (ch === ',') pendingComma = i;
-    else if ((ch === '}' || ch === ']') && pendingComma >= 0) {
-      out[pendingComma] = ' ';
-      pendingComma = -1;
-    } else if (!/\s/.test(ch)) pendingComma = -1;
-    i++;
-  }
-  return out.join('');
-}
+/** jsonc-parser's error codes, by name (its enum is a const enum), in JSON.parse's words. */
+const JSONC_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'Unexpected token',
+  InvalidNumberFormat: 'Invalid number',
+  PropertyNameExpected: 'Expected double-quoted property name',
+  ValueExpected: 'Expected a value',
+  ColonExpected: "Expected ':' after property name",
+  CommaExpected: "Expected ','",
+  CloseBraceExpected: "Expected ',' or '}' after property value",
+  CloseBracketExpected: "Expected ',' or ']' after array element",
+  EndOfFileExpected: 'Unexpected non-whitespace character after JSON',
+  InvalidCommentToken: 'Invalid comment',
+  UnexpectedEndOfComment: 'Unterminated comment',
+  UnexpectedEndOfString: 'Unterminated string',
+  UnexpectedEndOfNumber: 'Unterminated number',
+  InvalidUnicode: 'Bad Unicode escape',
+  InvalidEscapeCharacter: 'Bad escaped character',
+  InvalidCharacter: 'Bad control character in string literal',
+};
 
 /** 1-based line of a character offset. */
 export function lineAt(text: string, offset: number): number {
@@ -82,16 +60,32 @@ const cleanMessage = (message: string): string =>
 /** Parse strict JSON (`jsonc: false`) or JSONC; a failure says what and on which line. */
 export function parseJson(text: string, opts: { jsonc: boolean }): JsonResult {
   const source = text.replace(/^\uFEFF/, '');
-  const cleaned = opts.jsonc ? stripJsonc(source) : source;
-  if (cleaned.trim() === '') return { ok: false, message: 'the file is empty', line: 1 };
+  if (opts.jsonc) {
+    const errors: ParseError[] = [];
+    const value = parse(source, errors, { allowTrailingComma: true, disallowComments: false });
+    const first = errors[0];
+    if (first === undefined) return { ok: true, value: value as unknown };
+    // An error at the end is about what is missing there: the line of the last text, not of the blank
+    // lines after it. A file of blanks and comments has no value at all.
+    const end = source.trimEnd().length;
+    if (value === undefined && printParseErrorCode(first.error) === 'ValueExpected' && first.offset >= end) {
+      return { ok: false, message: 'the file is empty', line: 1 };
+    }
+    return {
+      ok: false,
+      message: JSONC_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error),
+      line: lineAt(source, Math.min(first.offset, end)),
+    };
+  }
+  if (source.trim() === '') return { ok: false, message: 'the file is empty', line: 1 };
   try {
-    return { ok: true, value: JSON.parse(cleaned) as unknown };
+    return { ok: true, value: JSON.parse(source) as unknown };
   } catch (error) {
     const message = (error as Error).message;
     return {
       ok: false,
       message: cleanMessage(message),
-      line: lineAt(cleaned, errorOffset(message, cleaned)),
+      line: lineAt(source, errorOffset(message, source)),
     };
   }
 }

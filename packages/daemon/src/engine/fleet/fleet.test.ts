@@ -53,10 +53,12 @@ describe('fleet', () => {
     let limit = 2;
     const fleet = createFleet({ broadcast: () => {}, maxConcurrent: () => limit });
     const gates = [deferred(), deferred(), deferred()];
+    const began = gates.map(() => deferred());
     const started: number[] = [];
     const jobs = gates.map((g, i) =>
       fleet.run('BuildBot', { label: `job ${i}` }, async () => {
         started.push(i);
+        began[i]!.resolve();
         await g.promise;
       }),
     );
@@ -69,7 +71,8 @@ describe('fleet', () => {
     });
     gates[0]!.resolve();
     await jobs[0];
-    await Promise.resolve();
+    // The freed slot goes to the job that waited, once the pool has handed it over.
+    await began[2]!.promise;
     expect(started).toEqual([0, 1, 2]);
     limit = 25;
     gates[1]!.resolve();

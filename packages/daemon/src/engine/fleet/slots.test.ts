@@ -79,4 +79,29 @@ describe('createSlots', () => {
     (await next)();
     expect(granted).toBe(true);
   });
+
+  it('grants thousands of waiters in order, skipping those aborted, never above capacity', async () => {
+    const slots = createSlots(() => 3);
+    const granted: number[] = [];
+    let peak = 0;
+    const controllers = Array.from({ length: 2_000 }, () => new AbortController());
+    const holders = controllers.map(async (controller, i) => {
+      try {
+        const release = await slots.acquire(controller.signal);
+        granted.push(i);
+        peak = Math.max(peak, slots.running);
+        await Promise.resolve();
+        release();
+      } catch {
+        // aborted while waiting
+      }
+    });
+    // Every third waiter gives up while it waits.
+    for (let i = 10; i < controllers.length; i += 3) controllers[i]!.abort(new Error('gave up'));
+    await Promise.all(holders);
+    const expected = controllers.map((_, i) => i).filter((i) => i < 10 || (i - 10) % 3 !== 0);
+    expect(granted).toEqual(expected);
+    expect(peak).toBe(3);
+    expect([slots.running, slots.waiting, slots.busy]).toEqual([0, 0, false]);
+  });
 });
