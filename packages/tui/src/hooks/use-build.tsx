@@ -1,7 +1,6 @@
 import {
   createContext,
   useCallback,
-  useContext,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -22,6 +21,7 @@ import { outputRows, type DisplayRow } from '../lib/display-rows.ts';
 import { createRefresher } from '../lib/refresher.ts';
 import { describeError, withTimeout } from '../lib/request.ts';
 import { useClientState, useForge, useMessages } from './use-forge.tsx';
+import { useRequiredContext } from './required-context.ts';
 
 export interface BuildContextValue {
   /** The project the dashboard is about: the followed build's, else the most recently updated one. */
@@ -219,7 +219,5 @@ export function BuildProvider({ children }: { children: ReactNode }) {
 }
 
 export function useBuild(): BuildContextValue {
-  const value = useContext(BuildContext);
-  if (!value) throw new Error('useBuild must be used inside <BuildProvider>');
-  return value;
+  return useRequiredContext(BuildContext, 'useBuild', 'BuildProvider');
 }

@@ -1,7 +1,6 @@
 import {
   createContext,
   useCallback,
-  useContext,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -20,6 +19,7 @@ import {
 import type { TuiClient } from '../client.ts';
 import { LOG_BUFFER_LINES, OUTPUT_BUFFER_LINES, RENDER_BATCH_MS, REQUEST_TIMEOUT_MS } from '../constants.ts';
 import { batchedView, type StoreView } from '../lib/store-view.ts';
+import { useRequiredContext } from './required-context.ts';
 
 export type MessageListener = (message: ServerMessage) => void;
 
@@ -129,9 +129,7 @@ export function ForgeProvider({
 }
 
 export function useForge(): ForgeContextValue {
-  const value = useContext(ForgeContext);
-  if (!value) throw new Error('useForge must be used inside <ForgeProvider>');
-  return value;
+  return useRequiredContext(ForgeContext, 'useForge', 'ForgeProvider');
 }
 
 /** Subscribe `listener` to every /ws message for the component's lifetime (latest closure wins). */

@@ -1,6 +1,7 @@
 import type { Diagnosis } from '@forge/shared';
 import { at, placeText, type Context } from './context.ts';
-import type { ErrorLocation } from '../exec/first-error.ts';
+import type { ErrorLocation } from '../tool-output/first-error.ts';
+import { placeInMessage } from '../tool-output/places.ts';
 
 /**
  * Errors in the project's code: syntax the parser could not read (esbuild, Rollup, Rolldown, Babel,
@@ -52,15 +53,7 @@ function placeOf(ctx: Context, found: Found): ErrorLocation | undefined {
  * on the line above its "Error: … (ts)".
  */
 function placeOnLine(ctx: Context, i: number): ErrorLocation | undefined {
-  const line = ctx.lines[i]!;
-  const babel = /SyntaxError: ([^\s:]+\.\w+): .{1,300} \((\d+):(\d+)\)\s*$/.exec(line);
-  if (babel) return ctx.paths.place(babel[1]!, Number(babel[2]), Number(babel[3]) + 1);
-  const paren = /([^\s()'"`[\]]+\.\w+) \((\d+):(\d+)\)/.exec(line);
-  // Rollup's columns start at 0 (its code frame's caret is one further); others print them as is.
-  const base = /RollupError/.test(line) ? 1 : 0;
-  if (paren) return ctx.paths.place(paren[1]!, Number(paren[2]), Number(paren[3]) + base);
-  const above = i > 0 ? /^(\S+\.\w+):(\d+):(\d+)$/.exec(ctx.lines[i - 1]!.trim()) : null;
-  return above ? ctx.paths.place(above[1]!, Number(above[2]), Number(above[3])) : undefined;
+  return placeInMessage(ctx.lines[i]!, i > 0 ? ctx.lines[i - 1] : undefined, ctx.paths);
 }
 
 /** A Node-thrown SyntaxError (the runtime, not a bundler) in code outside the project's sources. */

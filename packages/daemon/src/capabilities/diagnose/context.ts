@@ -3,7 +3,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { realWithin } from '../../fs/contain.ts';
 import { sanitizeLine, type Blueprint, type BuildError, type Diagnosis, type StepName } from '@forge/shared';
-import { findFirstError, PathMap, type ErrorLocation, type FirstError } from '../exec/first-error.ts';
+import { findFirstError, PathMap, type ErrorLocation, type FirstError } from '../tool-output/first-error.ts';
 
 /** What diagnose() is given: the failure, what the failed step printed, and where the project is. */
 export interface DiagnoseInput {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type Blueprint, type BuildError, type StepName } from '@forge/shared';
 import { makeBlueprint } from '@forge/testing';
-import { OutputEvidence } from '../exec/first-error.ts';
+import { OutputEvidence } from '../tool-output/first-error.ts';
 import { CLOCK_SLACK_MS } from '../checks/written-output.ts';
 import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { caseNamed, PROJECT_PLACEHOLDER } from './fixtures/cases.ts';
@@ -17,7 +17,7 @@ import { diagnose, packageNameOf, type DiagnoseInput } from './index.ts';
  * confirms is really there. The first-error fixtures (Vite 7, Next 14-16, SvelteKit) are reused too.
  */
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-const FIRST_ERROR_FIXTURES = path.join(import.meta.dirname, '../exec/fixtures/first-error');
+const FIRST_ERROR_FIXTURES = path.join(import.meta.dirname, '../tool-output/fixtures/first-error');
 const FIRST_ERROR_DIR = '/home/ana/.forge/projects/shop';
 
 let dir: string;

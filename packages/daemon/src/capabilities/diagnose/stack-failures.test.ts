@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Diagnosis, type BuildError } from '@forge/shared';
 import { detectBlueprint } from '../detect/index.ts';
-import { FirstErrorScanner } from '../exec/first-error.ts';
+import { FirstErrorScanner } from '../tool-output/first-error.ts';
 import { makeTempDir } from '../../../test/support/temp-files.ts';
 import { onPath } from '../toolchains/stack-tool.ts';
 import { diagnose } from './index.ts';

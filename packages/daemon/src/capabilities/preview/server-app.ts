@@ -1,7 +1,7 @@
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { CancelReason, PORT_PLACEHOLDER } from '@forge/shared';
 import { runCommand, type OutputLine, type RunResult, type SandboxOptions } from '../exec/index.ts';
-import { OutputEvidence, type CommandEvidence } from '../exec/first-error.ts';
+import { OutputEvidence, type CommandEvidence } from '../tool-output/first-error.ts';
 import { listeningSockets, type ListeningSocket } from './listening-ports.ts';
 import { inspectorPort, printedAddress, type PrintedAddress } from './printed-address.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
-import { OutputEvidence } from '../../capabilities/exec/first-error.ts';
+import { OutputEvidence } from '../../capabilities/tool-output/first-error.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { isInsideReal } from '../../fs/contain.ts';
 import { discardDir } from '../../fs/moves.ts';

@@ -4,7 +4,7 @@ import { formatCommand, formatDuration, type Blueprint } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import { discardDir } from '../../fs/moves.ts';
 import { installKey, isWorkspaceInstall, readInstallKey, writeInstallKey } from '../install-cache.ts';
-import { OutputEvidence } from '../../capabilities/exec/first-error.ts';
+import { OutputEvidence } from '../../capabilities/tool-output/first-error.ts';
 import { isStoreInstall, usesStore } from '../../capabilities/toolchains/index.ts';
 import { registryFor } from '../../capabilities/toolchains/registry.ts';
 import { useReachableRegistry } from '../../capabilities/toolchains/registry-mirror.ts';

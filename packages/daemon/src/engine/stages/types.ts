@@ -1,6 +1,6 @@
 import type { Build, BuildError, ErrorCode, LogLevel, Settings, StepName, StepStatus } from '@forge/shared';
 import type { RunCommandOptions, RunResult } from '../../capabilities/exec/index.ts';
-import type { OutputEvidence } from '../../capabilities/exec/first-error.ts';
+import type { OutputEvidence } from '../../capabilities/tool-output/first-error.ts';
 import { diskFullMessage, type DiskFullWatch } from '../../fs/disk-full.ts';
 
 /** How a step that could not do its job ends the build: a final status and a catalogue code. */

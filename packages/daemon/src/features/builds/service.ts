@@ -27,7 +27,7 @@ import { BuildRun } from '../../engine/build-run.ts';
 import { createPipeline, type FixRequest, type PlanOutcome } from '../../engine/pipeline.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { RepairJournal } from '../../capabilities/repair/journal.ts';
-import { inProcessQueue, type JobQueue } from '../scale-out/job-queue.ts';
+import { inProcessQueue, type JobQueue } from '../../engine/job-queue.ts';
 import { createRemoteQueue, type RemoteQueue } from '../scale-out/remote-queue.ts';
 
 export interface BuildServiceDeps {

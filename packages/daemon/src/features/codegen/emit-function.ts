@@ -8,9 +8,8 @@ import {
   refDeclarations,
   refsOf,
   tsType,
-  type Emitted,
-  type Language,
 } from './emit-common.ts';
+import type { Emitted, Language } from './emit-common.ts';
 
 /**
  * A typed function with a JSDoc from the description. Its body is real where the name or the

@@ -22,7 +22,7 @@ import { redactQueueUrl } from '../../config/load-config.ts';
 import type { BuildRun } from '../../engine/build-run.ts';
 import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../../engine/pipeline.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
-import type { JobQueue } from './job-queue.ts';
+import type { JobQueue } from '../../engine/job-queue.ts';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { PROJECT_RESULT_STEPS } from '../../engine/stages/types.ts';
 import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';

@@ -1,7 +1,7 @@
 import type { Build, QueueKind } from '@forge/shared';
-import type { BuildRun } from '../../engine/build-run.ts';
-import type { Slots } from '../../engine/fleet/slots.ts';
-import type { BuildSource, PlanOutcome, Pipeline } from '../../engine/pipeline.ts';
+import type { BuildRun } from './build-run.ts';
+import type { Slots } from './fleet/slots.ts';
+import type { BuildSource, PlanOutcome, Pipeline } from './pipeline.ts';
 
 /**
  * Where build jobs run (docs/scale-out.md). The build service hands every build to its queue once

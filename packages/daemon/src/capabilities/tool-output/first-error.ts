@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_LISTED_TOOL_ERRORS, sanitizeLine, type BuildError, type ToolError } from '@forge/shared';
+import {
+  BABEL_SYNTAX,
+  COLON_PLACE,
+  ESBUILD_PLACE,
+  FILE_REF,
+  babelPlace,
+  parenPlace,
+  placeInMessage,
+} from './places.ts';
 
 /**
  * The line of a failed command's output that says what went wrong, and where. Tools print their
@@ -172,22 +181,14 @@ function candidate(
 }
 
 // Places as tools print them.
-/** esbuild, Angular: "    src/a.ts:3:7:" on a line of its own (0-based column). */
-const ESBUILD_PLACE = /^\s+(\S.*?):(\d+):(\d+):$/;
-/** Rollup, Svelte: "src/App.svelte (5:40)". */
-const PAREN_PLACE = /([^\s()'"`[\]]+\.\w+) \((\d+):(\d+)\)/;
-/** Most tools: "src/a.ts:3:7", "/abs/a.js:3", "file:///abs/a.mjs:3:7" (an extension is required). */
-const COLON_PLACE = /((?:file:\/\/)?[^\s:()'"`[\]]*[^\s:()'"`[\]/]\.[A-Za-z]\w*):(\d+)(?::(\d+))?/;
 
 /** A place on `line` (first of the usual notations), inside the project and not in node_modules. */
 function placeOn(line: string, paths: PathMap): ErrorLocation | undefined {
-  for (const pattern of [PAREN_PLACE, COLON_PLACE]) {
-    const m = pattern.exec(line);
-    if (!m) continue;
-    const place = paths.place(m[1]!, Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
-    if (place && !inDependencies(place.file)) return place;
-  }
-  return undefined;
+  const paren = parenPlace(line, paths);
+  if (paren && !inDependencies(paren.file)) return paren;
+  const m = COLON_PLACE.exec(line);
+  const place = m && paths.place(m[1]!, Number(m[2]), m[3] === undefined ? undefined : Number(m[3]));
+  return place && !inDependencies(place.file) ? place : undefined;
 }
 
 const inDependencies = (file: string) => /(^|\/)(node_modules|site-packages|dist-packages)\//.test(file);
@@ -209,8 +210,6 @@ const HEADER =
   /^(?:error during build:?|(?:Error: )?(?:\w+ )?build failed with \d+ errors?:?|(?:\[[^\]]+\] )?Transform failed with \d+ errors?:?)$/i;
 /** esbuild's transform error: "/abs/src/a.ts:3:7: ERROR: Expected …" (0-based column). */
 const ESBUILD_TRANSFORM = /^(\S.*?):(\d+):(\d+): ERROR: (.+)$/;
-/** A line naming only a file, as Next.js and Turbopack print it: "./app/page.tsx:3:7", "app/layout.tsx". */
-const FILE_REF = /^(\.{0,2}\/?[^\s:]+\.\w+)(?::(\d+):(\d+))?$/;
 
 /**
  * The statement that starts at line `j`: the line itself, or with the line under it when it only
@@ -402,11 +401,7 @@ const failedToCompile: Rule = (view) => {
 };
 
 /** Babel: "SyntaxError: /abs/src/App.js: Unexpected token, expected "," (2:37)" (0-based column). */
-const BABEL = /^(?:\S+: )?SyntaxError: (\S+?\.\w+): (.{1,400}) \((\d+):(\d+)\)$/;
-function babelPlace(message: string, paths: PathMap): ErrorLocation | undefined {
-  const m = BABEL.exec(message);
-  return m ? paths.place(m[1]!, Number(m[3]), Number(m[4]) + 1) : undefined;
-}
+const BABEL = new RegExp(`^(?:\\S+: )?${BABEL_SYNTAX.source}`);
 const babel: Rule = (view) => {
   const line = view.lines[view.i]!.trim();
   const place = BABEL.test(line) ? babelPlace(line, view.paths) : undefined;
@@ -464,7 +459,10 @@ const stated: Rule = (view) => {
   const m = STATED.exec(line) ?? INSPECTED.exec(line);
   if (m) {
     if (WRAPPER.test(m[1]!)) return null;
-    return candidate(2, view, m[1]!, statedPlace(view));
+    // A parser's error names its place in its own message (Rollup, Babel): that is where it is.
+    const own = placeInMessage(m[1]!, undefined, view.paths);
+    const place = own && !inDependencies(own.file) ? own : statedPlace(view);
+    return candidate(2, view, m[1]!, place);
   }
   const plain = PLAIN_ERROR.exec(line);
   if (!plain || WRAPPER.test(plain[1]!)) return null;

@@ -9,7 +9,7 @@ import { caseNamed, PROJECT_PLACEHOLDER } from '../diagnose/fixtures/cases.ts';
 /**
  * Every error a failed command printed, read by the same rules as its first error line. The outputs
  * are what tsc 6, esbuild 0.28, webpack 5, Vite 7/8 and Babel 8 printed on real broken projects
- * (capabilities/diagnose/fixtures/capture.ts and capabilities/exec/fixtures/first-error), colour codes kept.
+ * (capabilities/diagnose/fixtures/capture.ts and capabilities/tool-output/fixtures/first-error), colour codes kept.
  */
 const DIAGNOSE_FIXTURES = path.join(import.meta.dirname, '../diagnose/fixtures');
 const FIRST_ERROR_FIXTURES = path.join(import.meta.dirname, 'fixtures', 'first-error');
