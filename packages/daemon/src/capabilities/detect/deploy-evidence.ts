@@ -148,4 +148,4 @@ export async function deployEvidence(ctx: FrameworkContext): Promise<DeployEvide
 
 /** `publish = "dist" in netlify.toml`, for rules. */
 export const describeSetting = (s: DeploySetting): string =>
-  `${s.key} = "${s.value}" in ${s.file.startsWith('../../pipeline/') ? `the project root's ${s.file.replace(/^(?:\.\.\/)+/, '')}` : s.file}`;
+  `${s.key} = "${s.value}" in ${s.file.startsWith('../') ? `the project root's ${s.file.replace(/^(?:\.\.\/)+/, '')}` : s.file}`;

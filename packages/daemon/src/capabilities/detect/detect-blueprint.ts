@@ -708,7 +708,7 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
         'outputDir',
         plan.outputDir!,
         evidenceOf(chosen),
-        fw.outputDir.startsWith('../../pipeline/')
+        fw.outputDir.startsWith('../')
           ? `${fw.outputDir} from the app's folder, named from the project root`
           : `${fw.outputDir} of the app, from the project root`,
       );

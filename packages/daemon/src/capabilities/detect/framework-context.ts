@@ -73,7 +73,7 @@ export function projectDir(...segments: string[]): string | null {
     path.posix.isAbsolute(joined) ||
     /^[A-Za-z]:/.test(joined) ||
     joined === '..' ||
-    joined.startsWith('../../pipeline/')
+    joined.startsWith('../')
   ) {
     return null;
   }

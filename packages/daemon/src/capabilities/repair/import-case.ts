@@ -19,8 +19,7 @@ const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {
 /** A project-relative path in canonical form, or null when it is absolute or leaves the project. */
 function projectRel(file: string): string | null {
   const rel = path.posix.normalize(file.replaceAll('\\', '/'));
-  if (path.posix.isAbsolute(rel) || rel === '..' || rel.startsWith('../../assistants/') || rel === '.')
-    return null;
+  if (path.posix.isAbsolute(rel) || rel === '..' || rel.startsWith('../') || rel === '.') return null;
   return rel;
 }
 

@@ -18,7 +18,7 @@ const CONFIG = 'forge.config.json';
 export async function planOutputDir(diagnosis: Diagnosis, target: RepairTarget): Promise<PlanResult> {
   const [, site] = diagnosis.subjects ?? [];
   const dir = site ? path.posix.normalize(site) : '';
-  if (!dir || dir === '.' || dir.startsWith('../../assistants/') || path.posix.isAbsolute(dir)) {
+  if (!dir || dir === '.' || dir.startsWith('../') || path.posix.isAbsolute(dir)) {
     return { plan: null, reason: 'the diagnosis does not name a folder inside the project' };
   }
   if (!(await fileInside(target.projectDir, `${dir}/${INDEX_HTML}`))) {
