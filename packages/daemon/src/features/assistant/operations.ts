@@ -27,7 +27,7 @@ import type { CoreServices } from '../services.ts';
 
 /**
  * The Forge assistant's operations (its text answers, docs/product.md#http-calls) about the project asked,
- * else the current one (the one the user last chose, features/projects/routes.ts): its blueprint
+ * else the current one (the one the user last chose, features/projects/projects.ts): its blueprint
  * (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot) and the state of Forge (HealthBot). Each
  * answer is a job of its bot, so the bot's card says what it last did. Without a project the texts say so
  * plainly: that is not a failure.
