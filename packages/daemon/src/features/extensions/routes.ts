@@ -11,7 +11,7 @@ import type { ExtensionService } from './service.ts';
 export interface ExtensionRouteDeps {
   extensions: ExtensionService;
   /** Installs, rollbacks and removals are audited as family actions, by whoever is signed in. */
-  family: Pick<FamilyGuard, 'authenticate' | 'audit'>;
+  family: Pick<FamilyGuard, 'auditBy'>;
   /** Where an uploaded ZIP waits while it is checked. */
   tmpDir: string;
 }
@@ -60,30 +60,24 @@ export function registerExtensionRoutes(router: Router, deps: ExtensionRouteDeps
     // Audited as a family action, by the family member signed in if any (the main platform has no login).
     const { name, version } = installed.extension;
     const upgraded = installed.upgradedFrom ? ` (upgraded from ${installed.upgradedFrom})` : '';
-    family.audit(
-      'extension-installed',
-      family.authenticate(req)?.name ?? null,
-      `${name}@${version}${upgraded}`,
-      req,
-    );
+    family.auditBy(req, 'extension-installed', `${name}@${version}${upgraded}`);
     res.setHeader('Cache-Control', 'no-store');
     res.json(routes.uploadExtension.response.parse({ ok: true, ...installed }));
   });
 
   defineRoute(router, routes.rollbackExtension, async ({ params, req }) => {
     const { extension, rolledBackFrom } = await service.rollback(params.name);
-    family.audit(
-      'extension-rolled-back',
-      family.authenticate(req)?.name ?? null,
-      `${extension.name}@${rolledBackFrom} → ${extension.version ?? '?'}`,
+    family.auditBy(
       req,
+      'extension-rolled-back',
+      `${extension.name}@${rolledBackFrom} → ${extension.version ?? '?'}`,
     );
     return { ok: true as const, extension, rolledBackFrom };
   });
 
   defineRoute(router, routes.deleteExtension, async ({ params, req }) => {
     await service.uninstall(params.name);
-    family.audit('extension-removed', family.authenticate(req)?.name ?? null, params.name, req);
+    family.auditBy(req, 'extension-removed', params.name);
     return { ok: true as const, name: params.name };
   });
 }

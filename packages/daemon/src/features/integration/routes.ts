@@ -8,7 +8,7 @@ import type { IntegrationService } from './service.ts';
 export interface IntegrationRouteDeps extends ProjectStore {
   integration: IntegrationService;
   /** A rollback is audited as a family action, by whoever is signed in. */
-  family: Pick<FamilyGuard, 'authenticate' | 'audit'>;
+  family: Pick<FamilyGuard, 'auditBy'>;
 }
 
 /**
@@ -35,11 +35,10 @@ export function registerIntegrationRoutes(router: Router, deps: IntegrationRoute
 
   defineRoute(router, routes.rollbackApp, async ({ params, req }) => {
     const result = await integration.rollback(params.name);
-    family.audit(
-      'app-rolled-back',
-      family.authenticate(req)?.name ?? null,
-      `${params.name}: build ${result.rolledBackFrom} → ${result.app.buildId}`,
+    family.auditBy(
       req,
+      'app-rolled-back',
+      `${params.name}: build ${result.rolledBackFrom} → ${result.app.buildId}`,
     );
     return { ok: true as const, ...result };
   });
