@@ -41,6 +41,35 @@ const cliPatterns = [
 ];
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
+/**
+ * The daemon's layers import downwards only (docs/architecture.md#the-daemons-folders): features over
+ * the engine, the engine over capabilities, everything over infrastructure. A wrong-way import is an
+ * error here; packages/daemon/test/layers.test.ts proves each block fires.
+ */
+const DAEMON = 'packages/daemon/src';
+const INFRA = ['http', 'ws', 'store', 'fs', 'lifecycle', 'config', 'logging'];
+const upward = (layer, names) => ({
+  group: names.flatMap((name) => (name.endsWith('.ts') ? [`**/${name}`, `./${name}`] : [`**/${name}/**`])),
+  message: `${layer} imports downwards only: not ${names.join(', ')} (docs/architecture.md#the-daemons-folders).`,
+});
+const daemonLayers = [
+  {
+    files: [`${DAEMON}/capabilities/**/*.ts`],
+    rules: restrict([noTesting, upward('A capability', ['engine', 'features', 'app.ts', 'main.ts'])]),
+  },
+  {
+    files: [`${DAEMON}/engine/**/*.ts`],
+    rules: restrict([noTesting, upward('The engine', ['features', 'app.ts', 'main.ts'])]),
+  },
+  {
+    files: [...INFRA.map((dir) => `${DAEMON}/${dir}/**/*.ts`), `${DAEMON}/home-layout.ts`],
+    rules: restrict([
+      noTesting,
+      upward('Infrastructure', ['engine', 'capabilities', 'features', 'app.ts', 'main.ts']),
+    ]),
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.tsbuild/**', 'coverage/**', 'artifacts/**'] },
   js.configs.recommended,
@@ -103,6 +132,7 @@ export default tseslint.config(
   },
   { files: ['packages/cli/**/*.ts'], rules: restrict([...cliPatterns, noTesting]) },
   { files: ['packages/daemon/**/*.ts'], rules: restrict([noTesting]) },
+  ...daemonLayers,
   // Tests, browser tests, benchmarks and test support may use the shared test helpers.
   {
     files: TEST_FILES.filter((g) => g.startsWith('packages/*')),

@@ -236,7 +236,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     starterProject: deps.starterProject ?? true,
   });
   const repairs = createRepairService({ layout, repo, builds, journal, logger, broadcast });
-  const rebuilds = createRebuilds({ builds, layout, logger, settings: settings.get, sandbox });
+  const rebuilds = createRebuilds({ builds, layout, logger, settings: settings.get, sandbox, store });
   const model = createModelClient(deps.config.brain?.provider, logger);
   const core: CoreServices = {
     health: createHealthService({ version, startedAt: now(), now }),
@@ -372,7 +372,7 @@ export function createApp(deps: AppDeps): ForgeApp {
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
   registerWhyRedRoutes(api, { repo, layout });
-  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger });
+  registerHistoryRoutes(api, { repo, layout, previews, settings: settings.get, broadcast, logger, sandbox });
   registerQueueRoutes(api, {
     builds,
     layout,

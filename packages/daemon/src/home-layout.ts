@@ -40,6 +40,11 @@ export interface HomeLayout {
   buildHome(name: string): string;
   /** Each successful build's artifact, SBOM, provenance and source ZIP, one folder per build (docs/artifacts.md). */
   artifactsDir(name: string): string;
+  /**
+   * A plain static site's or server app's tree as an earlier build had it, served after a rollback
+   * to that build (`tree/`, and `build`: the id it is of; features/artifacts/rollback.ts).
+   */
+  rolledBackDir(name: string): string;
   /** The source of each project's last failed builds, one `<build id>.zip` each, compared with its last green build (features/why-red). */
   failedSourcesDir(name: string): string;
   /**
@@ -65,6 +70,7 @@ export function homeLayout(home: string): HomeLayout {
     buildHome: (name) => path.join(home, 'homes', name),
     artifactsDir: (name) => path.join(home, 'artifacts', name),
     failedSourcesDir: (name) => path.join(home, 'failed-sources', name),
+    rolledBackDir: (name) => path.join(home, 'rolled-back', name),
     buildLogsDir: path.join(home, LOG_DIR, 'builds'),
   };
 }

@@ -212,7 +212,12 @@ export const ERROR_CATALOGUE = {
   },
   REBUILD_NOT_FOUND: {
     status: 404,
-    message: 'There is no such verification rebuild (they are kept until the daemon stops).',
+    message: 'There is no such verification rebuild (the daemon keeps the last 100).',
+  },
+  REBUILD_INTERRUPTED: {
+    status: 503,
+    message: 'The daemon stopped while this verification rebuild ran: it did not finish.',
+    hint: 'Run forge verify --rebuild again.',
   },
   NO_GREEN_BUILD: {
     status: 404,
@@ -247,7 +252,7 @@ export const ERROR_CATALOGUE = {
   ROLLBACK_UNSUPPORTED: {
     status: 409,
     message:
-      'Only a built site can be rolled back: a plain static site or a server app is served from its sources.',
+      "This build cannot be served again without building (its plan is gone, or a server app's packages differ from the installed ones).",
     hint: 'Download the earlier source (GET /api/builds/<id>/source) and upload it again.',
   },
   ARTIFACT_RECORD_FAILED: {

@@ -13,3 +13,5 @@ export * from './node-summary.ts';
 export * from './paths.ts';
 export * from './diagnosis-others.ts';
 export * from './format-build-diff.ts';
+export * from './http/route-path.ts';
+export * from './client/call-route.ts';

@@ -6,8 +6,9 @@ import {
 } from 'node:http';
 
 /**
- * One HTTP request over node:http. The CLI does not use fetch: on Node 20 the first fetch loads
- * undici, ~60-90 ms, more than a whole read command may take; node:http is part of Node's core.
+ * One HTTP request over node:http, the CLI's transport for the shared callRoute. The CLI does not use
+ * fetch: on Node 20 the first fetch loads undici, 0.13 s of CPU for `forge status` measured with
+ * farm-bench (docs/decisions.md), more than a whole read command may take; node:http is in Node's core.
  * https (a --url daemon behind TLS) loads node:https when asked for.
  */
 

@@ -1,13 +1,11 @@
 import {
   BOT_CATEGORIES as SHARED_BOT_CATEGORIES,
   CODE_KINDS as SHARED_CODE_KINDS,
-  buildPath,
   isZipName as sharedIsZipName,
   routes,
   SETTING_KEYS as SHARED_SETTING_KEYS,
   stageLabel as sharedStageLabel,
   STAGES,
-  withQuery,
   WorkerHelloBody,
   type RouteName,
 } from '@forge/shared';
@@ -21,7 +19,6 @@ import {
   WORKER_CONCURRENCY_MAX,
 } from './facts.ts';
 import { ROUTES } from './protocol.precomputed.ts';
-import { routeUrl } from './route-url.ts';
 
 // The read commands' stand-ins for @forge/shared answer as shared does.
 
@@ -50,27 +47,5 @@ describe('facts', () => {
     for (const [name, route] of Object.entries(routes)) {
       expect(ROUTES[name as RouteName], name).toMatchObject({ method: route.method, path: route.path });
     }
-  });
-});
-
-describe('routeUrl builds the URL as the shared client does', () => {
-  it.each([
-    ['health', {}],
-    ['build', { params: { id: 'b1-x' } }],
-    ['buildLogs', { params: { id: 'b 1/?' }, query: { after: 3, limit: undefined } }],
-    ['builds', { query: { project: 'my app&co', limit: 5 } }],
-    ['builds', { query: { project: undefined } }],
-    ['projectBlueprint', { params: { name: 'ünï cødé' } }],
-  ] as const)('%s %j', (name, input) => {
-    const route = routes[name];
-    const i = input as { params?: Record<string, string>; query?: Record<string, unknown> };
-    expect(routeUrl('http://h:1', name, i)).toBe(
-      `http://h:1${withQuery(buildPath(route.path, i.params), i.query)}`,
-    );
-  });
-
-  it('refuses a missing path parameter, as shared does', () => {
-    expect(() => routeUrl('', 'build', {})).toThrow('Missing path parameter "id" for /api/builds/:id');
-    expect(() => buildPath(routes.build.path, {})).toThrow('Missing path parameter "id" for /api/builds/:id');
   });
 });

@@ -6,7 +6,9 @@
  * its shape does). Anything else means ask zod: `'invalid'` (zod would refuse it), `'differs'` (zod
  * would accept it but strip, reorder or fill in something) and `'unknown'` (a keyword this check
  * does not implement). A daemon of this version answers with zod's own output, so its answers are
- * `'same'` and zod is never loaded to read them.
+ * `'same'` and zod is never loaded to read them. Kept beside the shared client's zod check for start-up
+ * time: zod and the schemas cost a read command ~0.05 s of CPU, measured with farm-bench
+ * (docs/decisions.md), against a goal of 1.5× `node -e 0` (0.06 s).
  */
 
 /** The part of JSON Schema (draft 2020-12) that zod's toJSONSchema writes for the protocol. */

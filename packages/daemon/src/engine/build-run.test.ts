@@ -146,45 +146,86 @@ describe('BuildRun.mirror(): what a worker reports', () => {
     message: `line ${seq}`,
   });
 
-  it('takes several moves at once, stores each line once, relays messages after storing, and ends once', () => {
+  it('takes several moves at once through the same checks, stores each line once, and ends once', () => {
     const { run, saved, logs, sent } = runIn({ status: 'queued', stage: 'starting' });
-    const remote = {
+    const remote: Build = {
       ...run.snapshot(),
       worker: 'ci-1',
-      status: 'running' as const,
-      stage: 'build-start' as const,
+      status: 'running',
+      stage: 'build-start',
+      stages: [
+        ...run.snapshot().stages,
+        { stage: 'bot-assignment', at: '2026-11-24T10:00:01.000Z' },
+        { stage: 'build-start', at: '2026-11-24T10:00:02.000Z' },
+      ],
     };
-    const stage: ServerMessage = {
+    const workerStage: ServerMessage = {
       type: 'build-stage',
       status: 'running',
       stage: 'build-start',
       buildId: run.id,
       worker: 'ci-1',
     };
-    run.mirror({ record: remote, logs: [row(1), row(2)], messages: [stage] });
+    const bot: ServerMessage = { type: 'bot-assigned', botName: 'BuildBot', buildId: run.id };
+    run.mirror({ record: remote, logs: [row(1), row(2)], messages: [workerStage, bot] });
     expect(run.state).toEqual({ status: 'running', stage: 'build-start' });
     expect(saved.at(-1)).toMatchObject({ worker: 'ci-1', logCount: 2 });
     expect(logs.map((l) => l.seq)).toEqual([1, 2]);
-    expect(sent).toEqual([stage]);
-    // The same post again (its answer was lost): nothing stored twice.
+    // Each move made here, at the worker's time; the worker's own build-stage is not relayed.
+    expect(sent).toEqual([
+      expect.objectContaining({
+        type: 'build-stage',
+        stage: 'bot-assignment',
+        timestamp: '2026-11-24T10:00:01.000Z',
+      }),
+      expect.objectContaining({ type: 'build-stage', stage: 'build-start', worker: 'ci-1' }),
+      bot,
+    ]);
+    expect(run.snapshot().stages.map((s) => s.stage)).toEqual(['starting', 'bot-assignment', 'build-start']);
+    // The same post again (its answer was lost): nothing stored or moved twice.
     run.mirror({ record: remote, logs: [row(1), row(2), row(3)], messages: [] });
     expect(logs.map((l) => l.seq)).toEqual([1, 2, 3]);
-    const end = {
+    expect(sent.filter((m) => m.type === 'build-stage')).toHaveLength(2);
+    const end: Build = {
       ...remote,
-      status: 'succeeded' as const,
-      stage: 'integration-available' as const,
+      status: 'succeeded',
+      stage: 'integration-available',
+      stages: [
+        ...remote.stages,
+        { stage: 'build-success', at: '2026-11-24T10:00:04.000Z' },
+        { stage: 'integration-available', at: '2026-11-24T10:00:05.000Z' },
+      ],
+      previewUrl: 'http://127.0.0.1:4100/',
       endedAt: '2026-11-24T10:00:05.000Z',
     };
     run.mirror({ record: end, logs: [], messages: [] });
     expect(run.finished).toBe(true);
+    expect(run.snapshot()).toMatchObject({ endedAt: '2026-11-24T10:00:05.000Z', durationMs: 5_000 });
+    expect(sent.filter((m) => m.type === 'build-finished')).toEqual([
+      expect.objectContaining({ status: 'succeeded', previewUrl: 'http://127.0.0.1:4100/', worker: 'ci-1' }),
+    ]);
     // After the end only live messages pass (a worker's build_complete follows its end).
     run.mirror({
       record: { ...end, status: 'failed', stage: 'build-failed' },
       logs: [row(4)],
-      messages: [stage],
+      messages: [workerStage],
     });
     expect(run.state.status).toBe('succeeded');
     expect(logs).toHaveLength(3);
+    expect(sent.filter((m) => m.type === 'build-stage')).toHaveLength(4);
+  });
+
+  it("walks the machine's shortest way when a record does not carry the stages it passed", () => {
+    const { run, sent } = runIn({ status: 'queued', stage: 'starting' });
+    run.mirror({
+      record: { ...run.snapshot(), status: 'running', stage: 'build-success' },
+      logs: [],
+      messages: [],
+    });
+    expect(sent.map((m) => (m.type === 'build-stage' ? m.stage : m.type))).toEqual([
+      'bot-assignment',
+      'build-success',
+    ]);
   });
 
   it('refuses a record that would move the build back', () => {

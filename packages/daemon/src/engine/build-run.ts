@@ -1,10 +1,13 @@
+import { EventEmitter } from 'node:events';
 import {
-  canReach,
   canTransition,
   endState,
   isFinished,
+  pathBetween,
+  type Blueprint,
   type Build,
   type BuildError,
+  type BuildOutput,
   type BuildState,
   type BuildStep,
   type CancelReason,
@@ -18,7 +21,7 @@ import {
 } from '@forge/shared';
 import type { Logger } from '../logging/logger.ts';
 import { LineBatcher } from '../capabilities/exec/index.ts';
-import type { RecordPatch } from './stages/types.ts';
+import type { BuildFailure, RecordPatch } from './stages/types.ts';
 import type { BuildRepo, LogRow } from './build-repo.ts';
 
 /** How often the end of a build that could not be stored (disk full) is tried again. */
@@ -65,17 +68,57 @@ export interface Ending {
   cancelReason?: CancelReason;
   /** ScanBot's reading of the failure. */
   diagnosis?: Diagnosis;
+  /** Structured details of the refusal, for an upload still waiting for its answer (never stored). */
+  details?: unknown;
 }
 
+/** What an upload can answer once it is known: planned, waiting for its turn, or refused. */
+export type PlanOutcome =
+  { kind: 'planned'; blueprint: Blueprint } | { kind: 'queued' } | { kind: 'refused'; failure: BuildFailure };
+
+/** Everything a build tells, as events of its `BuildRun`. */
+export interface BuildRunEvents {
+  /** Every /ws message about the build, in the order it is sent. */
+  message: [message: ServerMessage];
+  /** Once, what an upload can answer: planned (with the plan), queued, or refused (with the failure). */
+  planned: [outcome: PlanOutcome];
+  /** The build reached its final state: the record as it ended. */
+  finished: [build: Build];
+}
+
+/** The machine's own messages: a mirrored build makes them itself, from the moves it checks. */
+const MACHINE_MESSAGES = new Set<ServerMessage['type']>(['build-stage', 'build-finished']);
+
+/** The refusal an upload is told when its build ends before it was planned or queued. */
+function refusalOf(status: FinishedStatus, ending: Ending): BuildFailure {
+  return {
+    status: status === 'cancelled' || status === 'timed-out' ? status : 'failed',
+    code: ending.error?.code ?? (status === 'cancelled' ? 'CANCELLED' : 'INTERNAL'),
+    message: ending.error?.message ?? `The build ended ${status}.`,
+    ...(ending.details === undefined ? {} : { details: ending.details }),
+  };
+}
+
+/** How a worker's record ended its build, as this run's ending. */
+const endingOf = (record: Build): Ending => ({
+  ...(record.error ? { error: record.error } : {}),
+  ...(record.cancelReason ? { cancelReason: record.cancelReason } : {}),
+  ...(record.diagnosis ? { diagnosis: record.diagnosis } : {}),
+});
+
 /**
- * One build in flight and the only writer of its record. Its (status, stage) moves only through
- * `to()`, which refuses any move the build machine (shared/domain/build-machine.ts) does not allow,
- * stores the change and broadcasts it — `build-stage` for every move, and `build-finished` once
- * when the build reaches a final state. Steps, log lines and the fields stages produce go through
- * here too, so the record, /ws and every client tell the same story.
+ * One build in flight: the only writer of its record and the only emitter of what happens to it.
+ * Its (status, stage) moves only through `to()` — and `mirror()`, which takes a worker's moves
+ * through the same check —, which refuses any move the build machine
+ * (shared/domain/build-machine.ts) does not allow, stores the change and broadcasts it:
+ * `build-stage` for every move, and `build-finished` once when the build reaches a final state.
+ * Steps, log lines and the fields stages produce go through here too, so the record, /ws and every
+ * client tell the same story. Every message is also a `message` event, beside `planned` (what an
+ * upload answers) and `finished`.
  */
 export class BuildRun {
   readonly #abort = new AbortController();
+  readonly #events = new EventEmitter<BuildRunEvents>();
   readonly #deps: Required<BuildRunDeps>;
   #build: Build;
   #seq: number;
@@ -84,6 +127,9 @@ export class BuildRun {
   #resolveDone!: (b: Build) => void;
   readonly #stored: Promise<void>;
   #resolveStored!: () => void;
+  #plan: PlanOutcome | null = null;
+  readonly #planned: Promise<PlanOutcome>;
+  #resolvePlanned!: (o: PlanOutcome) => void;
 
   constructor(deps: BuildRunDeps, build: Build) {
     this.#deps = { now: () => new Date(), ...deps };
@@ -93,9 +139,11 @@ export class BuildRun {
     this.#batcher = new LineBatcher((lines) => this.#flushLines(lines));
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#stored = new Promise((resolve) => (this.#resolveStored = resolve));
+    this.#planned = new Promise((resolve) => (this.#resolvePlanned = resolve));
     if (isFinished(build.status)) {
       this.#resolveDone(this.snapshot());
       this.#resolveStored();
+      this.#tellPlanned(build.status as FinishedStatus, {});
     }
   }
 
@@ -126,9 +174,26 @@ export class BuildRun {
   get stored(): Promise<void> {
     return this.#stored;
   }
+  /**
+   * Resolves, once, with what an upload can answer: planned (with the plan), queued (waiting for its
+   * turn), or refused (the build ended before either, with how). The `planned` event as a promise.
+   */
+  get planned(): Promise<PlanOutcome> {
+    return this.#planned;
+  }
   /** A copy of the record as it is now. */
   snapshot(): Build {
     return structuredClone(this.#build);
+  }
+
+  /** Listen to what the build tells (BuildRunEvents). */
+  on<E extends keyof BuildRunEvents>(event: E, listener: (...args: BuildRunEvents[E]) => void): this {
+    this.#events.on(event, listener as never);
+    return this;
+  }
+  off<E extends keyof BuildRunEvents>(event: E, listener: (...args: BuildRunEvents[E]) => void): this {
+    this.#events.off(event, listener as never);
+    return this;
   }
 
   /** Ask the build to stop: every step sees its signal abort with `reason`. */
@@ -141,6 +206,34 @@ export class BuildRun {
     if (!this.signal.aborted) return null;
     const r = this.signal.reason as unknown;
     return r === 'superseded' || r === 'timeout' || r === 'shutdown' ? r : 'user';
+  }
+
+  /**
+   * Tell what an upload can answer. The first word counts: a build that said it waits for its turn
+   * is not planned again, and one that ends before either says so refuses (see `#tellPlanned`).
+   */
+  plan(outcome: PlanOutcome): void {
+    if (this.#plan) return;
+    this.#plan = outcome;
+    this.#resolvePlanned(outcome);
+    this.#events.emit('planned', outcome);
+  }
+
+  /** A build that ends before it was planned or queued refuses its upload with how it ended. */
+  #tellPlanned(status: FinishedStatus, ending: Ending): void {
+    if (this.#plan) return;
+    const blueprint = this.#build.blueprint;
+    this.plan(
+      status === 'succeeded' && blueprint
+        ? { kind: 'planned', blueprint }
+        : { kind: 'refused', failure: refusalOf(status, ending) },
+    );
+  }
+
+  /** Every message about the build goes out here: to every client, and as a `message` event. */
+  #send(message: ServerMessage): void {
+    this.#deps.broadcast(message);
+    this.#events.emit('message', message);
   }
 
   #context() {
@@ -172,13 +265,18 @@ export class BuildRun {
    * final state also ends the build (end time, unfinished steps closed, `build-finished`).
    */
   to(next: BuildState, ending: Ending = {}): Build {
+    this.#move(next, ending, this.#deps.now());
+    return this.snapshot();
+  }
+
+  /** One checked move, made at `now` (for a mirrored move: when the worker made it). */
+  #move(next: BuildState, ending: Ending, now: Date): void {
     const from = this.state;
     if (!canTransition(from, next)) throw new IllegalTransitionError(this.id, from, next);
     const final = isFinished(next.status);
     // Lines still waiting belong to the stage they were printed in.
     if (final) this.#batcher.close();
     else this.#batcher.flush();
-    const now = this.#deps.now();
     const at = now.toISOString();
     const b = this.#build;
     b.status = next.status;
@@ -200,7 +298,7 @@ export class BuildRun {
     }
     if (final) this.#saveEnd();
     else this.#save();
-    this.#deps.broadcast({
+    this.#send({
       type: 'build-stage',
       stage: next.stage,
       status: next.status,
@@ -209,33 +307,59 @@ export class BuildRun {
       buildId: b.id,
       timestamp: at,
     });
-    if (final) {
-      const snapshot = this.snapshot();
-      this.#deps.broadcast({
-        type: 'build-finished',
-        buildId: snapshot.id,
-        projectName: snapshot.projectName,
-        status: snapshot.status,
-        stage: snapshot.stage,
-        previewUrl: snapshot.previewUrl,
-        cacheHit: snapshot.cacheHit,
-        worker: snapshot.worker,
-        error: snapshot.error,
-        diagnosis: snapshot.diagnosis,
-        repairs: snapshot.repairs,
-        cancelReason: snapshot.cancelReason,
-        endedAt: at,
-        durationMs: snapshot.durationMs,
-        verdict: snapshot.verdict,
-      });
-      this.#resolveDone(snapshot);
-    }
-    return this.snapshot();
+    if (!final) return;
+    const snapshot = this.snapshot();
+    this.#send({
+      type: 'build-finished',
+      buildId: snapshot.id,
+      projectName: snapshot.projectName,
+      status: snapshot.status,
+      stage: snapshot.stage,
+      previewUrl: snapshot.previewUrl,
+      cacheHit: snapshot.cacheHit,
+      worker: snapshot.worker,
+      error: snapshot.error,
+      diagnosis: snapshot.diagnosis,
+      repairs: snapshot.repairs,
+      cancelReason: snapshot.cancelReason,
+      endedAt: at,
+      durationMs: snapshot.durationMs,
+      verdict: snapshot.verdict,
+    });
+    this.#resolveDone(snapshot);
+    this.#tellPlanned(next.status as FinishedStatus, ending);
+    this.#events.emit('finished', snapshot);
   }
 
-  /** End the build with a finished status at the stage the machine gives it. */
+  /**
+   * End the build with a finished status at the stage the machine gives it. Builds are ended from
+   * engine/endings.ts, which says why in the build's log first.
+   */
   end(status: FinishedStatus, ending: Ending = {}): Build {
     return this.to(endState(status), ending);
+  }
+
+  /** The build succeeded with `output`: it ends, and `build_complete` says what it produced. */
+  succeed(output: BuildOutput): Build {
+    const ended = this.end('succeeded');
+    // docs/product.md#build-states: clients raise their Build Complete dialog on build_complete.
+    this.#send({
+      type: 'build_complete',
+      buildOutput: output,
+      ...this.#context(),
+      timestamp: this.#deps.now().toISOString(),
+    });
+    return ended;
+  }
+
+  /** The bots that take the build on, each shown assigned to it. */
+  assignBots(botNames: readonly string[]): void {
+    for (const botName of botNames) this.#send({ type: 'bot-assigned', botName, ...this.#context() });
+  }
+
+  /** An upload asked for a rapid build: clients show it starting from its first byte. */
+  announceRapidStart(): void {
+    this.#send({ type: 'rapid-build-start', ...this.#context() });
   }
 
   /**
@@ -248,7 +372,7 @@ export class BuildRun {
     Object.assign(this.#build, patch);
     this.#save();
     if (preview) {
-      this.#deps.broadcast({
+      this.#send({
         type: 'preview-ready',
         buildId: this.id,
         projectName: this.projectName,
@@ -260,9 +384,13 @@ export class BuildRun {
 
   /**
    * Scale-out: take what a worker reports about this build (it runs the same engine on its own copy
-   * and sends its record, stored lines and /ws messages back). The worker's record must be reachable
-   * along the build machine from here (or no move); lines already stored are skipped, so a post sent
-   * twice (its answer lost) changes nothing. Relays the messages once the store holds the change.
+   * and posts its record, stored lines and /ws messages). Lines already stored are skipped, so a post
+   * sent twice (its answer lost) changes nothing. The worker's fields are stored first; then its moves
+   * go through the same check as `to()` (the stages it recorded after ours, at its times, or the
+   * machine's shortest way to its state), so `build-stage` and `build-finished` are made here as for
+   * a build run here, and the worker's copies are dropped. A record that would move the build back
+   * is refused (IllegalTransitionError). The other messages are relayed in the worker's order, each
+   * move made where the worker's `build-stage` of it stood.
    */
   mirror(update: {
     record: Build | null;
@@ -271,7 +399,7 @@ export class BuildRun {
   }): void {
     if (this.finished) {
       // What a worker sends after the end (build_complete, a server app's output) is live only.
-      for (const message of update.messages) this.#deps.broadcast(message);
+      for (const m of update.messages) if (!MACHINE_MESSAGES.has(m.type)) this.#send(m);
       return;
     }
     const rows = update.logs.filter((r) => r.seq > this.#seq).sort((a, b) => a.seq - b.seq);
@@ -284,31 +412,80 @@ export class BuildRun {
       }
     }
     const record = update.record;
-    let final = false;
+    let moves: Array<{ state: BuildState; at: Date }> = [];
     if (record && record.id === this.id) {
-      const from = this.state;
-      const next = { status: record.status, stage: record.stage };
-      const moves = from.status !== next.status || from.stage !== next.stage;
-      // Several moves may have happened on the worker since its last post: forward along the machine only.
-      if (moves && !canReach(from, next)) throw new IllegalTransitionError(this.id, from, next);
-      final = isFinished(next.status);
-      // The coordinator's own fields stay its own: identity, creation, the stored log's count.
-      this.#build = {
-        ...structuredClone(record),
-        id: this.#build.id,
-        projectName: this.#build.projectName,
-        createdAt: this.#build.createdAt,
-        noCache: this.#build.noCache,
-        logCount: this.#seq,
-        logTruncated: this.#build.logTruncated || record.logTruncated,
-      };
-      if (final) this.#saveEnd();
-      else this.#save();
-    } else if (rows.length) {
-      this.#save();
+      moves = this.#movesTo(record);
+      // The coordinator's own fields stay its own: identity, creation, the stored log's count; the
+      // machine's fields (status, stage, stages, end) are written by the moves below.
+      const {
+        id: _id,
+        projectName: _projectName,
+        createdAt: _createdAt,
+        noCache: _noCache,
+        logCount: _logCount,
+        status: _status,
+        stage: _stage,
+        stages: _stages,
+        endedAt: _endedAt,
+        durationMs: _durationMs,
+        error: _error,
+        cancelReason: _cancelReason,
+        diagnosis: _diagnosis,
+        logTruncated,
+        ...fields
+      } = structuredClone(record);
+      Object.assign(this.#build, fields);
+      this.#build.logTruncated ||= logTruncated;
     }
-    for (const message of update.messages) this.#deps.broadcast(message);
-    if (final) this.#resolveDone(this.snapshot());
+    if (record || rows.length) this.#save();
+    // Each move is made where the worker's message of it stood, so clients get everything in the
+    // worker's order; moves whose message was not sent (dropped, or an older worker) come last.
+    const ending = record ? endingOf(record) : {};
+    let made = 0;
+    const moveThrough = (count: number) => {
+      for (; made < count; made++) {
+        const { state, at } = moves[made]!;
+        this.#move(state, made === moves.length - 1 ? ending : {}, at);
+      }
+    };
+    for (const m of update.messages) {
+      if (!MACHINE_MESSAGES.has(m.type)) this.#send(m);
+      else if (m.type === 'build-stage') {
+        const i = moves.findIndex(
+          (mv, j) => j >= made && mv.state.stage === m.stage && mv.state.status === m.status,
+        );
+        if (i >= 0) moveThrough(i + 1);
+      }
+    }
+    moveThrough(moves.length);
+  }
+
+  /**
+   * The moves that take this build to the state of a worker's record: the stages the worker recorded
+   * after ours (each entered running, the last in the record's status), when they make a way the
+   * machine allows; else the machine's shortest way there. Throws when there is none.
+   */
+  #movesTo(record: Build): Array<{ state: BuildState; at: Date }> {
+    const from = this.state;
+    const target: BuildState = { status: record.status, stage: record.stage };
+    const entries = record.stages.slice(this.#build.stages.length);
+    const recorded = entries.map((e, i) => ({
+      state: { status: i === entries.length - 1 ? record.status : 'running', stage: e.stage } as BuildState,
+      at: new Date(e.at),
+    }));
+    const ends = recorded.at(-1)?.state;
+    const valid =
+      ends !== undefined &&
+      ends.status === target.status &&
+      ends.stage === target.stage &&
+      recorded.every(
+        (m, i) => canTransition(i === 0 ? from : recorded[i - 1]!.state, m.state) && !isNaN(+m.at),
+      );
+    if (valid) return recorded;
+    const way = pathBetween(from, target);
+    if (!way) throw new IllegalTransitionError(this.id, from, target);
+    const at = this.#deps.now();
+    return way.map((state) => ({ state, at }));
   }
 
   /** A bot's own message about the build (not command output): stored and sent as a `log` message. */
@@ -321,7 +498,7 @@ export class BuildRun {
       // A line that cannot be stored (disk full) still streams: how the build ends matters more.
       this.#deps.logger.error({ err, buildId: this.id }, 'could not store a build log line');
     }
-    this.#deps.broadcast({
+    this.#send({
       type: 'log',
       botName,
       level,
@@ -337,7 +514,7 @@ export class BuildRun {
     const ts = this.#deps.now().toISOString();
     if (this.finished) {
       // A server app keeps printing after its build ended: live only, never stored against the build.
-      this.#deps.broadcast({
+      this.#send({
         type: stream === 'stdout' ? 'build-output' : 'build-error',
         output: text,
         botName,
@@ -441,7 +618,7 @@ export class BuildRun {
       if (sameRun) continue;
       const run = lines.slice(start, i);
       const first = seqs[start];
-      this.#deps.broadcast({
+      this.#send({
         type: a.stream === 'stdout' ? 'build-output' : 'build-error',
         output: run.map((l) => l.message).join('\n'),
         botName: a.botName,
@@ -452,7 +629,7 @@ export class BuildRun {
       start = i;
     }
     if (marker) {
-      this.#deps.broadcast({
+      this.#send({
         type: 'log',
         botName: marker.botName,
         level: marker.level,

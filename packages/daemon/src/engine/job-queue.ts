@@ -1,7 +1,8 @@
 import type { Build, QueueKind } from '@forge/shared';
 import type { BuildRun } from './build-run.ts';
 import type { Slots } from './fleet/slots.ts';
-import type { BuildSource, PlanOutcome, Pipeline } from './pipeline.ts';
+import type { BuildSource } from './context.ts';
+import type { Pipeline } from './pipeline.ts';
 
 /**
  * Where build jobs run (docs/scale-out.md). The build service hands every build to its queue once
@@ -12,10 +13,10 @@ import type { BuildSource, PlanOutcome, Pipeline } from './pipeline.ts';
 export interface JobQueue {
   readonly kind: QueueKind;
   /**
-   * Run a build to its end: wait for its turn, then its stages. `planned` is told once what an
-   * upload can answer (planned, queued or refused). Never throws.
+   * Run a build to its end: wait for its turn, then its stages. What an upload can answer (planned,
+   * queued or refused) is the run's `planned` event. Never throws.
    */
-  run(run: BuildRun, source: BuildSource, planned?: (o: PlanOutcome) => void): Promise<Build>;
+  run(run: BuildRun, source: BuildSource): Promise<Build>;
   /** Would a build asking now have to wait? */
   readonly busy: boolean;
   /** Builds running and waiting for their turn. */
@@ -33,7 +34,7 @@ export interface JobQueue {
 export function inProcessQueue(pipeline: Pipeline, lane: Slots): JobQueue {
   return {
     kind: 'in-process',
-    run: (run, source, planned) => pipeline.run(run, source, planned),
+    run: (run, source) => pipeline.run(run, source),
     get busy() {
       return lane.busy;
     },

@@ -260,6 +260,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'verification rebuilds',
+    up(db) {
+      // `forge verify --rebuild` (features/artifacts/rebuild.ts): each rebuild's answer as JSON (the
+      // shared Rebuild schema, with its log's tail), so GET /api/rebuilds/:id answers after a restart.
+      // A row whose finished_at is NULL when the daemon starts was running when it stopped.
+      db.exec(`
+        CREATE TABLE verification_rebuilds (
+          id TEXT PRIMARY KEY NOT NULL,
+          started_at TEXT NOT NULL,
+          finished_at TEXT,
+          state TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. Returns the new version. */

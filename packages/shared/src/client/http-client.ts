@@ -6,6 +6,7 @@ import {
   type RouteName,
   type RouteResponse,
 } from '../http/routes.ts';
+import { callRoute, type RouteCaller } from './call-route.ts';
 import { ForgeHttpError, ForgeProtocolError, ForgeUnreachableError } from './errors.ts';
 import { connectSocket, type SocketHandlers, type SocketSubscription, type WebSocketLike } from './socket.ts';
 
@@ -49,48 +50,53 @@ export function createForgeClient(options: ForgeClientOptions): ForgeClient {
     return baseUrl + withQuery(buildPath(route.path, i.params), i.query);
   };
 
-  async function request<N extends RouteName>(name: N, input?: RequestInput<N>): Promise<RouteResponse<N>> {
-    const route = routes[name];
-    const i = (input ?? {}) as { body?: unknown; form?: FormData; signal?: AbortSignal };
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: BodyInit | undefined;
-    if (i.form) body = i.form;
-    else if (route.method !== 'GET' && 'body' in route && route.body) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(i.body ?? {});
-    }
-    const target = url(name, input as never);
-    let res: Response;
-    try {
-      res = await doFetch(target, {
-        method: route.method,
+  const errors = { ForgeHttpError, ForgeProtocolError, ForgeUnreachableError };
+  const caller: RouteCaller<BodyInit, never> = {
+    baseUrl,
+    token: options.token,
+    errors: () => errors,
+    send: async ({ url: target, method, headers, body, signal }) => {
+      const res = await doFetch(target, {
+        method,
         headers,
         body,
         credentials: options.credentials ?? 'include',
-        ...(i.signal ? { signal: i.signal } : {}),
+        ...(signal ? { signal } : {}),
       });
-    } catch (err) {
-      // An aborted request is the caller's doing, not an unreachable daemon.
-      if (i.signal?.aborted) throw i.signal.reason;
-      throw new ForgeUnreachableError(baseUrl || 'this page', err);
-    }
-    if (!res.ok) throw new ForgeHttpError(res.status, res.statusText, await res.text().catch(() => ''));
-    if (route.response === 'binary') return new Uint8Array(await res.arrayBuffer()) as RouteResponse<N>;
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new ForgeProtocolError(`${route.method} ${route.path} answered non-JSON: ${text.slice(0, 200)}`);
-    }
-    const parsed = route.response.safeParse(json);
-    if (!parsed.success) {
-      throw new ForgeProtocolError(
-        `${route.method} ${route.path} answered an unexpected shape: ${parsed.error.message}`,
-      );
-    }
-    return parsed.data as RouteResponse<N>;
+      return {
+        status: res.status,
+        statusText: res.statusText,
+        text: () => res.text(),
+        bytes: async () => new Uint8Array(await res.arrayBuffer()),
+      };
+    },
+  };
+
+  async function request<N extends RouteName>(name: N, input?: RequestInput<N>): Promise<RouteResponse<N>> {
+    const route = routes[name];
+    const i = (input ?? {}) as { body?: unknown; form?: FormData; signal?: AbortSignal };
+    const call = {
+      method: route.method,
+      path: route.path,
+      body: 'body' in route && route.body !== undefined,
+      binary: route.response === 'binary',
+    };
+    const answer = await callRoute(
+      caller,
+      call,
+      {
+        url: url(name, input as never),
+        json: i.body,
+        ...(i.form ? { payload: { body: i.form } } : {}),
+        ...(i.signal ? { signal: i.signal } : {}),
+      },
+      (json) => {
+        if (route.response === 'binary') return { success: true, data: json };
+        const parsed = route.response.safeParse(json);
+        return parsed.success ? parsed : { success: false, message: parsed.error.message };
+      },
+    );
+    return answer as RouteResponse<N>;
   }
 
   return {

@@ -132,19 +132,32 @@ export const endState = (status: FinishedStatus): BuildState => finalState(statu
  * missed some messages may jump ahead this way; a stale message, which would move a build back,
  * never can.
  */
-export function canReach(from: BuildState, to: BuildState): boolean {
+export const canReach = (from: BuildState, to: BuildState): boolean => pathBetween(from, to) !== null;
+
+/**
+ * The shortest way from `from` to `to` along the machine's edges: the states entered, `to` last
+ * (empty when they are the same state), or null when `to` cannot be reached.
+ */
+export function pathBetween(from: BuildState, to: BuildState): BuildState[] | null {
   const target = key(to);
+  if (key(from) === target) return [];
+  const cameFrom = new Map<string, { state: BuildState; prev: string }>();
   const seen = new Set<string>([key(from)]);
   const queue: BuildState[] = [from];
   while (queue.length > 0) {
-    for (const next of BUILD_TRANSITIONS.get(key(queue.shift()!)) ?? []) {
+    const at = queue.shift()!;
+    for (const next of BUILD_TRANSITIONS.get(key(at)) ?? []) {
       const k = key(next);
-      if (k === target) return true;
-      if (!seen.has(k)) {
-        seen.add(k);
-        queue.push(next);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      cameFrom.set(k, { state: next, prev: key(at) });
+      if (k === target) {
+        const path: BuildState[] = [];
+        for (let step = cameFrom.get(k); step; step = cameFrom.get(step.prev)) path.unshift(step.state);
+        return path;
       }
+      queue.push(next);
     }
   }
-  return false;
+  return null;
 }

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseSyml } from '@yarnpkg/parsers';
 
 /**
  * What a lockfile records about each package: `name@version` → the integrity the package manager
  * checked the tarball against (SRI, "sha512-<base64>"), and the lockfile it came from. Read as text
- * for the four lockfiles Forge installs from; Yarn Berry's own checksums are not SRI and are left
- * out. Only the fields an SBOM needs; the installed tree gives the rest.
+ * for the four lockfiles Forge installs from. Yarn Berry's checksums are not SRI (a hash of the zip
+ * Yarn repacks, not of the registry's tarball): its packages are listed with an empty integrity.
+ * Only the fields an SBOM needs; the installed tree gives the rest.
  */
 export interface LockfileIntegrity {
   file: string | null;
@@ -52,8 +54,32 @@ function fromPnpmLock(text: string, into: Map<string, string>): void {
   }
 }
 
+/**
+ * yarn.lock v2+ (Yarn Berry): syml, read by Yarn's own parser. Each entry's `resolution` names the
+ * package and where it came from (`clsx@npm:2.1.1`); the project's workspaces and patched copies
+ * (whose unpatched package has an entry of its own) are not packages of the tree.
+ */
+function fromBerryLock(text: string, into: Map<string, string>): void {
+  const lock = parseSyml(text) as Record<string, { version?: unknown; resolution?: unknown }>;
+  for (const [key, entry] of Object.entries(lock)) {
+    if (key === '__metadata' || typeof entry !== 'object' || entry === null) continue;
+    const { version, resolution } = entry;
+    if (typeof version !== 'string' || typeof resolution !== 'string') continue;
+    const at = resolution.indexOf('@', 1);
+    if (at <= 0) continue;
+    const protocol = resolution.slice(at + 1).split(':', 1)[0];
+    if (protocol === 'workspace' || protocol === 'patch' || protocol === 'portal' || protocol === 'link')
+      continue;
+    into.set(`${resolution.slice(0, at)}@${version}`, '');
+  }
+}
+
 /** yarn.lock v1: a block of specs, then `version "x"` and `integrity sha512-…`. */
 function fromYarnLock(text: string, into: Map<string, string>): void {
+  if (/^__metadata:/m.test(text)) {
+    fromBerryLock(text, into);
+    return;
+  }
   for (const block of text.split(/\n(?=\S)/)) {
     const head = /^"?((?:@[^@/"\s]+\/)?[^@"\s]+)@/.exec(block);
     const version = /\n\s+version:?\s+"?([^"\s]+)"?/.exec(block);
@@ -83,7 +109,8 @@ const READERS: Array<[string, (text: string, into: Map<string, string>) => void]
 export const LOCKFILE_NAMES: readonly string[] = READERS.map(([name]) => name);
 
 /**
- * What the text of the lockfile called `name` records (`name@version` → integrity), read by the
+ * What the text of the lockfile called `name` records (`name@version` → integrity, empty when the
+ * lockfile records no SRI), read by the
  * same readers as readLockfileIntegrity; null when Forge reads no lockfile of that name or it does
  * not parse.
  */

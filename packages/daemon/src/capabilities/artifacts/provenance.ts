@@ -7,7 +7,7 @@ export interface ProvenanceInput {
   buildId: string;
   /** The artifact ZIP's name and sha256 (hex): the statement's subject. */
   artifact: { name: string; sha256: string };
-  /** Forge's source digest (tree and plan, engine/pipeline.ts sourceHash). */
+  /** Forge's source digest (tree and plan, engine/source-hash.ts). */
   sourceHash: string;
   /** sha256 of the reproducible source ZIP stored with the build (what --rebuild builds again). */
   sourceZipSha256: string;

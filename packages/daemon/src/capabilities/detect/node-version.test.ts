@@ -1,6 +1,6 @@
 import { blueprintLines, type Toolchain } from '@forge/shared';
 import { describe, expect, it } from 'vitest';
-import { probableCauseOf } from '../../engine/pipeline.ts';
+import { probableCauseOf } from '../../engine/diagnose-failure.ts';
 import { DecisionLog } from './decisions.ts';
 import { detectBlueprint } from './detect-blueprint.ts';
 import { miseNode } from './node-sources.ts';

@@ -3,7 +3,13 @@ export { runStage, type StageEnv } from './run-stage.ts';
 export { extractStage, type ExtractInput } from './extract.ts';
 export { detectStage } from './detect.ts';
 export { cacheStage, type CacheInput } from './cache.ts';
-export { toolchainStage, withProvided, type ProvisionedTool, type ProvisionedTools } from './toolchain.ts';
+export {
+  toolchainStage,
+  withProvided,
+  withToolPath,
+  type ProvisionedTool,
+  type ProvisionedTools,
+} from './toolchain.ts';
 export { installStage } from './install.ts';
 export { buildStage } from './build.ts';
 export { testStage, TEST_TIMEOUT_MS, TEST_TAIL_LINES } from './test.ts';

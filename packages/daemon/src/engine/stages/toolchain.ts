@@ -14,6 +14,7 @@ import type { Logger } from '../../logging/logger.ts';
 import { readNodeRequirement, toolCandidate, withToolNeed } from '../../capabilities/detect/node-version.ts';
 import {
   parsePackageManagerField,
+  pathWith,
   provideNode,
   provisionToolchain,
   ToolchainError,
@@ -89,6 +90,26 @@ export function withProvided(bp: Blueprint, tools: ProvisionedTools | null): Blu
     ...bp,
     ...(bp.toolchain && tools.tool ? { toolchain: { ...bp.toolchain, version: tools.tool.version } } : {}),
     ...(tools.requirement ? { node: tools.requirement } : {}),
+  };
+}
+
+/**
+ * The plan with the provided toolchains first on PATH for every command, in the order given: Node's
+ * bin before the package manager's, so its shims (#!/usr/bin/env node) run on that Node.
+ */
+export function withToolPath(
+  bp: Blueprint,
+  binDirs: readonly string[],
+  toolEnv: Readonly<Record<string, string>> = {},
+): Blueprint {
+  if (binDirs.length === 0 && Object.keys(toolEnv).length === 0) return bp;
+  return {
+    ...bp,
+    env: {
+      ...bp.env,
+      ...toolEnv,
+      ...(binDirs.length > 0 ? { PATH: pathWith(binDirs, bp.env.PATH ?? process.env.PATH ?? '') } : {}),
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export interface HistoryDeps {
   settings: () => Settings;
   broadcast: (message: ServerMessage) => void;
   logger: Logger;
+  /** Whether a rolled-back server app runs in the sandbox (as builds' previews do). */
+  sandbox?: boolean;
 }
 
 /** A project's kept builds and the switch back to one of them (docs/artifacts.md). */

@@ -7,11 +7,12 @@ import {
   type Blueprint,
   type Build,
   type NodeRequirement,
-  type Rebuild,
+  Rebuild,
   type RebuildBody,
   type Settings,
 } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
+import type { Store } from '../../store/store.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { discardDir } from '../../fs/moves.ts';
@@ -20,9 +21,8 @@ import { builtOutput } from '../../capabilities/checks/built-output.ts';
 import { runCommand } from '../../capabilities/exec/index.ts';
 import { buildIn } from '../../engine/stages/build.ts';
 import { installIn } from '../../engine/stages/install.ts';
-import { toolchainStage, withProvided } from '../../engine/stages/toolchain.ts';
+import { toolchainStage, withProvided, withToolPath } from '../../engine/stages/toolchain.ts';
 import type { BuildFailure, StageContext } from '../../engine/stages/types.ts';
-import { withToolPath } from '../../engine/pipeline.ts';
 import { withSourceDateEpoch } from '../../capabilities/artifacts/build-epoch.ts';
 import { compareArtifacts } from '../../capabilities/artifacts/compare.ts';
 import { packArtifact, sha256File } from '../../capabilities/artifacts/pack.ts';
@@ -40,12 +40,14 @@ export interface RebuildDeps {
   logger: Logger;
   settings: () => Settings;
   sandbox: boolean;
+  /** Where each rebuild's answer is kept, so it is answered after a restart. */
+  store: Pick<Store, 'db'>;
 }
 
 /** Lines of a rebuild's log its answer carries (the end, where a failure is). */
 const LOG_TAIL = 60;
-/** Finished rebuilds answered by id; older ones are forgotten. */
-const KEEP_FINISHED = 20;
+/** Finished rebuilds kept in the store, answered by id; older ones are forgotten. */
+const KEEP_FINISHED = 100;
 
 interface Job {
   state: Rebuild;
@@ -127,8 +129,10 @@ export function pinnedPlan(bp: Blueprint, node: string | null): Blueprint {
  */
 export function createRebuilds(deps: RebuildDeps) {
   const { layout, logger } = deps;
+  /** The rebuilds running in this process; finished ones are answered from the store. */
   const jobs = new Map<string, Job>();
   const toolchain = toolchainStage({ layout, logger });
+  const kept = keptRebuilds(deps.store);
 
   /** Every kept record, the named build's first. */
   function keptRecords(buildId: string): Kept[] {
@@ -301,7 +305,8 @@ export function createRebuilds(deps: RebuildDeps) {
       );
     } catch (err) {
       job.state.status = 'failed';
-      if (err instanceof CannotRebuild) job.state.error = { code: err.code, message: err.message };
+      if (job.controller.signal.aborted) job.state.error = interrupted();
+      else if (err instanceof CannotRebuild) job.state.error = { code: err.code, message: err.message };
       else {
         logger.error({ err, rebuild: job.state.id }, 'a verification rebuild failed');
         job.state.error = {
@@ -313,17 +318,17 @@ export function createRebuilds(deps: RebuildDeps) {
     } finally {
       job.state.finishedAt = new Date().toISOString();
       discardDir(scratch, layout.tmpDir);
+      try {
+        kept.save(answer(job));
+      } catch (err) {
+        // The store closed under it (shutdown): the next start records it as interrupted.
+        logger.warn({ err, rebuild: job.state.id }, 'a verification rebuild could not be stored');
+      }
+      jobs.delete(job.state.id);
     }
   }
 
   const answer = (job: Job): Rebuild => ({ ...job.state, log: job.log.slice(-LOG_TAIL) });
-
-  function forgetOld(): void {
-    const finished = [...jobs.values()].filter((j) => j.state.finishedAt !== null);
-    for (const old of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) {
-      jobs.delete(old.state.id);
-    }
-  }
 
   return {
     /** Start a rebuild of the source a verified statement names; 404 REBUILD_SOURCE_NOT_KEPT at once when it is not kept. */
@@ -351,8 +356,8 @@ export function createRebuilds(deps: RebuildDeps) {
         done: Promise.resolve(),
         controller: new AbortController(),
       };
-      forgetOld();
       jobs.set(id, job);
+      kept.save(answer(job));
       job.done = execute(job, found);
       return answer(job);
     },
@@ -360,7 +365,11 @@ export function createRebuilds(deps: RebuildDeps) {
     /** A rebuild by id; with `waitMs`, once it has finished or that long has passed. */
     async get(id: string, waitMs = 0): Promise<Rebuild> {
       const job = jobs.get(id);
-      if (!job) throw new ForgeError('REBUILD_NOT_FOUND', `There is no verification rebuild "${id}".`);
+      if (!job) {
+        const stored = kept.get(id);
+        if (!stored) throw new ForgeError('REBUILD_NOT_FOUND', `There is no verification rebuild "${id}".`);
+        return stored;
+      }
       if (waitMs > 0 && job.state.finishedAt === null) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
@@ -384,3 +393,62 @@ export function createRebuilds(deps: RebuildDeps) {
 }
 
 export type Rebuilds = ReturnType<typeof createRebuilds>;
+
+const interrupted = (): NonNullable<Rebuild['error']> => ({
+  code: 'REBUILD_INTERRUPTED',
+  message: 'The daemon stopped while this rebuild ran: it did not finish. Run forge verify --rebuild again.',
+});
+
+/**
+ * The rebuilds' answers in the store (one JSON row each, the newest KEEP_FINISHED), so one is
+ * answered after a restart. Opening it records every rebuild left running by a daemon that stopped
+ * (a crash, a kill: a clean stop records its own) as interrupted.
+ */
+function keptRebuilds(store: Pick<Store, 'db'>) {
+  const db = store.db;
+  const stmt = {
+    upsert: db.prepare<[string, string, string | null, string]>(
+      `INSERT INTO verification_rebuilds (id, started_at, finished_at, state) VALUES (?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET finished_at = excluded.finished_at, state = excluded.state`,
+    ),
+    get: db.prepare<[string], { state: string }>('SELECT state FROM verification_rebuilds WHERE id = ?'),
+    unfinished: db.prepare<[], { id: string; state: string }>(
+      'SELECT id, state FROM verification_rebuilds WHERE finished_at IS NULL',
+    ),
+    prune: db.prepare<[number]>(
+      `DELETE FROM verification_rebuilds WHERE finished_at IS NOT NULL AND id NOT IN (
+         SELECT id FROM verification_rebuilds WHERE finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT ?)`,
+    ),
+  };
+  const parse = (state: string): Rebuild | null => {
+    const parsed = Rebuild.safeParse(JSON.parse(state));
+    return parsed.success ? parsed.data : null;
+  };
+  const save = (rebuild: Rebuild): void => {
+    stmt.upsert.run(rebuild.id, rebuild.startedAt, rebuild.finishedAt, JSON.stringify(rebuild));
+    if (rebuild.finishedAt) stmt.prune.run(KEEP_FINISHED);
+  };
+  const now = new Date().toISOString();
+  for (const row of stmt.unfinished.all()) {
+    const rebuild = parse(row.state);
+    const error = interrupted();
+    if (!rebuild) {
+      db.prepare('DELETE FROM verification_rebuilds WHERE id = ?').run(row.id);
+      continue;
+    }
+    save({
+      ...rebuild,
+      status: 'failed',
+      error,
+      finishedAt: now,
+      log: [...rebuild.log, `${error.code}: ${error.message}`].slice(-LOG_TAIL),
+    });
+  }
+  return {
+    save,
+    get: (id: string): Rebuild | null => {
+      const row = stmt.get.get(id);
+      return row ? parse(row.state) : null;
+    },
+  };
+}

@@ -20,7 +20,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { BlueprintError, detectBlueprint } from '../../capabilities/detect/index.ts';
 import { runCommand } from '../../capabilities/exec/index.ts';
 import { installKey, readInstallKey } from '../../engine/install-cache.ts';
-import { sourceHash } from '../../engine/pipeline.ts';
+import { sourceHash } from '../../engine/source-hash.ts';
 import { formatSize, type HealthBot } from '../health/health-bot.ts';
 import { currentProject } from '../projects/projects.ts';
 import type { CoreServices } from '../services.ts';

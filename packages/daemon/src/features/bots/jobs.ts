@@ -4,7 +4,7 @@ import { DAEMON_LOG_FILE, LOG_DIR } from '@forge/shared';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { INSTALL_KEY_FILE, installKey, readInstallKey } from '../../engine/install-cache.ts';
-import { sourceHash } from '../../engine/pipeline.ts';
+import { sourceHash } from '../../engine/source-hash.ts';
 import { projectAsked } from '../projects/projects.ts';
 import type { CoreServices, FeatureHandle } from '../services.ts';
 

@@ -24,7 +24,9 @@ import type { PreviewRegistry } from '../../capabilities/preview/preview-registr
 import { inspectArchive } from '../uploads/inspect-archive.ts';
 import { createSlots } from '../../engine/fleet/slots.ts';
 import { BuildRun } from '../../engine/build-run.ts';
-import { createPipeline, type FixRequest, type PlanOutcome } from '../../engine/pipeline.ts';
+import { createPipeline } from '../../engine/pipeline.ts';
+import type { BuildSource, FixRequest } from '../../engine/context.ts';
+import { endCancelled, endFailed, endInterrupted } from '../../engine/endings.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { RepairJournal } from '../../capabilities/repair/journal.ts';
 import { inProcessQueue, type JobQueue } from '../../engine/job-queue.ts';
@@ -55,8 +57,9 @@ const INTERRUPTED_MESSAGE = 'The Forge daemon stopped while this build was runni
 /**
  * Builds: uploads, rebuilds, cancel, supersede, recovery after a crash. One build per project at a
  * time: a newer upload or build of the same project cancels the older one ("superseded"). The
- * engine (pipeline.ts) runs each build; this service decides which builds run and answers the
- * routes. It never sets a build's status or stage itself: `BuildRun.to()` does.
+ * engine (engine/pipeline.ts) runs each build; this service decides which builds run and answers
+ * the routes. It never writes a build's record itself: its `BuildRun` does, and builds end through
+ * engine/endings.ts.
  */
 export function createBuildService(deps: BuildServiceDeps) {
   const { layout, repo, logger } = deps;
@@ -131,20 +134,11 @@ export function createBuildService(deps: BuildServiceDeps) {
 
   /** End a build that has not started running (refused upload, superseded before it began). */
   function endBeforeStart(run: BuildRun, err: unknown): void {
-    if (run.finished) return;
-    if (run.signal.aborted) {
-      const reason = run.cancelReason ?? 'user';
-      run.end('cancelled', {
-        cancelReason: reason,
-        error: { code: 'CANCELLED', message: `The build was cancelled (${reason}).` },
-      });
-      return;
-    }
+    if (run.signal.aborted) return endCancelled(run);
     const known = asDiskFull(err, 'Receiving the upload');
     const forge = known instanceof ForgeError ? known : null;
     const message = forge ? forge.message : `Upload failed: ${(err as Error).message}`;
-    run.log('ExtractBot', 'error', message);
-    run.end('failed', { error: { code: forge?.code ?? 'INTERNAL', message } });
+    endFailed(run, 'ExtractBot', { code: forge?.code ?? 'INTERNAL', message });
   }
 
   /**
@@ -158,10 +152,6 @@ export function createBuildService(deps: BuildServiceDeps) {
     if (newer && newer !== run && !newer.finished) return;
     if (!fs.existsSync(layout.projectDir(name))) repo.deleteProject(name);
   }
-
-  /** Run a build in the background, answering the caller once its plan (or its wait) is known. */
-  const start = (run: BuildRun, source: Parameters<typeof pipeline.run>[1]): Promise<PlanOutcome> =>
-    new Promise((resolve) => void queue.run(run, source, resolve));
 
   return {
     /** Called when an upload starts streaming: the build exists in the store from its first byte. */
@@ -178,8 +168,7 @@ export function createBuildService(deps: BuildServiceDeps) {
       const run = begin(projectName, opts.noCache);
       if (opts.tests) run.record({ testsOption: opts.tests });
       if (opts.app !== undefined) chooseApp(projectName, opts.app);
-      if (opts.rapid)
-        deps.broadcast({ type: 'rapid-build-start', projectName, buildId: run.id, stage: 'starting' });
+      if (opts.rapid) run.announceRapidStart();
       run.log('ExtractBot', 'info', `Receiving ${fileName} as project "${projectName}".`);
       return run;
     },
@@ -212,7 +201,10 @@ export function createBuildService(deps: BuildServiceDeps) {
         forgetRefused(run);
         throw err;
       }
-      const outcome = await start(run, { kind: 'upload', zipPath });
+      const source: BuildSource = { kind: 'upload', zipPath };
+      void queue.run(run, source);
+      // The answer waits for the build to say where it stands: planned, queued, or refused.
+      const outcome = await run.planned;
       const answer = (hasPackageJson: boolean, status: 'queued' | 'running'): UploadResult => ({
         projectName: name,
         builderBots: [...DEFAULT_BUILDER_BOTS],
@@ -331,9 +323,7 @@ export function createBuildService(deps: BuildServiceDeps) {
       const stale = active.filter((a) => !kept.has(a.build.id));
       for (const { build, pids } of stale) {
         for (const pid of pids) killProcessGroup(pid, 'SIGKILL');
-        const run = new BuildRun(runDeps, build);
-        run.log('SYSTEM', 'error', INTERRUPTED_MESSAGE);
-        run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: INTERRUPTED_MESSAGE } });
+        endInterrupted(new BuildRun(runDeps, build), INTERRUPTED_MESSAGE);
       }
       for (const { name, pid } of repo.previewPids()) {
         killProcessGroup(pid, 'SIGKILL');

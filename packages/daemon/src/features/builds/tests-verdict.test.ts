@@ -2,7 +2,7 @@ import { testsVerdict, type Build, type Blueprint, type TestReport } from '@forg
 import { makeBlueprint } from '@forge/testing';
 import { describe, expect, it } from 'vitest';
 
-// The verdict the engine records when a build ends (pipeline.ts' complete) and every client shows.
+// The verdict the engine records when a build ends (engine/endings.ts' complete) and every client shows.
 const bp = makeBlueprint({ test: ['npm', 'run', 'test'] });
 const report = (over: Partial<TestReport>): TestReport => ({
   ran: true,

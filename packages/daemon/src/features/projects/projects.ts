@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ProjectKind } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
+import { rolledBackTree } from '../../capabilities/artifacts/rolled-back.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 
@@ -20,10 +21,15 @@ export function artifactDirOf(
   layout: HomeLayout,
   name: string,
   kind: ProjectKind | null | undefined,
+  buildId?: string | null,
 ): string | null {
   if (!kind) return null;
-  // A plain static site and a server app ship their sources; a built site ships its output.
-  const dir = kind === 'static-build' ? layout.outputDir(name) : layout.projectDir(name);
+  // A plain static site and a server app ship their sources (or, rolled back, the earlier build's
+  // tree); a built site ships its output.
+  const dir =
+    kind === 'static-build'
+      ? layout.outputDir(name)
+      : (rolledBackTree(layout, name, buildId) ?? layout.projectDir(name));
   return fs.existsSync(dir) ? dir : null;
 }
 
@@ -31,7 +37,7 @@ export function artifactDirOf(
 export function artifactDir(deps: ProjectStore, name: string): string | null {
   const output = deps.repo.project(name)?.output;
   if (!output) return null;
-  return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind);
+  return artifactDirOf(deps.layout, name, deps.repo.get(output.buildId)?.blueprint?.kind, output.buildId);
 }
 
 /** Refuse a name that is not an uploaded project with its files (404 PROJECT_NOT_FOUND). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DsseEnvelope, InTotoStatement } from '@forge/shared';
+import { DsseEnvelope, InTotoStatement, type Blueprint } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { ForgeError } from '../../http/forge-error.ts';
@@ -14,6 +14,7 @@ import {
 } from '../../capabilities/artifacts/record.ts';
 import { loadSigningKey, signEnvelope } from '../../capabilities/artifacts/signing.ts';
 import { zipDirToFile } from '../../capabilities/artifacts/zip-dir.ts';
+import { keepFailedSource } from '../../capabilities/artifacts/failed-source.ts';
 
 /**
  * A build run by a `forge worker` records its artifact, SBOM, source ZIP and provenance in the
@@ -107,4 +108,19 @@ export async function receiveArtifactRecord(
   } finally {
     discardDir(scratch, layout.tmpDir);
   }
+}
+
+/**
+ * Coordinator: keep the source of a worker's failed build, for "why is it red now?" (features/why-red).
+ * The worker keeps its own copy in its FORGE_HOME, out of the coordinator's reach; the coordinator
+ * still has the tree the worker built: the project's files here are the ones it served the worker
+ * (GET …/source), with the files the worker's repairs changed applied on their way back, which the
+ * worker sends before it reports the end. Kept the same way as a local failed build's source.
+ */
+export function keepWorkerFailedSource(
+  layout: HomeLayout,
+  build: { id: string; projectName: string },
+  blueprint: Blueprint | null,
+): Promise<boolean> {
+  return keepFailedSource(layout, build.projectName, build.id, blueprint);
 }

@@ -20,12 +20,15 @@ import type { Logger } from '../../logging/logger.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { redactQueueUrl } from '../../config/load-config.ts';
 import type { BuildRun } from '../../engine/build-run.ts';
-import type { BuildSource, FixRequest, Pipeline, PlanOutcome } from '../../engine/pipeline.ts';
+import type { Pipeline } from '../../engine/pipeline.ts';
+import type { BuildSource, FixRequest } from '../../engine/context.ts';
+import { endCancelled, endFailed, endInterrupted } from '../../engine/endings.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { JobQueue } from '../../engine/job-queue.ts';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { PROJECT_RESULT_STEPS } from '../../engine/stages/types.ts';
 import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
+import { keepWorkerFailedSource } from './artifact-transfer.ts';
 
 /** A worker not heard from for this long is shown lost. */
 export const WORKER_QUIET_MS = 10_000;
@@ -39,12 +42,14 @@ const ENQUEUE_TIMEOUT_MS = 10_000;
 /** How often the coordinator looks for quiet workers. */
 const SWEEP_MS = 2_000;
 
-/** /ws messages a worker's build may send; the rest (fleet, chat, settings) are the coordinator's own. */
+/**
+ * /ws messages of a worker's build relayed here; the rest (fleet, chat, settings) are the
+ * coordinator's own, and the machine's (build-stage, build-finished) are made by `BuildRun.mirror()`
+ * from the worker's record.
+ */
 const RELAYED = new Set<ServerMessage['type']>([
   'build-output',
   'build-error',
-  'build-stage',
-  'build-finished',
   'bot-assigned',
   'rapid-build-start',
   'build_complete',
@@ -207,17 +212,8 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
     const { run } = remote;
     if (run.finished) return;
     remote.endedHere = true;
-    if (run.signal.aborted) {
-      const reason = run.cancelReason ?? 'user';
-      run.log('SYSTEM', 'warn', `The build was cancelled (${reason}).`);
-      run.end('cancelled', {
-        cancelReason: reason,
-        error: { code: 'CANCELLED', message: `The build was cancelled (${reason}).` },
-      });
-    } else {
-      run.log('SYSTEM', 'error', why);
-      run.end('interrupted', { error: { code: 'BUILD_INTERRUPTED', message: why } });
-    }
+    if (run.signal.aborted) endCancelled(run);
+    else endInterrupted(run, why);
     if (remote.worker) setRunning(remote.worker, run.id, false);
   }
 
@@ -357,33 +353,25 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
   const jobQueue: JobQueue = {
     kind: 'bullmq',
 
-    async run(
-      run: BuildRun,
-      source: BuildSource,
-      planned: (o: PlanOutcome) => void = () => {},
-    ): Promise<Build> {
-      if (source.kind === 'upload' && !(await deps.pipeline.extractForQueue(run, source.zipPath, planned))) {
+    // What an upload answers is the run's `planned` event, as in process: queued once the job is in
+    // Redis, refused when the build ends first (a refused archive, a cancel, Redis out of reach).
+    async run(run: BuildRun, source: BuildSource): Promise<Build> {
+      if (source.kind === 'upload' && !(await deps.pipeline.extractForQueue(run, source.zipPath))) {
         return run.done;
       }
       const fix = source.kind === 'rebuild' ? (source.fix ?? null) : null;
       const remote = follow(run, run.id, fix, null);
       if (run.signal.aborted) {
         endHere(remote, '');
-        planned({
-          kind: 'refused',
-          failure: { status: 'cancelled', code: 'CANCELLED', message: 'The build was cancelled.' },
-        });
         return run.done;
       }
       try {
         await enqueue(run, run.id);
         run.log('SYSTEM', 'info', 'Queued for a worker.');
-        planned({ kind: 'queued' });
+        run.plan({ kind: 'queued' });
       } catch (err) {
         const message = `The build could not be queued: ${(err as Error).message}`;
-        run.log('SYSTEM', 'error', message);
-        run.end('failed', { error: { code: 'QUEUE_UNAVAILABLE', message } });
-        planned({ kind: 'refused', failure: { status: 'failed', code: 'QUEUE_UNAVAILABLE', message } });
+        endFailed(run, 'SYSTEM', { code: 'QUEUE_UNAVAILABLE', message });
       }
       return run.done;
     },
@@ -508,7 +496,7 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
       return { dir, projectName: run.projectName };
     },
 
-    events(buildId: string, body: JobEventsBody): WorkerOrders {
+    async events(buildId: string, body: JobEventsBody): Promise<WorkerOrders> {
       const remote = remoteOf(buildId, body.worker);
       workerState(body.worker).lastSeen = now();
       const { run } = remote;
@@ -539,16 +527,17 @@ export function createRemoteQueue(deps: RemoteQueueDeps) {
           return id ? { ...r, id } : r;
         });
       const record = body.record ? { ...body.record, repairs: mapRepairs(body.record.repairs) } : null;
-      const relayed = messages.map((m) =>
-        m.type === 'build-finished' && m.repairs ? { ...m, repairs: mapRepairs(m.repairs) } : m,
-      );
       if (remote.fix && record && isFinished(record.status)) {
         // `forge fix` is answered with what was made before the build is seen to end.
         remote.fix.onApplied(record.repairs.filter((r) => r.status === 'applied' && r.buildId === run.id));
         remote.fix = null;
       }
+      if (record && !run.finished && (record.status === 'failed' || record.status === 'timed-out')) {
+        // Kept before the end is relayed, as a local build's is (artifact-transfer.ts).
+        await keepWorkerFailedSource(layout, { id: run.id, projectName: run.projectName }, record.blueprint);
+      }
       const stepsBefore = run.snapshot().steps;
-      run.mirror({ record, logs: body.logs, messages: relayed });
+      run.mirror({ record, logs: body.logs, messages });
       const after = run.snapshot();
       showSteps(run, body.worker, stepsBefore, after.steps);
       if (after.status === 'succeeded' && after.sourceHash) {

@@ -243,7 +243,8 @@ const listOf = (versions: Set<string>): string =>
     .sort((a, b) => (semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : a.localeCompare(b)))
     .join(', ');
 
-function compareLockfiles(
+/** The packages of the two builds' lockfiles (in each plan's install folder): added, removed, changed. */
+export function compareLockfiles(
   beforeFiles: Map<string, SourceEntry>,
   greenBp: Blueprint | null,
   afterFiles: Map<string, SourceEntry>,

@@ -62,4 +62,15 @@ describe('parseUnifiedDiff', () => {
     ]);
     expect(parseUnifiedDiff('')).toEqual([]);
   });
+
+  it('reads a diff cut short (why-red sends at most MAX_DIFF_LINES of one) line by line', () => {
+    // Its hunk header promises more lines than follow: jsdiff's parsePatch refuses such a diff
+    // (docs/decisions.md), this reader shows what is there.
+    const cut = ['--- a/x.js', '+++ b/x.js', '@@ -1,40 +1,40 @@', ' a', '-b', '+B'].join('\n');
+    expect(parseUnifiedDiff(cut).slice(2)).toEqual([
+      { kind: 'context', text: 'a', oldLine: 1, newLine: 1 },
+      { kind: 'remove', text: 'b', oldLine: 2 },
+      { kind: 'add', text: 'B', newLine: 2 },
+    ]);
+  });
 });

@@ -27,7 +27,9 @@ const filePath = (header: string): string => {
 /**
  * The lines of a unified diff, classified. File headers (`--- a/x`, `+++ b/x`) collapse into one
  * `file` line naming the file; `diff --git` / `index` lines are dropped; "\ No newline at end of
- * file" is a `note`. Text that is not a diff at all comes back as context lines, never lost.
+ * file" is a `note`. Text that is not a diff at all comes back as context lines, never lost. Not
+ * jsdiff's parsePatch: it refuses a hunk with fewer lines than its header says, and the diffs of
+ * why-red are cut at MAX_DIFF_LINES (docs/decisions.md).
  */
 export function parseUnifiedDiff(diff: string): DiffLine[] {
   const out: DiffLine[] = [];

@@ -17,6 +17,8 @@ const FINAL_DELIVERY_MS = 15 * 60_000;
  * 100 ms: each post carries what happened since the last one (the record as it is now), so a post
  * retried after a lost answer repeats nothing the coordinator keeps twice (it skips seqs it has).
  * While the coordinator is unreachable (restarting) everything waits and goes with the next post.
+ * The coordinator's `BuildRun.mirror()` makes the build's moves itself from the record; the
+ * `build-stage` messages sent along only say where in the stream of messages each move stood.
  */
 export class Forwarder {
   #record: Build | null = null;

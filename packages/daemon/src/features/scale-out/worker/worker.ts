@@ -24,6 +24,7 @@ import { createLogArchive } from '../../../engine/log-archive.ts';
 import { BuildRun } from '../../../engine/build-run.ts';
 import { createSlots } from '../../../engine/fleet/slots.ts';
 import { createPipeline } from '../../../engine/pipeline.ts';
+import { endFailed } from '../../../engine/endings.ts';
 import { createRepairJournal } from '../../../capabilities/repair/journal.ts';
 import {
   createPreviewRegistry,
@@ -296,7 +297,6 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       logger,
       settings: () => settings,
       sandbox: opts.sandbox ?? true,
-      broadcast,
       // BullMQ hands out at most `concurrency` jobs; the lane never makes one wait.
       lane: createSlots(() => Number.MAX_SAFE_INTEGER),
       journal: createRepairJournal(store),
@@ -415,8 +415,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         } catch (err) {
           fs.rmSync(zipPath, { force: true });
           const message = `Worker ${name} could not fetch the project from the coordinator: ${(err as Error).message}`;
-          run.log('SYSTEM', 'error', message);
-          run.end('failed', { error: { code: 'INTERNAL', message } });
+          endFailed(run, 'SYSTEM', { code: 'INTERNAL', message });
           return 'failed';
         }
         const fix = answer.fix ? { diagnosis: answer.fix, onApplied: () => {} } : undefined;
