@@ -1,62 +1,17 @@
 import { createRequire } from 'node:module';
 import type { WebSocketLike } from '@forge/shared';
 import type * as Ws from 'ws';
-import { resolveGlobals, type GlobalOptions, type ResolvedGlobals } from './context.ts';
-import { daemonEntry, forgePaths, type ForgePaths } from './daemon/paths.ts';
-import type { ListenOptions, StartResult } from './daemon/start.ts';
-import { probeDaemon, type DaemonProbe } from './daemon/state.ts';
-import type { StopResult } from './daemon/stop.ts';
-import { createCliClient, type CliClient } from './http/client.ts';
+import { resolveGlobals, type GlobalOptions } from './context.ts';
+import { daemonEntry, forgePaths } from './daemon/paths.ts';
+import type { StartResult } from './daemon/start.ts';
+import { probeDaemon } from './daemon/state.ts';
+import { createCliClient } from './http/client.ts';
 import { CliError, EXIT, type Output } from './output.ts';
 import { detectTerminal, type Terminal } from './terminal.ts';
+import type { ConnectOptions, Connection, DaemonControl, Deps } from './deps-types.ts';
 
-/**
- * Everything a command's `run` needs from the outside world. It loads no zod: a read command gets
- * its answers through the CLI's own client (http/client.ts); /ws loads the shared client and `ws`
- * when a command asks for a live connection.
- */
-export interface Deps {
-  out: Output;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  globals: ResolvedGlobals;
-  paths: ForgePaths;
-  /** Colours and live progress lines: only on a terminal, never with NO_COLOR or TERM=dumb. */
-  term: Terminal;
-  daemon: DaemonControl;
-  /**
-   * A client for a daemon that answers: --url's, or the local one (started if allowed). `live`:
-   * its `subscribe` works (loads the `ws` package, which only commands that follow builds need).
-   */
-  connect(options?: ConnectOptions): Promise<Connection>;
-  /** A client for a daemon at a known address (forge ci's private daemon), with its own token. */
-  connectTo(baseUrl: string, token: string | undefined, options?: ConnectOptions): Promise<Connection>;
-}
-
-export interface ConnectOptions {
-  live?: boolean;
-}
-
-export interface DaemonControl {
-  probe(): Promise<DaemonProbe>;
-  start(opts: ListenOptions): Promise<StartResult>;
-  stop(): Promise<StopResult>;
-  /** `run` in the foreground with our stdio; resolves with its exit code. */
-  runForeground(opts: ListenOptions & { dev?: boolean }): Promise<number>;
-  /** Any other entry command (print-config) with our stdio; resolves with its exit code. */
-  runEntry(args: string[]): Promise<number>;
-  /**
-   * A long-running entry command (worker) as `runForeground` runs `run`: our stdio, SIGINT/SIGTERM
-   * forwarded, our exit awaits its graceful stop. `env` replaces ours for the child.
-   */
-  runEntryForeground(args: string[], env?: NodeJS.ProcessEnv): Promise<number>;
-}
-
-export interface Connection {
-  client: CliClient;
-  baseUrl: string;
-  token: string | undefined;
-}
+// The types live apart so that modules behind the lazy import() can name them without a cycle.
+export type { ConnectOptions, Connection, DaemonControl, Deps } from './deps-types.ts';
 
 export interface DepsInput {
   out: Output;

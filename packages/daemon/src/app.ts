@@ -1,13 +1,21 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import express, { type Express, type Router } from 'express';
-import { FORGE_VERSION, MAX_JSON_BODY_BYTES, routes, WS_PATH, type DaemonConfigView } from '@forge/shared';
+import {
+  FORGE_VERSION,
+  MAX_JSON_BODY_BYTES,
+  routes,
+  WS_PATH,
+  type DaemonConfigView,
+  type ServerMessage,
+} from '@forge/shared';
 import { DEFAULT_BRAIN_SESSION_MINUTES, type DaemonConfig } from './config/schema.ts';
 import { toConfigView } from './config/load-config.ts';
-import { createHealthService, type HealthService } from './features/health/service.ts';
+import { createHealthService } from './features/health/service.ts';
 import { registerHealthRoutes } from './features/health/routes.ts';
 import { registerConfigRoutes } from './features/config/routes.ts';
-import { createSettingsService, type SettingsService } from './features/settings/service.ts';
+import { createSettingsService } from './features/settings/service.ts';
 import { registerSettingsRoutes } from './features/settings/routes.ts';
 import { apiNotFound, errorMiddleware, notFound } from './http/error-middleware.ts';
 import { ForgeError } from './http/forge-error.ts';
@@ -36,15 +44,15 @@ import {
 } from './features/web-app/serve-web.ts';
 import { debugModeSwitch, redactUrl, type Logger } from './logging/logger.ts';
 import type { Store } from './store/store.ts';
-import type { ServerMessage } from '@forge/shared';
-import { concurrencyOf, createFleet, type Fleet } from './engine/fleet/fleet.ts';
-import { homeLayout, type HomeLayout } from './home-layout.ts';
-import { createBuildRepo, type BuildRepo } from './engine/build-repo.ts';
+import { concurrencyOf, createFleet } from './engine/fleet/fleet.ts';
+import { homeLayout } from './home-layout.ts';
+import { createBuildRepo } from './engine/build-repo.ts';
 import { createLogArchive } from './engine/log-archive.ts';
-import { createBuildService, type BuildService } from './features/builds/service.ts';
+import { createBuildService } from './features/builds/service.ts';
 import { registerBuildRoutes } from './features/builds/routes.ts';
 import { registerArtifactRoutes } from './features/artifacts/routes.ts';
 import { registerRebuildRoutes } from './features/artifacts/rebuild-routes.ts';
+import { createRebuilds } from './features/artifacts/rebuild.ts';
 import { registerWhyRedRoutes } from './features/why-red/routes.ts';
 import { registerHistoryRoutes } from './features/artifacts/history-routes.ts';
 import { pruneHistory } from './engine/artifact-history.ts';
@@ -52,28 +60,40 @@ import { registerQueueRoutes } from './features/scale-out/routes.ts';
 import { registerUploadRoutes } from './features/uploads/routes.ts';
 import { registerProjectRoutes } from './features/projects/routes.ts';
 import { registerBotRoutes } from './features/bots/routes.ts';
-import { createPreviewRegistry, type PreviewRegistry } from './capabilities/preview/preview-registry.ts';
+import { logRotationFromEnv, scheduleLogRotation } from './features/bots/jobs.ts';
+import { createPreviewRegistry } from './capabilities/preview/preview-registry.ts';
 import { createHub, refuseUpgrade, type Hub } from './ws/hub.ts';
-import { createFilesService, type FilesService } from './features/files/service.ts';
+import { createFilesService } from './features/files/service.ts';
 import { registerFileRoutes } from './features/files/routes.ts';
-import { createAutoForge, type AutoForge } from './features/forge/auto-forge.ts';
+import { createAutoForge, type AutoForge } from './features/auto-rebuild/auto-forge.ts';
+import { registerAutoRebuildRoutes } from './features/auto-rebuild/routes.ts';
 import { createFlags } from './store/flags.ts';
-import { registerForgeRoutes } from './features/forge/routes.ts';
-import { registerOperationRoutes } from './features/forge/operations-routes.ts';
+import type { OperationDeps } from './features/assistant/operations.ts';
+import { registerAssistantRoutes } from './features/assistant/routes.ts';
+import { createHealthBot, type HealthBot } from './features/health/health-bot.ts';
+import { createBrain, type Brain } from './features/brain/brain.ts';
 import { registerBrainRoutes } from './features/brain/routes.ts';
+import { createChat, type Chat } from './features/chat/service.ts';
 import { registerChatRoutes } from './features/chat/routes.ts';
+import { createMemoryService, type MemoryService } from './features/memory/service.ts';
 import { registerMemoryRoutes } from './features/memory/routes.ts';
+import { createCodegenService, type CodegenService } from './features/codegen/service.ts';
 import { registerCodegenRoutes } from './features/codegen/routes.ts';
+import { bundledExtensionsDir } from './features/extensions/bundled.ts';
+import { createExtensionService, type ExtensionService } from './features/extensions/service.ts';
 import { registerExtensionRoutes } from './features/extensions/routes.ts';
+import { createIntegrationService, type IntegrationService } from './features/integration/service.ts';
 import { registerIntegrationRoutes } from './features/integration/routes.ts';
 import { registerDynamicRoutes } from './features/dynamic-routes/routes.ts';
+import { createFamilyService, type FamilyService } from './features/family/service.ts';
 import { registerFamilyRoutes } from './features/family/routes.ts';
+import { createPackagingService, type PackagingService } from './features/packaging/service.ts';
 import { registerPackagingRoutes } from './features/packaging/routes.ts';
-import { createRepairService, type RepairService } from './features/repairs/service.ts';
+import { createRepairService } from './features/repairs/service.ts';
 import { registerRepairRoutes } from './features/repairs/routes.ts';
 import { createRepairJournal } from './capabilities/repair/journal.ts';
-import type { ModelClient } from './capabilities/model/types.ts';
 import { createModelClient } from './capabilities/model/openai.ts';
+import type { CoreServices, FeatureHandle } from './features/services.ts';
 
 export interface AppDeps {
   config: Pick<DaemonConfig, 'host' | 'allowedHosts' | 'accessToken' | 'webRoot' | 'home'> &
@@ -98,32 +118,27 @@ export interface AppDeps {
   registerRoutes?: (router: Router, services: AppServices) => void;
 }
 
-export interface AppServices {
-  health: HealthService;
-  settings: SettingsService;
-  fleet: Fleet;
-  builds: BuildService;
-  previews: PreviewRegistry;
-  repo: BuildRepo;
-  layout: HomeLayout;
-  files: FilesService;
+/**
+ * Every service of the daemon, built by createApp before any route is registered. Features are
+ * handed the few they need (their own `XDeps`); tests and `registerRoutes` get them all.
+ */
+export interface AppServices extends CoreServices {
+  /** Auto-Forge: rebuilds a project when its files change (features/auto-rebuild). */
   autoForge: AutoForge;
-  /** RepairBot: proposed and applied repairs, the journal, undo. */
-  repairs: RepairService;
-  /** The language model the user configured (brain.provider), or null: every assistant works without. */
-  model: ModelClient | null;
-  store: Store;
-  logger: Logger;
-  broadcast: (message: ServerMessage) => void;
-  /** Send to one /ws connection (its hello `clientId`); false when it is gone. */
-  sendTo: (clientId: string, message: ServerMessage) => boolean;
+  /** AuthBot: family accounts, tokens, the family chat and audit log; its `require` guards family-only routes. */
+  family: FamilyService;
+  /** MemoryBot's cells, shared by the memory routes and the brain. */
+  memory: MemoryService;
+  /** HealthBot's rounds (started with the app, stopped when it closes). */
+  healthBot: HealthBot;
+  brain: Brain;
+  chat: Chat;
+  codegen: CodegenService;
+  extensions: ExtensionService;
+  integration: IntegrationService;
+  packaging: PackagingService;
   /** The /ws hub: AuthBot signs family connections in and sends them the family chat. */
   familySockets: Pick<Hub, 'setFamilyAuth' | 'sendToFamily'>;
-}
-
-/** What a feature that keeps something running (a timer, a model call) hands back to be closed. */
-export interface FeatureHandle {
-  close?(): void | Promise<void>;
 }
 
 export interface ForgeApp {
@@ -178,21 +193,27 @@ export function createApp(deps: AppDeps): ForgeApp {
   const hub = createHub({ logger, version, policy, ...deps.socket });
   const broadcast = (m: ServerMessage) => hub.broadcast(m);
   const setDebugLogging = debugModeSwitch(logger);
+  const { store } = deps;
+
+  // 1. Every service, each built from the ones before it. Nothing here depends on a route.
   const settings = createSettingsService({
-    store: deps.store,
+    store,
     logger,
     broadcast,
     onChange: (s) => setDebugLogging(s.debugMode),
   });
   setDebugLogging(settings.get().debugMode);
   const layout = homeLayout(deps.config.home);
-  const repo = createBuildRepo(deps.store, {
+  // One repository over the flags table: Auto-Forge's switch, the brain's phrases, the chosen project.
+  const flags = createFlags(store);
+  const repo = createBuildRepo(store, {
     logArchive: createLogArchive(layout.buildLogsDir, layout.tmpDir),
+    flags,
   });
   const fleet = createFleet({ broadcast, maxConcurrent: () => concurrencyOf(settings.get()) });
   const previews = createPreviewRegistry({ logger });
   const sandbox = deps.sandbox ?? true;
-  const journal = createRepairJournal(deps.store);
+  const journal = createRepairJournal(store);
   const builds = createBuildService({
     layout,
     repo,
@@ -205,14 +226,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     journal,
     queueUrl: deps.config.queue?.url ?? null,
   });
-  const autoForge = createAutoForge({
-    flags: createFlags(deps.store),
-    repo,
-    builds,
-    fleet,
-    logger,
-    broadcast,
-  });
+  const autoForge = createAutoForge({ flags, repo, builds, fleet, logger, broadcast });
   const files = createFilesService({
     layout,
     repo,
@@ -222,7 +236,9 @@ export function createApp(deps: AppDeps): ForgeApp {
     starterProject: deps.starterProject ?? true,
   });
   const repairs = createRepairService({ layout, repo, builds, journal, logger, broadcast });
-  const services: AppServices = {
+  const rebuilds = createRebuilds({ builds, layout, logger, settings: settings.get, sandbox, store });
+  const model = createModelClient(deps.config.brain?.provider, logger);
+  const core: CoreServices = {
     health: createHealthService({ version, startedAt: now(), now }),
     settings,
     fleet,
@@ -231,15 +247,85 @@ export function createApp(deps: AppDeps): ForgeApp {
     repo,
     layout,
     files,
-    autoForge,
     repairs,
-    model: createModelClient(deps.config.brain?.provider, logger),
-    store: deps.store,
+    model,
+    store,
     logger,
     broadcast,
     sendTo: (clientId, message) => hub.sendTo(clientId, message),
+  };
+
+  const family = createFamilyService({ store, fleet, logger, now });
+  hub.setFamilyAuth((token, touch) => family.nameOfToken(token, touch));
+  const memory = createMemoryService({ store, fleet, now });
+  const healthBot = createHealthBot(core);
+  const assistant = { ...core, sandbox, healthBot } satisfies OperationDeps;
+  const brain = createBrain({
+    ...core,
+    flags,
+    memory,
+    now,
+    sessionMinutes: deps.config.brain?.sessionMinutes ?? DEFAULT_BRAIN_SESSION_MINUTES,
+  });
+  const chat = createChat({ ...assistant, brain });
+  // Read from `services` at each request, so a test can swap in its own model client.
+  const codegen = createCodegenService({ fleet, logger, model: () => services.model });
+  const extensions = createExtensionService({
+    extensionsDir: path.join(layout.home, 'extensions'),
+    tmpDir: layout.tmpDir,
+    store,
+    fleet,
+    logger,
+    bundledDir: bundledExtensionsDir(),
+  });
+  const integration = createIntegrationService(core);
+  const packaging = createPackagingService({
+    fleet,
+    logger,
+    home: layout.home,
+    version,
+    extensions: () =>
+      extensions
+        .list()
+        .flatMap((e) => (e.version === undefined ? [] : [{ name: e.name, version: e.version }])),
+    onPackaged: (archive, actor) =>
+      family.audit('package', actor, `${archive.name} (${archive.bytes} bytes)`),
+  });
+  const services: AppServices = {
+    ...core,
+    autoForge,
+    family,
+    memory,
+    healthBot,
+    brain,
+    chat,
+    codegen,
+    extensions,
+    integration,
+    packaging,
     familySockets: hub,
   };
+
+  // What keeps running in the background, stopped by close().
+  healthBot.start();
+  // The apps published before this start are served again, in the background.
+  void integration.start();
+  const rotation = logRotationFromEnv();
+  const shutdown = new AbortController();
+  const running: FeatureHandle[] = [
+    scheduleLogRotation(assistant, rotation),
+    rebuilds,
+    { close: () => hub.setFamilyAuth(null) },
+    { close: () => healthBot.stop() },
+    brain,
+    chat,
+    { close: () => shutdown.abort(new Error('The daemon is shutting down.')) },
+    extensions,
+    integration,
+    // A shutdown waits for the archive in progress, so no half-written tmp file is left behind.
+    { close: () => packaging.idle() },
+  ];
+
   const web: WebMode = deps.web ?? { mode: 'static', root: resolveWebRoot(deps.config.webRoot) };
   let closing = false;
   let vite: { close(): Promise<void> } | undefined;
@@ -273,13 +359,15 @@ export function createApp(deps: AppDeps): ForgeApp {
   if (web.mode === 'static') app.use(staticWeb(web.root, webAppFiles));
 
   app.use('/api', wellFormedTarget, jsonBody(MAX_JSON_BODY_BYTES));
+  // 2. The routes, each given what it needs. They only register handlers, so their order is free;
+  // registerNotImplemented comes last so that a real handler always wins.
   const api = express.Router();
-  registerHealthRoutes(api, services);
+  registerHealthRoutes(api, core);
   registerConfigRoutes(api, {
     configView: deps.configView ?? (() => defaultConfigView(deps.config)),
     version,
   });
-  registerSettingsRoutes(api, services);
+  registerSettingsRoutes(api, core);
   registerUploadRoutes(api, { builds, layout });
   registerBuildRoutes(api, { builds, repo });
   registerArtifactRoutes(api, { builds, layout });
@@ -296,32 +384,20 @@ export function createApp(deps: AppDeps): ForgeApp {
   });
   registerProjectRoutes(api, { repo, layout, previews, logger });
   registerFileRoutes(api, { files });
-  registerForgeRoutes(api, { autoForge });
-  registerRepairRoutes(api, services);
-  // IntegrationBot's and PackageBot's services are looked up when a card is pressed, not here.
-  const botJobs = registerBotRoutes(api, { fleet, builds, repo, services });
-  const features: FeatureHandle[] = [
-    botJobs,
-    registerRebuildRoutes(api, {
-      builds,
-      layout,
-      logger,
-      settings: settings.get,
-      sandbox,
-      store: deps.store,
-    }),
-    // First: AuthBot's guard must be in place before the routes it protects are registered.
-    registerFamilyRoutes(api, services, deps),
-    registerOperationRoutes(api, services, deps),
-    registerBrainRoutes(api, services, deps),
-    registerChatRoutes(api, services, deps),
-    registerMemoryRoutes(api, services, deps),
-    registerCodegenRoutes(api, services, deps),
-    registerExtensionRoutes(api, services, deps),
-    registerIntegrationRoutes(api, services, deps),
-    registerPackagingRoutes(api, services, deps),
-  ];
-  registerDynamicRoutes(api, services);
+  registerAutoRebuildRoutes(api, { autoForge });
+  registerRepairRoutes(api, core);
+  registerBotRoutes(api, { ...assistant, integration, packaging, rotation });
+  registerRebuildRoutes(api, { rebuilds });
+  registerFamilyRoutes(api, { family, familySockets: hub });
+  registerAssistantRoutes(api, assistant);
+  registerBrainRoutes(api, { brain, repo, layout });
+  registerChatRoutes(api, { chat, brain, repo, layout });
+  registerMemoryRoutes(api, { memory, family });
+  registerCodegenRoutes(api, { codegen, shutdown: shutdown.signal });
+  registerExtensionRoutes(api, { extensions, family, tmpDir: layout.tmpDir });
+  registerIntegrationRoutes(api, { integration, family, repo, layout });
+  registerPackagingRoutes(api, { packaging, family, logger });
+  registerDynamicRoutes(api, { extensions, integration });
   deps.registerRoutes?.(api, services);
   registerNotImplemented(api);
   app.use(api);
@@ -378,7 +454,7 @@ export function createApp(deps: AppDeps): ForgeApp {
     async close() {
       closing = true;
       autoForge.close();
-      await Promise.all(features.map((f) => f.close?.()));
+      await Promise.all(running.map((f) => f.close?.()));
       await builds.shutdown();
       await Promise.all([hub.close(), vite?.close(), previews.stopAll(), files.close()]);
     },

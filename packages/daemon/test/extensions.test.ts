@@ -10,7 +10,6 @@ import {
   UploadExtensionResponse,
 } from '@forge/shared';
 import { forgeZip, makeZip, S_IFLNK, zeroBomb, type ProjectFiles } from '@forge/testing';
-import { extensionsOf } from '../src/features/extensions/routes.ts';
 import { EXTENSION_CSP } from '../src/features/extensions/server.ts';
 import { cleanup, rawRequest, startTestApp, tempDir, type TestApp } from './helpers.ts';
 
@@ -94,7 +93,7 @@ describe('extensions: install, serve, upgrade, uninstall', () => {
     expect(climb.status).toBe(400);
 
     expect(await list(app)).toEqual([extension]);
-    expect(extensionsOf(app.forge.services)!.list()).toEqual([extension]);
+    expect(app.forge.services.extensions.list()).toEqual([extension]);
     expect(fs.existsSync(path.join(app.home, 'extensions/hello/1.0.0/index.html'))).toBe(true);
     const bot = await extensionBot(app);
     expect(bot.status).toBe('active');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, FileNode, FileStructureResponse, ServerMessage, UploadResult } from '@forge/shared';
 import { STARTER_FILES, STARTER_OPEN_FILES } from '../src/features/files/starter-project.ts';
-import { BUILD_EVENT_SLACK_MS, type AutoForgeNote } from '../src/features/forge/auto-forge.ts';
+import { BUILD_EVENT_SLACK_MS, type AutoForgeNote } from '../src/features/auto-rebuild/auto-forge.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
 

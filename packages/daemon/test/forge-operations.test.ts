@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotInfo, ScanReport, TextAnswer, type UploadResult } from '@forge/shared';
 import { createHealthBot, type HealthBot } from '../src/features/health/health-bot.ts';
-import { healthBotOf, NO_PROJECT_TEXT } from '../src/features/forge/operations.ts';
+import { NO_PROJECT_TEXT } from '../src/features/assistant/operations.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
 
@@ -231,7 +231,7 @@ describe('HealthBot', () => {
 
   it("is the app's own, started with its routes and stopped with it", async () => {
     const app = await startTestApp();
-    const bot = healthBotOf(app.forge.services)!;
+    const bot = app.forge.services.healthBot;
     expect(bot).not.toBeNull();
     expect(bot.last()).toBeNull();
     await text(app, 'status');

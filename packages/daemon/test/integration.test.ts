@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import AdmZip from 'adm-zip';
 import { IntegratedApp, RollbackAppResponse } from '@forge/shared';
 import type { ServerMessage, UploadResult } from '@forge/shared';
-import { appsOf } from '../src/features/integration/routes.ts';
 import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
 import { makeZip, STATIC_SITE, upload, watch, ZERO_DEP_BUILD } from './build-helpers.ts';
 
@@ -69,7 +68,7 @@ describe('IntegrationBot', () => {
     expect(await api.text()).toContain('Built by Forge');
     expect(fs.readdirSync(path.join(app.home, 'apps', 'zero'))).toEqual([first.id]);
 
-    const routes = appsOf(app.forge.services)!.list();
+    const routes = app.forge.services.integration.list();
     expect(routes).toEqual([
       {
         path: '/apps/zero',
@@ -92,7 +91,7 @@ describe('IntegrationBot', () => {
     const again = await json<OkText>(post(app, '/api/integrate', second.output));
     expect(again.text).toBe('Integrated zero at /apps/zero');
     expect((await page(again.url!)).body).toContain('Second build');
-    expect(appsOf(app.forge.services)!.list()).toEqual([expect.objectContaining({ url: again.url })]);
+    expect(app.forge.services.integration.list()).toEqual([expect.objectContaining({ url: again.url })]);
     expect(fs.readdirSync(path.join(app.home, 'apps', 'zero')).sort()).toEqual([first.id, second.id].sort());
     if (again.url !== url) await expect(fetch(`${url}/`)).rejects.toThrow();
   });
@@ -249,7 +248,7 @@ describe('IntegrationBot', () => {
     expect(back.rolledBackFrom).toBe(second.id);
     expect(back.app).toMatchObject({ buildId: first.id, previousBuildId: second.id, files: 2 });
     expect((await page(back.app.url!)).body).toContain('Built by Forge');
-    expect(appsOf(app.forge.services)!.list()).toEqual([expect.objectContaining({ url: back.app.url })]);
+    expect(app.forge.services.integration.list()).toEqual([expect.objectContaining({ url: back.app.url })]);
     const bot = app.forge.services.fleet.list().find((b) => b.name === 'IntegrationBot')!;
     expect(bot.lastJob).toMatchObject({
       label: 'roll back zero',
@@ -264,7 +263,7 @@ describe('IntegrationBot', () => {
     await app.stop();
 
     const again = await startTestApp({ home });
-    const apps = appsOf(again.forge.services)!;
+    const apps = again.forge.services.integration;
     await expect.poll(() => apps.list()[0]?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await page(apps.list()[0]!.url!)).body).toContain('Built by Forge');
     expect(back2.app.buildId).toBe(first.id);
@@ -280,7 +279,7 @@ describe('IntegrationBot', () => {
     await expect(fetch(`${answer.url!}/`)).rejects.toThrow();
 
     const second = await startTestApp({ home });
-    const apps = appsOf(second.forge.services)!;
+    const apps = second.forge.services.integration;
     await expect.poll(() => apps.list()[0]?.url ?? null).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const [route] = apps.list();
     expect(route).toMatchObject({ path: '/apps/zero', name: 'zero', kind: 'app' });

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FORGE_VERSION, routes } from '@forge/shared';
 import { makeZip } from '@forge/testing';
 import { createFleet } from '../src/engine/fleet/fleet.ts';
-import { familyServiceOf } from '../src/features/family/guard.ts';
 import { createPackagingService } from '../src/features/packaging/service.ts';
 import { findForgeRoot } from '../src/features/packaging/source.ts';
 import {
@@ -158,7 +157,7 @@ describe('packaging the platform', () => {
           `^Build complete: forge-${FORGE_VERSION.replace(/\./g, '\\.')}-\\d{8}-\\d{6}\\.zip \\(\\d+\\.\\d MB\\)$`,
         ),
       );
-      const audit = familyServiceOf(app.forge.services)!.auditLog();
+      const audit = app.forge.services.family.auditLog();
       expect(audit.find((e) => e.action === 'package')).toMatchObject({ actor: 'ada' });
 
       const res = await download(app, token);

@@ -1,5 +1,5 @@
 import type { Build, CliResult, CliResultError, ClientStore, TestsPolicy } from '@forge/shared';
-import type { Connection, Deps } from '../deps.ts';
+import type { Connection, Deps } from '../deps-types.ts';
 import { isInterrupted, withInterrupt } from '../interrupt.ts';
 import { EXIT } from '../output.ts';
 import { paint } from '../terminal.ts';

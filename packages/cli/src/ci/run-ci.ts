@@ -4,12 +4,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { formatBytes } from '@forge/shared';
 import { JsonResult } from '../builds/json-result.ts';
 import { followBuild, openFeed, type FollowOutcome } from '../builds/report.ts';
-import { checkWaitOptions, startDeadline } from '../builds/wait-options.ts';
-import type { CiOptions } from '../commands/ci.ts';
+import { checkWaitOptions, startDeadline, type WaitOptions } from '../builds/wait-options.ts';
 import { daemonEntry } from '../daemon/paths.ts';
 import { isPidAlive } from '../daemon/process.ts';
 import { readStateFile } from '../daemon/state.ts';
-import type { Connection, Deps } from '../deps.ts';
+import type { Connection, Deps } from '../deps-types.ts';
 import { Interrupted, isInterrupted } from '../interrupt.ts';
 import { CliError, describeError, EXIT } from '../output.ts';
 import { downloadToFile } from '../transfer/download.ts';
@@ -17,6 +16,20 @@ import { sendZip } from '../transfer/upload-zip.ts';
 import { checkZipFile } from '../transfer/zip-file.ts';
 import { buildJunitReport, refusalJunitReport } from './junit.ts';
 import { startPrivateDaemon, type PrivateDaemon } from './private-daemon.ts';
+
+/** `forge ci`'s options (commands/ci.ts registers them). */
+export interface CiOptions extends WaitOptions {
+  file: string;
+  /** -o: where to write the build output ZIP when the build succeeded. */
+  output?: string;
+  /** --provenance: the signed statement, the SBOM and the public key beside the artifact (needs -o). */
+  provenance?: boolean;
+  /** --junit: where to write the JUnit XML report. */
+  junit?: string;
+  json?: boolean;
+  /** false with --no-cache. */
+  cache: boolean;
+}
 
 /**
  * `forge ci app.zip`: the whole CI job in one command. Uses the configured daemon, or a private one it

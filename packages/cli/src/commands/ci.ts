@@ -2,20 +2,10 @@ import type { Command } from 'commander';
 import type { Invoke } from '../command.ts';
 import type { Deps } from '../deps.ts';
 import { EXIT_CODES_HELP } from '../output.ts';
-import { addWaitOptions, type WaitOptions } from '../builds/wait-options.ts';
+import { addWaitOptions } from '../builds/wait-options.ts';
+import type { CiOptions } from '../ci/run-ci.ts';
 
-export interface CiOptions extends WaitOptions {
-  file: string;
-  /** -o: where to write the build output ZIP when the build succeeded. */
-  output?: string;
-  /** --provenance: the signed statement, the SBOM and the public key beside the artifact (needs -o). */
-  provenance?: boolean;
-  /** --junit: where to write the JUnit XML report. */
-  junit?: string;
-  json?: boolean;
-  /** false with --no-cache. */
-  cache: boolean;
-}
+export type { CiOptions } from '../ci/run-ci.ts';
 
 /** `forge ci` runs in ci/run-ci.ts (loaded only when the command runs). */
 export async function run(deps: Deps, opts: CiOptions): Promise<number> {

@@ -1,7 +1,7 @@
 import type { TestsPolicy, UploadResult } from '@forge/shared';
 import { formatBytes } from '@forge/shared/schema-free';
 import type { Deadline } from '../builds/wait-options.ts';
-import type { Connection, Deps } from '../deps.ts';
+import type { Connection, Deps } from '../deps-types.ts';
 import { CliError, EXIT } from '../output.ts';
 import { createProgressLine } from './progress.ts';
 import { zipUpload, type ZipFile } from './zip-file.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Build, ERROR_CODES, newBuild, type ErrorCode, ProjectKind, Project } from '@forge/shared';
-import { createFlags } from '../store/flags.ts';
+import { createFlags, type Flags } from '../store/flags.ts';
 import type { Store } from '../store/store.ts';
 import { mergeBySeq, type LogArchive, type LogRow } from './log-archive.ts';
 
@@ -157,11 +157,11 @@ const CURRENT_PROJECT_FLAG = 'current-project';
  * A finished build's log lines may have been moved to `logArchive` (LogBot): `logs` and `lastLogSeq`
  * read both, so every reader gets the same lines wherever they are.
  */
-export function createBuildRepo(store: Store, opts: { logArchive?: LogArchive } = {}) {
+export function createBuildRepo(store: Store, opts: { logArchive?: LogArchive; flags?: Flags } = {}) {
   const archive = opts.logArchive;
   const db = store.db;
   // The user's chosen project lives in the daemon's flags: no table of its own for one value.
-  const flags = createFlags(store);
+  const flags = opts.flags ?? createFlags(store);
   const stmt = {
     nextSeq: db.prepare<[], { s: number | null }>('SELECT MAX(seq) AS s FROM builds'),
     insert: db.prepare(

@@ -10,7 +10,8 @@
  */
 import { defaultLoadersSync } from 'cosmiconfig';
 import { parse as parseToml } from 'smol-toml';
-import { projectDir } from './framework-context.ts';
+import type { Argv } from './command-line.ts';
+import { projectDir } from './project-dir.ts';
 import type { ProjectFiles } from './project-files.ts';
 
 /** One setting a deploy config makes. */
@@ -301,4 +302,20 @@ export async function deployBases(files: ProjectFiles): Promise<DeployBase[]> {
     }
   }
   return bases;
+}
+
+export type DeployCommand =
+  { argv: Argv; setting: DeploySetting; how: string } | { argv: null; setting: DeploySetting; why: string };
+
+/** What the deploy configs of the app's folder say, ready for the framework rules. */
+export interface DeployEvidence {
+  config: DeployConfig;
+  build: DeployCommand | null;
+  start: DeployCommand | null;
+  /**
+   * The folder the plan may take from the deploy config: its publish folder, unless the config pairs
+   * it with a build command Forge cannot run (then the folder belongs to a build Forge does not make;
+   * it is only noted, and looked in after the build).
+   */
+  publish: DeploySetting | null;
 }

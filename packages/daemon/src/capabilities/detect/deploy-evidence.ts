@@ -6,28 +6,19 @@
  */
 import type { PackageManager } from '@forge/shared';
 import { execBin, runScript, splitCommand, type Argv } from './command-line.ts';
-import { readDeployConfig, type DeployConfig, type DeploySetting } from './deploy-configs.ts';
+import {
+  readDeployConfig,
+  type DeployCommand,
+  type DeployEvidence,
+  type DeploySetting,
+} from './deploy-configs.ts';
 import type { FrameworkContext } from './framework-context.ts';
 import type { PackageInfo } from './package-json.ts';
+
+export type { DeployCommand, DeployEvidence } from './deploy-configs.ts';
 import { scriptSegments } from './script-commands.ts';
 
 /** A deploy config's command, runnable or with the reason it is not. */
-export type DeployCommand =
-  { argv: Argv; setting: DeploySetting; how: string } | { argv: null; setting: DeploySetting; why: string };
-
-/** What the deploy configs of the app's folder say, ready for the framework rules. */
-export interface DeployEvidence {
-  config: DeployConfig;
-  build: DeployCommand | null;
-  start: DeployCommand | null;
-  /**
-   * The folder the plan may take from the deploy config: its publish folder, unless the config pairs
-   * it with a build command Forge cannot run (then the folder belongs to a build Forge does not make;
-   * it is only noted, and looked in after the build).
-   */
-  publish: DeploySetting | null;
-}
-
 const PACKAGE_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 const INSTALLS = new Set(['install', 'i', 'ci', 'add']);
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx']);

@@ -1,13 +1,14 @@
 import { formatCommand } from '@forge/shared';
-import path from 'node:path';
 import type { PackageManager, ProjectKind } from '@forge/shared';
 import { execBin, runScript, type Argv } from './command-line.ts';
 import { scanObjects, type ConfigObject } from './config-text.ts';
 import type { DecisionLog } from './decisions.ts';
-import type { DeployEvidence } from './deploy-evidence.ts';
+import type { DeployEvidence } from './deploy-configs.ts';
 import { describeDevServer, devServerOfScript, nodeEntryOf, type DevServer } from './dev-servers.ts';
 import { PACKAGE_JSON, type PackageInfo } from './package-json.ts';
 import type { ProjectFiles } from './project-files.ts';
+
+export { projectDir } from './project-dir.ts';
 
 /** What a framework rule decides. */
 export interface FrameworkPlan {
@@ -61,23 +62,6 @@ export async function readConfigObjects(
   if (!file) return null;
   const content = await ctx.files.read(file);
   return content ? { file, objects: scanObjects(content.text) } : null;
-}
-
-/**
- * A project-relative folder in canonical form ("dist", "public/app", "."), or null when it is absolute
- * or climbs out of the project: a preview must never serve a folder outside the project.
- */
-export function projectDir(...segments: string[]): string | null {
-  const joined = path.posix.normalize(path.posix.join(...segments.map((s) => s.replaceAll('\\', '/'))));
-  if (
-    path.posix.isAbsolute(joined) ||
-    /^[A-Za-z]:/.test(joined) ||
-    joined === '..' ||
-    joined.startsWith('../')
-  ) {
-    return null;
-  }
-  return joined.replace(/\/+$/, '') || '.';
 }
 
 /** The value of a `--flag value` or `--flag=value` option in a script, for output-dir flags. */

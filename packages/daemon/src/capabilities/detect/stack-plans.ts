@@ -3,15 +3,21 @@
  * per project, the server the framework implies), Go (go build, the binary with PORT), PHP (php -S),
  * Deno (its tasks) and the static-site generators (their build, their output folder served).
  */
-import { PORT_PLACEHOLDER, formatCommand } from '@forge/shared';
+import { PORT_PLACEHOLDER, formatCommand, type Stack } from '@forge/shared';
 import { parse as parseToml } from 'smol-toml';
 import { defaultLoadersSync } from 'cosmiconfig';
 import { splitCommand, type Argv } from './command-line.ts';
 import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
-import type { StackEvidence } from './stacks.ts';
 import { parseJson } from '../scan/jsonc.ts';
+
+/** A stack found in a folder: the file that says so and the rule. */
+export interface StackEvidence {
+  stack: Exclude<Stack, 'javascript' | 'static'>;
+  file: string;
+  rule: string;
+}
 
 interface Planned {
   framework: FrameworkPlan;

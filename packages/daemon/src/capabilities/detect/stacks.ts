@@ -4,21 +4,23 @@
  * tool it asks for and the tool's install command. Read as text, never run.
  */
 import { parse as parseToml } from 'smol-toml';
-import { STACK_LABELS, type Stack, type StackRuntime } from '@forge/shared';
+import { STACK_LABELS, type StackRuntime } from '@forge/shared';
 import { installCommand, type SystemPackages } from '../toolchains/system-packages.ts';
 import { DEFAULT_DENO_MAJOR } from '../toolchains/tools.ts';
 import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
 import type { Argv } from './command-line.ts';
-import { planGo, planPython, planStaticGenerator, planPhp, planDeno } from './stack-plans.ts';
+import {
+  planGo,
+  planPython,
+  planStaticGenerator,
+  planPhp,
+  planDeno,
+  type StackEvidence,
+} from './stack-plans.ts';
 
-/** A stack found in a folder: the file that says so and the rule. */
-export interface StackEvidence {
-  stack: Exclude<Stack, 'javascript' | 'static'>;
-  file: string;
-  rule: string;
-}
+export type { StackEvidence } from './stack-plans.ts';
 
 /** What a folder of another stack is planned as: its framework plan, install and the tool it needs. */
 export interface StackPlan {

@@ -14,6 +14,9 @@ import type { ArchiveEntry } from './zip-reader.ts';
  * once every file is in place, so nothing is ever written through one.
  */
 
+/** `keep`: links that lead inside are kept, the others left out; `refuse`: any link refuses the archive. */
+export type LinkPolicy = 'keep' | 'refuse';
+
 /** Longest link target read (PATH_MAX): a longer one is no path any system resolves. */
 export const MAX_LINK_TARGET_BYTES = 4096;
 /** Links followed in one resolution before giving up, as Linux's ELOOP (MAXSYMLINKS). */

@@ -1,9 +1,8 @@
 import { decodeEntryName, foldName, parseEntryName } from './entry-name.ts';
 import { findInstallTrees } from './install-trees.ts';
 import type { ExtractLimits } from './limits.ts';
-import { placeLinks, readLinkTarget, type LinkEntry } from './links.ts';
+import { placeLinks, readLinkTarget, type LinkEntry, type LinkPolicy } from './links.ts';
 import { printable, Refusal, refuseEntry } from './refusal.ts';
-import type { LinkPolicy } from './worker-protocol.ts';
 import type { ArchiveEntry, CentralDirectory } from './zip-reader.ts';
 
 /** A file that passed every check and will be inflated and written. */

@@ -1,3 +1,4 @@
+import type { LinkPolicy } from './links.ts';
 import type { DroppedLink } from './plan.ts';
 import type { ArchiveErrorCode } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
@@ -30,8 +31,7 @@ export type ExtractJob =
       links: LinkPolicy;
     };
 
-/** `keep`: links that lead inside are kept, the others left out; `refuse`: any link refuses the archive. */
-export type LinkPolicy = 'keep' | 'refuse';
+export type { LinkPolicy } from './links.ts';
 
 /** What the archive lists, as an inspection finds it. */
 export interface ArchiveListing {

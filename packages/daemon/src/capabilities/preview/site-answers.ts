@@ -5,7 +5,7 @@ import type { StaticSite } from '@forge/shared';
 import { parseRedirects, type IgnoredRule } from '../detect/site-rules.ts';
 import { requestPath, sendStatus, STATUS_TEXT, urlPathOf } from './request-path.ts';
 import { compileRule, fillTarget, isRedirectStatus, matchRule, type CompiledRule } from './site-router.ts';
-import type { PreviewFiles } from './static-server.ts';
+import type { PreviewFiles } from './static-files.ts';
 
 /**
  * How a static preview answers a request the way Netlify and Vercel serve a site (docs/pipeline.md,

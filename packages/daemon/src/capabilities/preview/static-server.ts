@@ -10,6 +10,9 @@ import { daemonUrl, listenHost } from '../../lifecycle/urls.ts';
 import { contentTypeOverride } from './content-types.ts';
 import { requestPath, sendStatus, STATUS_TEXT, urlPathOf } from './request-path.ts';
 import { createSiteAnswers, type SiteReport } from './site-answers.ts';
+import type { PreviewFiles } from './static-files.ts';
+
+export type { PreviewFiles, StaticFiles, StaticOutcome } from './static-files.ts';
 import type { StaticSite } from '@forge/shared';
 
 export { sendStatus } from './request-path.ts';
@@ -50,35 +53,6 @@ export interface StaticFilesOptions {
    * root (forward slashes, links resolved). Runs after Content-Type and X-Content-Type-Options are set.
    */
   setHeaders?: (res: ServerResponse, rel: string) => void;
-}
-
-/** What `serve` did: sent an answer (a file, a redirect, a 304/412/416), or left it to the caller. */
-export type StaticOutcome =
-  | { kind: 'sent' }
-  /** Nothing servable there (missing, a link out of the root, a folder with `folders: 'none'`). */
-  | { kind: 'missing' }
-  /** Refused before looking: 400 for a malformed or traversing path, 404 for a dot entry. */
-  | { kind: 'refused'; status: 400 | 404 };
-
-export interface StaticFiles {
-  /** Serves the file `req.url` names, if any (see the module comment). Never throws for bad input. */
-  serve(req: IncomingMessage, res: ServerResponse): Promise<StaticOutcome>;
-  /** Serves the root index.html (the SPA fallback); false when there is none. */
-  serveIndex(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-}
-
-/** The file server with what a site's own answers need (site-answers.ts). */
-export interface PreviewFiles extends StaticFiles {
-  /**
-   * What the decoded path `segments` name inside the root (links followed, never out of the root nor
-   * onto a dot entry): a file or a folder with its root-relative path, or null.
-   */
-  lookup(segments: readonly string[]): { kind: 'file' | 'dir'; rel: string } | null;
-  /**
-   * Sends the file `rel` (from `lookup`). With status 200 through `send` (ranges, conditional GET);
-   * with another status (a site's 404 page) without ranges or validators, so it never becomes a 304.
-   */
-  sendFile(req: IncomingMessage, res: ServerResponse, rel: string, status?: number): Promise<boolean>;
 }
 
 /** `send`'s errors carry the status to answer and, for a 416, a Content-Range header. */

@@ -18,7 +18,7 @@ import {
 } from '../../capabilities/toolchains/index.ts';
 import { EXACT_VERSION } from '../../capabilities/toolchains/tools.ts';
 import { installCommand } from '../../capabilities/toolchains/system-packages.ts';
-import type { ProvisionedTools } from './toolchain.ts';
+import type { ProvisionedTools } from './provisioned-tools.ts';
 import { failure, type StageContext, type StageResult } from './types.ts';
 
 /** A project's Python virtual environment: FORGE_HOME/venvs/<project>, kept between its builds. */

@@ -5,7 +5,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
-import { requireProject } from '../projects/routes.ts';
+import { requireProject } from '../projects/projects.ts';
 import { projectHistory } from '../../engine/artifact-history.ts';
 import { rollback } from './rollback.ts';
 

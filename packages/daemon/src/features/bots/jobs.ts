@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DAEMON_LOG_FILE, LOG_DIR } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
+import type { Fleet } from '../../engine/fleet/fleet.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { INSTALL_KEY_FILE, installKey, readInstallKey } from '../../engine/install-cache.ts';
 import { sourceHash } from '../../engine/source-hash.ts';
-import { projectAsked } from '../projects/routes.ts';
+import { projectAsked } from '../projects/projects.ts';
+import type { CoreServices, FeatureHandle } from '../services.ts';
 
-type Services = Pick<AppServices, 'repo' | 'layout' | 'logger' | 'builds'>;
+type Services = Pick<CoreServices, 'repo' | 'layout' | 'logger' | 'builds'>;
 
 /**
  * CacheBot's Build: every stored output is checked against the source it was built from (fresh,
@@ -147,4 +148,30 @@ export async function rotateLogs(services: Services, opts: LogRotation): Promise
       : 'no old build log to export',
   );
   return `LogBot: ${parts.join('; ')}.`;
+}
+
+/** LogBot's job as a job of its bot (its card says what it last did), pressed or scheduled. */
+export const runLogBot = (
+  services: Services & { fleet: Fleet },
+  rotation: LogRotation,
+  label: string,
+): Promise<string> =>
+  services.fleet.run('LogBot', { label }, () => rotateLogs(services, rotation), {
+    slot: false,
+    summary: (s) => s,
+  });
+
+/** LogBot's recurring job: the logs are rotated on a schedule, not only when its card is pressed. */
+export function scheduleLogRotation(
+  services: Services & { fleet: Fleet },
+  rotation: LogRotation,
+): FeatureHandle {
+  if (rotation.intervalMs <= 0) return {};
+  const timer = setInterval(() => {
+    runLogBot(services, rotation, 'scheduled log rotation').catch((err: unknown) =>
+      services.logger.warn({ err }, 'scheduled log rotation failed'),
+    );
+  }, rotation.intervalMs);
+  timer.unref();
+  return { close: () => clearInterval(timer) };
 }

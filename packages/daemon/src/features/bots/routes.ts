@@ -2,17 +2,30 @@ import type { Router } from 'express';
 import { BOT_ROSTER, botButtonDisabled, isFinished, routes } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import type { Fleet } from '../../engine/fleet/fleet.ts';
-import type { BuildRepo } from '../../engine/build-repo.ts';
-import type { BuildService } from '../builds/service.ts';
-import { projectAsked } from '../projects/routes.ts';
-import type { AppServices, FeatureHandle } from '../../app.ts';
-import { forgeIssuesText, forgeStatusText, forgeWorkflowText } from '../forge/operations.ts';
-import { integrationOf } from '../integration/routes.ts';
-import { packagingOf } from '../packaging/routes.ts';
-import { evictProjectCache, logRotationFromEnv, rotateLogs, verifyCaches, type LogRotation } from './jobs.ts';
+import { projectAsked } from '../projects/projects.ts';
+import {
+  forgeIssuesText,
+  forgeStatusText,
+  forgeWorkflowText,
+  type OperationDeps,
+} from '../assistant/operations.ts';
+import type { IntegrationService } from '../integration/service.ts';
+import type { PackagingService } from '../packaging/service.ts';
+import type { CoreServices } from '../services.ts';
+import { evictProjectCache, runLogBot, verifyCaches, type LogRotation } from './jobs.ts';
 
-type Job = (services: AppServices, project: string | undefined) => Promise<string>;
+/**
+ * What the bot cards' Build and Fix buttons run: each bot's own job, so the cards need the services
+ * those jobs use (the assistant's texts, RepairBot, IntegrationBot, PackageBot, CacheBot, LogBot).
+ */
+export interface BotRouteDeps extends OperationDeps, Pick<CoreServices, 'repairs' | 'logger'> {
+  integration: Pick<IntegrationService, 'integrateLast'>;
+  packaging: Pick<PackagingService, 'trigger'>;
+  /** How LogBot's card rotates the logs (the same as its schedule, scheduleLogRotation). */
+  rotation: LogRotation;
+}
+
+type Job = (services: BotRouteDeps, project: string | undefined) => Promise<string>;
 
 function requireBot(name: string): void {
   if (!BOT_ROSTER.some((b) => b.name === name)) {
@@ -21,26 +34,17 @@ function requireBot(name: string): void {
 }
 
 /** The project a card's button acts on: the one named (it must exist), else the current one. */
-function projectOf(services: AppServices, named: string | undefined): string {
+function projectOf(services: BotRouteDeps, named: string | undefined): string {
   const project = projectAsked(services, named);
   if (!project) throw new ForgeError('PROJECT_NOT_FOUND', 'No project has been uploaded yet.');
   return project;
 }
 
-export function registerBotRoutes(
-  router: Router,
-  deps: { fleet: Fleet; builds: BuildService; repo: BuildRepo; services: AppServices },
-  rotation: LogRotation = logRotationFromEnv(),
-): FeatureHandle {
-  const { fleet, builds, repo, services } = deps;
+export function registerBotRoutes(router: Router, services: BotRouteDeps): void {
+  const { fleet, builds, repo } = services;
 
   const cacheJob = (label: string, fn: () => Promise<string>) =>
     fleet.run('CacheBot', { label }, fn, { summary: (s) => s });
-  const logJob = (label: string) =>
-    fleet.run('LogBot', { label }, () => rotateLogs(services, rotation), {
-      slot: false,
-      summary: (s) => s,
-    });
 
   const repair: Job = async (s, named) => {
     const project = projectOf(services, named);
@@ -75,20 +79,15 @@ export function registerBotRoutes(
     },
     RepairBot: repair,
     IntegrationBot: async (s) => {
-      const integration = integrationOf(s);
-      if (!integration)
-        throw new ForgeError('BOT_HAS_NO_JOB', 'IntegrationBot is not running on this daemon.');
-      const app = await integration.integrateLast();
+      const app = await s.integration.integrateLast();
       return `IntegrationBot integrated ${app.name} (build ${app.buildId}) at ${app.path}.`;
     },
     PackageBot: (s) => {
-      const packaging = packagingOf(s);
-      if (!packaging) throw new ForgeError('BOT_HAS_NO_JOB', 'PackageBot is not running on this daemon.');
-      const { status } = packaging.trigger('PackageBot card');
+      const { status } = s.packaging.trigger('PackageBot card');
       return Promise.resolve(`PackageBot: ${status}.`);
     },
     CacheBot: (s) => cacheJob('verify caches', () => verifyCaches(s)),
-    LogBot: () => logJob('rotate logs'),
+    LogBot: (s) => runLogBot(s, s.rotation, 'rotate logs'),
   };
 
   /** Each card's Fix, where it is not "run the failed job again". */
@@ -146,16 +145,4 @@ export function registerBotRoutes(
       message: await again(services, failed.projectName ?? body.project),
     };
   });
-
-  // LogBot's recurring job: the logs are rotated on a schedule, not only when its card is pressed.
-  const timer =
-    rotation.intervalMs > 0
-      ? setInterval(() => {
-          logJob('scheduled log rotation').catch((err: unknown) =>
-            services.logger.warn({ err }, 'scheduled log rotation failed'),
-          );
-        }, rotation.intervalMs)
-      : null;
-  timer?.unref();
-  return { close: () => (timer ? clearInterval(timer) : undefined) };
 }

@@ -1,16 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import { formatSessionTime, type BrainConfigResult, type BrainReply, type BrainStatus } from '@forge/shared';
-import type { AppDeps, AppServices } from '../../app.ts';
 import { ModelError } from '../../capabilities/model/types.ts';
-import { DEFAULT_BRAIN_SESSION_MINUTES } from '../../config/schema.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { readCookie } from '../../http/security.ts';
-import { createFlags } from '../../store/flags.ts';
-import { createMemoryService, type MemoryService } from '../memory/service.ts';
+import type { Flags } from '../../store/flags.ts';
+import type { MemoryService } from '../memory/service.ts';
+import type { CoreServices } from '../services.ts';
 import { hashCodePhrase, verifyCodePhrase } from './code-phrase.ts';
 import { createEngine, type AskContext, type EngineAnswer, type Intent } from './engine.ts';
-import { fileFacts, projectFacts } from './facts.ts';
+import { fileFacts, projectFacts, type FactServices } from './facts.ts';
 import { modelContext, modelMessages } from './model-context.ts';
 import { BRAIN_COOKIE, MAX_WRONG_CODES, createSessions, type BrainSession } from './sessions.ts';
 
@@ -84,17 +83,24 @@ const SUMMARIES: Record<Intent, string> = {
   model: 'answered with the model',
 };
 
+export interface BrainDeps extends FactServices, Pick<CoreServices, 'fleet' | 'logger' | 'model'> {
+  /** The greeting and the code phrase's hash are kept among the daemon's flags. */
+  flags: Flags;
+  /** The memory cells, shared with the memory routes. */
+  memory: MemoryService;
+  /** How long a signed-in brain session lasts (brain.sessionMinutes). */
+  sessionMinutes: number;
+  now: () => number;
+}
+
 /**
- * BrainBot: the handshake (greeting, then code phrase), sessions and answers. One per app (the brain
- * and chat routes share it through `brainFor`).
+ * BrainBot: the handshake (greeting, then code phrase), sessions and answers. One per app: the brain
+ * and chat routes are both given the one app.ts makes, so they share its sessions.
  */
-function createBrain(services: AppServices, deps: AppDeps) {
-  const now = deps.now ?? Date.now;
-  const sessionMinutes = deps.config.brain?.sessionMinutes ?? DEFAULT_BRAIN_SESSION_MINUTES;
-  const flags = createFlags(services.store);
-  const memory: MemoryService = createMemoryService({ store: services.store, fleet: services.fleet, now });
+export function createBrain(deps: BrainDeps) {
+  const { flags, memory, now, sessionMinutes, model, fleet, logger } = deps;
+  const services: FactServices = deps;
   const sessions = createSessions(now);
-  const { model, fleet, logger } = services;
   const engine = createEngine({ services, memory, model, now });
   /** Model calls in flight, aborted when the daemon stops. */
   const inflight = new Set<AbortController>();
@@ -371,15 +377,3 @@ function createBrain(services: AppServices, deps: AppDeps) {
 }
 
 export type Brain = ReturnType<typeof createBrain>;
-
-const brains = new WeakMap<AppServices, Brain>();
-
-/** The app's brain, made on first use: the brain and chat routes share its sessions. */
-export function brainFor(services: AppServices, deps: AppDeps): Brain {
-  let brain = brains.get(services);
-  if (!brain) {
-    brain = createBrain(services, deps);
-    brains.set(services, brain);
-  }
-  return brain;
-}

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatCommand, type Blueprint, type Build, type FileNode, type Repair } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
-import { currentProject } from '../projects/routes.ts';
+import type { CoreServices } from '../services.ts';
+import { currentProject } from '../projects/projects.ts';
 
 /** package.json larger than this is not read for its scripts. */
 const MAX_PACKAGE_JSON_BYTES = 1024 * 1024;
@@ -22,7 +22,7 @@ export interface ProjectFacts {
   manifest: Manifest | null;
 }
 
-export type FactServices = Pick<AppServices, 'repo' | 'layout' | 'files' | 'repairs'>;
+export type FactServices = Pick<CoreServices, 'repo' | 'layout' | 'files' | 'repairs'>;
 
 /** One entry of package.json and the line it is on (1-based), for answers that quote file:line. */
 export interface ManifestEntry {

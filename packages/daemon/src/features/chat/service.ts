@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { formatDuration, type Build, type ForgeChatItem, type ServerMessage } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { AskContext } from '../brain/engine.ts';
 import { failureText } from '../brain/engine.ts';
 import type { Brain } from '../brain/brain.ts';
-import { forgeStatusText } from '../forge/operations.ts';
-import { forgeChangesText } from '../forge/changes.ts';
-import { currentProject } from '../projects/routes.ts';
+import { forgeStatusText, type OperationDeps } from '../assistant/operations.ts';
+import { forgeChangesText } from '../assistant/changes.ts';
+import type { CoreServices } from '../services.ts';
+import { currentProject } from '../projects/projects.ts';
 import { CHAT_HELP, parseChat, type ChatCommand } from './commands.ts';
 
 type Role = ForgeChatItem['role'];
@@ -42,8 +42,14 @@ interface Conversation {
  * response and nothing is broadcast. build, fix, status and help from a connected client are for
  * every client, as the console is shared.
  */
-export function createChat(services: AppServices, brain: Brain, logger: Logger) {
-  const { fleet, builds, repo, broadcast } = services;
+/** What ChatBot answers from: the assistant's operations, the builds, RepairBot and the sockets. */
+export interface ChatDeps extends OperationDeps, Pick<CoreServices, 'repairs' | 'broadcast' | 'sendTo'> {
+  brain: Brain;
+  logger: Logger;
+}
+
+export function createChat(services: ChatDeps) {
+  const { fleet, builds, repo, broadcast, brain, logger } = services;
   let closed = false;
 
   const message = (chat: string, role: Role, extra: Extra = {}): ChatMessage => ({
@@ -290,3 +296,5 @@ export function createChat(services: AppServices, brain: Brain, logger: Logger) 
     },
   };
 }
+
+export type Chat = ReturnType<typeof createChat>;

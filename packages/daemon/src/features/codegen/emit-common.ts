@@ -1,6 +1,6 @@
 import type { Field, TypeNode } from './grammar.ts';
 import { commentText } from './names.ts';
-import { objectType, renderTemplate } from './ts-template.ts';
+import { objectType, renderTemplate, type Language } from './ts-template.ts';
 
 /** What an emitter hands back: the identifier it named the code after, its file name and the code. */
 export interface Emitted {
@@ -11,7 +11,7 @@ export interface Emitted {
   recognised?: boolean;
 }
 
-export type Language = 'typescript' | 'javascript';
+export type { Language } from './ts-template.ts';
 
 export interface TypeStyle {
   /** Dates as `Date` objects, or as ISO-8601 strings (JSON bodies). */

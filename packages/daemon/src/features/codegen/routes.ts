@@ -1,21 +1,19 @@
 import type { Router } from 'express';
 import { routes } from '@forge/shared';
-import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
-import { createCodegenService } from './service.ts';
+import type { CodegenService } from './service.ts';
+
+export interface CodegenRouteDeps {
+  codegen: CodegenService;
+  /** Aborted when the daemon closes: a model call in flight is abandoned. */
+  shutdown: AbortSignal;
+}
 
 /**
  * CodeGenBot's route: POST /api/generate (a component, API, function or schema from a description).
  * An unknown kind or an empty description is refused by the shared schema (400 VALIDATION_FAILED).
  */
-export function registerCodegenRoutes(router: Router, services: AppServices, _deps: AppDeps): FeatureHandle {
-  const codegen = createCodegenService({
-    fleet: services.fleet,
-    logger: services.logger,
-    model: () => services.model,
-  });
-  // A model call is abandoned when the daemon closes.
-  const closing = new AbortController();
-  defineRoute(router, routes.generate, ({ body }) => codegen.generate(body, closing.signal));
-  return { close: () => closing.abort(new Error('The daemon is shutting down.')) };
+export function registerCodegenRoutes(router: Router, deps: CodegenRouteDeps): void {
+  const { codegen, shutdown } = deps;
+  defineRoute(router, routes.generate, ({ body }) => codegen.generate(body, shutdown));
 }

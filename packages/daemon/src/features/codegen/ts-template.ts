@@ -1,6 +1,8 @@
 import ts from 'typescript';
 import type { Field, TypeNode } from './grammar.ts';
-import type { Language } from './emit-common.ts';
+
+/** The language a generated file is written in. */
+export type Language = 'typescript' | 'javascript';
 
 /**
  * The recipes' writer: a recipe is TypeScript source whose placeholders are identifiers starting

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ExtensionName } from '@forge/shared';
 import { writeFileAtomic } from '../../fs/atomic-write.ts';
+import { findForgeRoot } from '../packaging/source.ts';
 
 /**
  * Extensions bundled with an installed archive of Forge. PackageBot copies the current version of
@@ -12,6 +13,13 @@ import { writeFileAtomic } from '../../fs/atomic-write.ts';
  * second start adds nothing and an extension the user removed is not put back.
  */
 export const BUNDLE_FILE = 'bundle.json';
+
+/** The `extensions/` folder beside packages/ in an installed archive of Forge, or null outside one. */
+export function bundledExtensionsDir(): string | null {
+  const root = findForgeRoot();
+  return root === null ? null : path.join(root, 'extensions');
+}
+
 const SEEN_FILE = '.bundled.json';
 
 export const BundledExtension = z.object({

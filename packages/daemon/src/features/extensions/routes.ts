@@ -1,54 +1,27 @@
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Router } from 'express';
-import { routes, type Extension } from '@forge/shared';
-import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
+import { routes } from '@forge/shared';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { receiveZip } from '../uploads/receive-zip.ts';
+import type { FamilyGuard } from '../family/service.ts';
 import { MAX_EXTENSION_ZIP_BYTES, MAX_EXTENSION_ZIP_LABEL } from './limits.ts';
-import { createExtensionService, type ExtensionService } from './service.ts';
-import { familyOf } from '../family/guard.ts';
-import { findForgeRoot } from '../packaging/source.ts';
+import type { ExtensionService } from './service.ts';
 
-/** The `extensions/` folder beside packages/ in an installed archive of Forge (bundled.ts). */
-function bundledExtensionsDir(): string | null {
-  const root = findForgeRoot();
-  return root === null ? null : path.join(root, 'extensions');
-}
-
-/** The extensions of an app, for the features that show them (the lead's GET /api/dynamic-routes). */
-export interface ExtensionsView {
-  /** Installed extensions with where each is served (url null while its server is not up). */
-  list(): Extension[];
-}
-
-const services_ = new WeakMap<AppServices, ExtensionService>();
-
-/** The installed extensions of an app, once its extension routes are registered; null before. */
-export function extensionsOf(services: AppServices): ExtensionsView | null {
-  const service = services_.get(services);
-  return service ? { list: () => service.list() } : null;
+export interface ExtensionRouteDeps {
+  extensions: ExtensionService;
+  /** Installs, rollbacks and removals are audited as family actions, by whoever is signed in. */
+  family: Pick<FamilyGuard, 'auditBy'>;
+  /** Where an uploaded ZIP waits while it is checked. */
+  tmpDir: string;
 }
 
 /**
  * ExtensionBot's routes: GET /api/extensions (polled every 5 s: answered from memory),
  * POST /api/upload-extension (multipart "zipfile", .zip, at most 10 MB), DELETE /api/extensions/:name.
  */
-export function registerExtensionRoutes(
-  router: Router,
-  services: AppServices,
-  _deps: AppDeps,
-): FeatureHandle {
-  const service = createExtensionService({
-    extensionsDir: path.join(services.layout.home, 'extensions'),
-    tmpDir: services.layout.tmpDir,
-    store: services.store,
-    fleet: services.fleet,
-    logger: services.logger,
-    bundledDir: bundledExtensionsDir(),
-  });
-  services_.set(services, service);
+export function registerExtensionRoutes(router: Router, deps: ExtensionRouteDeps): void {
+  const { extensions: service, family, tmpDir } = deps;
 
   defineRoute(router, routes.extensions, async () => {
     // Only the first list after a start waits for the servers of the installed extensions.
@@ -59,7 +32,7 @@ export function registerExtensionRoutes(
   router.post(routes.uploadExtension.path, async (req, res) => {
     const zip = await receiveZip(req, {
       field: routes.uploadExtension.multipart.field,
-      tmpDir: services.layout.tmpDir,
+      tmpDir,
       maxBytes: MAX_EXTENSION_ZIP_BYTES,
     }).catch((err: unknown) => {
       if (err instanceof ForgeError && (err.code === 'FILE_TOO_LARGE' || err.code === 'INVALID_FILE_TYPE')) {
@@ -85,37 +58,26 @@ export function registerExtensionRoutes(
       await rm(zip.path, { force: true });
     }
     // Audited as a family action, by the family member signed in if any (the main platform has no login).
-    const family = familyOf(services);
     const { name, version } = installed.extension;
     const upgraded = installed.upgradedFrom ? ` (upgraded from ${installed.upgradedFrom})` : '';
-    family?.audit(
-      'extension-installed',
-      family.authenticate(req)?.name ?? null,
-      `${name}@${version}${upgraded}`,
-      req,
-    );
+    family.auditBy(req, 'extension-installed', `${name}@${version}${upgraded}`);
     res.setHeader('Cache-Control', 'no-store');
     res.json(routes.uploadExtension.response.parse({ ok: true, ...installed }));
   });
 
   defineRoute(router, routes.rollbackExtension, async ({ params, req }) => {
     const { extension, rolledBackFrom } = await service.rollback(params.name);
-    const family = familyOf(services);
-    family?.audit(
-      'extension-rolled-back',
-      family.authenticate(req)?.name ?? null,
-      `${extension.name}@${rolledBackFrom} → ${extension.version ?? '?'}`,
+    family.auditBy(
       req,
+      'extension-rolled-back',
+      `${extension.name}@${rolledBackFrom} → ${extension.version ?? '?'}`,
     );
     return { ok: true as const, extension, rolledBackFrom };
   });
 
   defineRoute(router, routes.deleteExtension, async ({ params, req }) => {
     await service.uninstall(params.name);
-    const family = familyOf(services);
-    family?.audit('extension-removed', family.authenticate(req)?.name ?? null, params.name, req);
+    family.auditBy(req, 'extension-removed', params.name);
     return { ok: true as const, name: params.name };
   });
-
-  return { close: () => service.close() };
 }

@@ -1,13 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
 import { routes } from '@forge/shared';
-import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { bindFamily } from './guard.ts';
-import { createFamilyService } from './service.ts';
-
-export { familyOf, type FamilyGuard } from './guard.ts';
+import type { Hub } from '../../ws/hub.ts';
+import type { FamilyService } from './service.ts';
 
 /**
  * AuthBot's routes: the university's login and logout, who is signed in, the family chat, the audit
@@ -26,15 +23,14 @@ function localOnly(req: IncomingMessage): void {
   if (req.headers.origin !== undefined) throw new ForgeError('LOCAL_ONLY');
 }
 
-export function registerFamilyRoutes(router: Router, services: AppServices, deps: AppDeps): FeatureHandle {
-  const family = createFamilyService({
-    store: services.store,
-    fleet: services.fleet,
-    logger: services.logger,
-    now: deps.now ?? Date.now,
-  });
-  bindFamily(services, family);
-  services.familySockets.setFamilyAuth((token, touch) => family.nameOfToken(token, touch));
+export interface FamilyRouteDeps {
+  family: FamilyService;
+  /** The family chat goes to the signed-in /ws connections only. */
+  familySockets: Pick<Hub, 'sendToFamily'>;
+}
+
+export function registerFamilyRoutes(router: Router, deps: FamilyRouteDeps): void {
+  const { family, familySockets } = deps;
 
   defineRoute(router, routes.login, async ({ body, req, res }) => {
     try {
@@ -78,17 +74,11 @@ export function registerFamilyRoutes(router: Router, services: AppServices, deps
   defineRoute(router, routes.familyChatSend, ({ body, req }) => {
     const { name } = family.require(req);
     const message = family.say(name, body.text);
-    services.familySockets.sendToFamily({ type: 'family-chat', message });
+    familySockets.sendToFamily({ type: 'family-chat', message });
     return message;
   });
   defineRoute(router, routes.familyAudit, ({ req }) => {
     family.require(req);
     return family.auditLog();
   });
-
-  return {
-    close() {
-      services.familySockets.setFamilyAuth(null);
-    },
-  };
 }

@@ -40,6 +40,8 @@ export interface FamilyGuard {
   require(req: IncomingMessage): { name: string };
   /** Write one family action to the audit log; with `req`, its remote address goes in the detail. */
   audit(action: AuditAction, actor: string | null, detail: string, req?: IncomingMessage): void;
+  /** Audit an action of the platform by whoever is signed in on `req` (no actor when nobody is). */
+  auditBy(req: IncomingMessage, action: AuditAction, detail: string): void;
 }
 
 export interface FamilyService extends FamilyGuard {
@@ -175,6 +177,7 @@ export function createFamilyService({ store, fleet, logger, now }: FamilyDeps): 
     authenticate,
     require: requireFamily,
     audit,
+    auditBy: (req, action, detail) => audit(action, authenticate(req)?.name ?? null, detail, req),
 
     async login(username, password, req) {
       const address = addressOf(req);

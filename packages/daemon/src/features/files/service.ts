@@ -6,7 +6,7 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { isValidProjectName, type HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { BuildRepo } from '../../engine/build-repo.ts';
-import { currentProject } from '../projects/routes.ts';
+import { currentProject } from '../projects/projects.ts';
 import {
   checkRelPath,
   lstatOrNull,

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectZipName, type DynamicRoute, type IntegratedApp, type ProjectKind } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
+import type { CoreServices } from '../services.ts';
 import { discardDir, swapDir } from '../../fs/moves.ts';
 import { isValidProjectName } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
 import { zipDirToFile } from '../../capabilities/artifacts/zip-dir.ts';
 import { startStaticPreview, type StaticPreview } from '../../capabilities/preview/static-server.ts';
-import { artifactDir, currentProject } from '../projects/routes.ts';
+import { artifactDir, currentProject } from '../projects/projects.ts';
 import { createAppsRepo, type IntegratedAppRecord } from './apps-repo.ts';
 import { copyTree, leftOut } from './snapshot.ts';
 
@@ -66,7 +66,10 @@ interface Output {
 
 const tmpName = (label: string): string => `${label}-${Date.now()}-${randomBytes(4).toString('hex')}`;
 
-export function createIntegrationService(services: AppServices): IntegrationService {
+/** What IntegrationBot works with: the builds' records and folders, its bot card, its own table. */
+export type IntegrationDeps = Pick<CoreServices, 'repo' | 'layout' | 'fleet' | 'logger' | 'store'>;
+
+export function createIntegrationService(services: IntegrationDeps): IntegrationService {
   const { repo, layout, fleet, logger } = services;
   const apps = createAppsRepo(services.store);
   const appsDir = path.join(layout.home, 'apps');

@@ -1,16 +1,18 @@
 import type { Router } from 'express';
 import { routes } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import { ForgeError } from '../../http/forge-error.ts';
-import { projectAsked } from '../projects/routes.ts';
+import { projectAsked } from '../projects/projects.ts';
+import type { CoreServices } from '../services.ts';
+
+export type RepairRouteDeps = Pick<CoreServices, 'repairs' | 'repo' | 'layout' | 'fleet'>;
 
 /**
  * RepairBot's routes: apply a failed build's proposed repair (FixIt, `forge fix`), the project's
  * repair journal, undo; and the Forge assistant's "fix modules" (its text answers,
  * docs/product.md#http-calls). Its "integrate" is IntegrationBot's (features/integration).
  */
-export function registerRepairRoutes(router: Router, services: AppServices): void {
+export function registerRepairRoutes(router: Router, services: RepairRouteDeps): void {
   const { repairs, repo, fleet } = services;
 
   defineRoute(router, routes.buildFix, ({ params, body }) => repairs.fix(params.id, body.codes));

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { EDITOR } from '@forge/shared/schema-free';
 import { monaco } from '../monaco-setup.ts';
-import type { CodeEditorHandle, CodeEditorProps } from '../code-editor.tsx';
+import type { CodeEditorHandle, CodeEditorProps } from '../code-editor-types.ts';
 import { EditorLoading } from './editor-loading.tsx';
 
 type StandaloneEditor = Parameters<OnMount>[0];

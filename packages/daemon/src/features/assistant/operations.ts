@@ -14,7 +14,6 @@ import {
   type ScanReport,
   type StepName,
 } from '@forge/shared';
-import type { AppServices } from '../../app.ts';
 import { formatScanReport, scanProject, type ScanRunner } from '../../capabilities/scan/index.ts';
 import { isValidProjectName } from '../../home-layout.ts';
 import { ForgeError } from '../../http/forge-error.ts';
@@ -23,33 +22,27 @@ import { runCommand } from '../../capabilities/exec/index.ts';
 import { installKey, readInstallKey } from '../../engine/install-cache.ts';
 import { sourceHash } from '../../engine/source-hash.ts';
 import { formatSize, type HealthBot } from '../health/health-bot.ts';
-import { currentProject } from '../projects/routes.ts';
+import { currentProject } from '../projects/projects.ts';
+import type { CoreServices } from '../services.ts';
 
 /**
  * The Forge assistant's operations (its text answers, docs/product.md#http-calls) about the project asked,
- * else the current one (the one the user last chose, features/projects/routes.ts): its blueprint
+ * else the current one (the one the user last chose, features/projects/projects.ts): its blueprint
  * (BlueprintBot), its workflow (WorkflowBot), its issues (ScanBot) and the state of Forge (HealthBot). Each
  * answer is a job of its bot, so the bot's card says what it last did. Without a project the texts say so
  * plainly: that is not a failure.
  */
 
-/** What the routes give the operations besides the services: the sandbox choice and HealthBot. */
-export interface OperationsContext {
+/** What the operations read: the records and folders, the bots, and what the daemon was started with. */
+export interface OperationDeps extends Pick<
+  CoreServices,
+  'repo' | 'layout' | 'fleet' | 'settings' | 'health' | 'builds'
+> {
   /** Run the project's commands (its tsc) inside bubblewrap when the machine has it. */
   sandbox: boolean;
+  /** HealthBot's rounds, for the status text; null where none runs. */
   healthBot: HealthBot | null;
 }
-
-const contexts = new WeakMap<AppServices, OperationsContext>();
-
-/** Bind the operations' context to an app's services (registerOperationRoutes does). */
-export function bindOperations(services: AppServices, context: OperationsContext): void {
-  contexts.set(services, context);
-}
-
-/** The HealthBot of an app, once its operation routes are registered. */
-export const healthBotOf = (services: AppServices): HealthBot | null =>
-  contexts.get(services)?.healthBot ?? null;
 
 export const NO_PROJECT_TEXT =
   'There is no project yet. Upload a project ZIP (Upload Project on the dashboard, or `forge upload app.zip`), then ask again.';
@@ -60,7 +53,7 @@ interface CurrentProject {
 }
 
 /** The project asked (a name the route checked), else the current one; null when there is none. */
-function currentOf(services: AppServices, asked?: string | null): CurrentProject | null {
+function currentOf(services: OperationDeps, asked?: string | null): CurrentProject | null {
   const name = asked ?? currentProject(services.repo);
   if (!name) return null;
   const dir = services.layout.projectDir(name);
@@ -68,17 +61,17 @@ function currentOf(services: AppServices, asked?: string | null): CurrentProject
 }
 
 /** The project's plan as a build would make it now (its chosen app of several included). */
-function planOf(services: AppServices, project: CurrentProject): Promise<Blueprint> {
+function planOf(services: OperationDeps, project: CurrentProject): Promise<Blueprint> {
   const app = services.repo.project(project.name)?.app ?? undefined;
   return detectBlueprint(project.dir, app ? { app } : {});
 }
 
 /** The project's newest build, or null. */
-const lastBuildOf = (services: AppServices, name: string): Build | null =>
+const lastBuildOf = (services: OperationDeps, name: string): Build | null =>
   services.repo.list({ project: name, limit: 1 })[0] ?? null;
 
 /** The project's newest finished build when it failed (older failures are history, not issues). */
-function lastFailedBuildOf(services: AppServices, name: string): Build | null {
+function lastFailedBuildOf(services: OperationDeps, name: string): Build | null {
   const finished = services.repo.list({ project: name, limit: 10 }).find((b) => isFinished(b.status));
   return finished && (finished.status === 'failed' || finished.status === 'timed-out') ? finished : null;
 }
@@ -89,7 +82,7 @@ const ago = (iso: string | null, now = Date.now()): string =>
 // ─── Blueprint ──────────────────────────────────────────────────────────────────────────────────
 
 /** The plan as text: what will run and why, re-detected from the project's files so it is current. */
-export async function forgeBlueprintText(services: AppServices, asked?: string | null): Promise<string> {
+export async function forgeBlueprintText(services: OperationDeps, asked?: string | null): Promise<string> {
   const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   const answer = await services.fleet.run(
@@ -192,7 +185,7 @@ async function hasLintScript(projectDir: string, bp: Blueprint): Promise<boolean
 
 /** Whether DependencyBot would reuse node_modules now (same install key as the last install). */
 async function installCache(
-  services: AppServices,
+  services: OperationDeps,
   project: CurrentProject,
   bp: Blueprint,
   last: Build | null,
@@ -209,7 +202,7 @@ async function installCache(
 }
 
 /** Whether CacheBot would reuse the stored output now (same source and plan as the build that made it). */
-async function outputCache(services: AppServices, project: CurrentProject, bp: Blueprint): Promise<string> {
+async function outputCache(services: OperationDeps, project: CurrentProject, bp: Blueprint): Promise<string> {
   const output = services.repo.project(project.name)?.output;
   if (!output || !fs.existsSync(services.layout.outputDir(project.name))) {
     return 'CacheBot reuses a stored output when source and plan are unchanged; there is none yet';
@@ -221,7 +214,7 @@ async function outputCache(services: AppServices, project: CurrentProject, bp: B
 }
 
 async function workflowSteps(
-  services: AppServices,
+  services: OperationDeps,
   project: CurrentProject,
   bp: Blueprint,
   last: Build | null,
@@ -304,7 +297,7 @@ function lastRun(build: Build | null, step: StepName): string {
 }
 
 /** WorkflowBot: the steps this project's build runs, in order, with bots, commands, caches and times. */
-export async function forgeWorkflowText(services: AppServices, asked?: string | null): Promise<string> {
+export async function forgeWorkflowText(services: OperationDeps, asked?: string | null): Promise<string> {
   const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   const answer = await services.fleet.run(
@@ -330,7 +323,7 @@ export async function forgeWorkflowText(services: AppServices, asked?: string | 
 }
 
 function workflowText(
-  services: AppServices,
+  services: OperationDeps,
   name: string,
   bp: Blueprint,
   steps: WorkflowStep[],
@@ -382,7 +375,7 @@ const runnerFor =
     runCommand({ ...command, sandbox });
 
 /** ScanBot's scan of a project, as its job. Throws PROJECT_NOT_FOUND for a project that is not there. */
-export async function scanProjectNamed(services: AppServices, name: string): Promise<ScanReport> {
+export async function scanProjectNamed(services: OperationDeps, name: string): Promise<ScanReport> {
   if (
     !isValidProjectName(name) ||
     !services.repo.project(name) ||
@@ -391,7 +384,7 @@ export async function scanProjectNamed(services: AppServices, name: string): Pro
     throw new ForgeError('PROJECT_NOT_FOUND', `There is no project named "${name}".`);
   }
   const project = { name, dir: services.layout.projectDir(name) };
-  const sandbox = contexts.get(services)?.sandbox ?? true;
+  const { sandbox } = services;
   return services.fleet.run(
     'ScanBot',
     { label: `scan ${name}`, projectName: name },
@@ -419,7 +412,7 @@ export async function scanProjectNamed(services: AppServices, name: string): Pro
 }
 
 /** The scan of the current project as text: counts by severity, then each issue with its file:line. */
-export async function forgeIssuesText(services: AppServices, asked?: string | null): Promise<string> {
+export async function forgeIssuesText(services: OperationDeps, asked?: string | null): Promise<string> {
   const project = currentOf(services, asked);
   if (!project) return NO_PROJECT_TEXT;
   return formatScanReport(await scanProjectNamed(services, project.name));
@@ -439,7 +432,7 @@ async function diskLine(home: string): Promise<string> {
   }
 }
 
-function lastBuildLines(services: AppServices, asked?: string | null): string[] {
+function lastBuildLines(services: OperationDeps, asked?: string | null): string[] {
   const name = asked ?? currentProject(services.repo);
   if (!name) return ['Current project: none yet (upload a project ZIP to start).'];
   const build = lastBuildOf(services, name);
@@ -463,8 +456,8 @@ function lastBuildLines(services: AppServices, asked?: string | null): string[] 
 const FRESH_REPORT_MS = 5 * 60_000;
 
 /** Daemon, fleet, builds, disk, the current project's last build and HealthBot's last check. */
-export async function forgeStatusText(services: AppServices, asked?: string | null): Promise<string> {
-  const healthBot = healthBotOf(services);
+export async function forgeStatusText(services: OperationDeps, asked?: string | null): Promise<string> {
+  const { healthBot } = services;
   const answer = await services.fleet.run(
     'HealthBot',
     { label: 'status' },

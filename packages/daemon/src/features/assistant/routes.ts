@@ -1,33 +1,26 @@
 import type { Router } from 'express';
 import { routes } from '@forge/shared';
-import type { AppDeps, AppServices, FeatureHandle } from '../../app.ts';
 import { defineRoute } from '../../http/define-route.ts';
-import { createHealthBot } from '../health/health-bot.ts';
 import { forgeChangesText } from './changes.ts';
-import { projectAsked } from '../projects/routes.ts';
+import { projectAsked } from '../projects/projects.ts';
 import {
-  bindOperations,
   forgeBlueprintText,
   forgeIssuesText,
   forgeStatusText,
   forgeWorkflowText,
   scanProjectNamed,
+  type OperationDeps,
 } from './operations.ts';
 
 /**
  * Routes of Forge operations: the assistant's blueprint, workflow, issues and status texts
- * (docs/product.md#http-calls, `{ text }`), and ScanBot's scan of a named project as JSON. Starts HealthBot's
- * rounds; the handle stops them.
+ * (docs/product.md#http-calls, `{ text }`), and ScanBot's scan of a named project as JSON.
  */
-export function registerOperationRoutes(router: Router, services: AppServices, deps: AppDeps): FeatureHandle {
-  const healthBot = createHealthBot(services);
-  bindOperations(services, { sandbox: deps.sandbox ?? true, healthBot });
-  healthBot.start();
-
+export function registerAssistantRoutes(router: Router, services: OperationDeps): void {
   // ForgeBot takes the Forge assistant's command and hands it to the bot that knows the answer.
   // The project asked is checked first: an unknown name is a 404, not a failed job of ForgeBot.
   const viaForgeBot =
-    (command: string, answer: (s: AppServices, project: string | null) => Promise<string>) =>
+    (command: string, answer: (s: OperationDeps, project: string | null) => Promise<string>) =>
     async ({ query }: { query: { project?: string | undefined } }) => {
       const project = projectAsked(services, query.project);
       return {
@@ -45,6 +38,4 @@ export function registerOperationRoutes(router: Router, services: AppServices, d
   defineRoute(router, routes.forgeStatus, viaForgeBot('status', forgeStatusText));
   defineRoute(router, routes.forgeChanges, viaForgeBot('what changed', forgeChangesText));
   defineRoute(router, routes.projectScan, ({ params }) => scanProjectNamed(services, params.name));
-
-  return { close: () => healthBot.stop() };
 }
