@@ -1,8 +1,9 @@
 // The fleet's roster, its buttons and words, without the bots' schemas (bots.ts holds them and
 // re-exports these), so a client's first paint can use them without zod (schema-free.ts).
-import type { BotCategory } from './bots.ts';
 
 export const BOT_CATEGORIES = ['infrastructure', 'development', 'operations', 'services'] as const;
+// The type from the list itself: importing it from the schema file would make an import cycle.
+type BotCategory = (typeof BOT_CATEGORIES)[number];
 
 export interface BotDefinition {
   name: string;

@@ -1,6 +1,5 @@
 // A build's statuses without their schema (builds.ts holds it and re-exports these), so a
 // client's first paint can use them without zod (schema-free.ts).
-import type { BuildStatus } from './builds.ts';
 
 export const BUILD_STATUSES = [
   'queued',
@@ -11,6 +10,8 @@ export const BUILD_STATUSES = [
   'cancelled',
   'interrupted',
 ] as const;
+// The type from the list itself: importing it from the schema file would make an import cycle.
+type BuildStatus = (typeof BUILD_STATUSES)[number];
 export const FINISHED_BUILD_STATUSES: readonly BuildStatus[] = [
   'succeeded',
   'failed',

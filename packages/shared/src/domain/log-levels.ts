@@ -1,8 +1,9 @@
 // Log levels and the console's filters without their schema (log.ts holds it and re-exports
 // these), so a client's first paint can use them without zod (schema-free.ts).
-import type { LogLevel } from './log.ts';
 
 export const LOG_LEVELS = ['error', 'warn', 'success', 'info'] as const;
+// The type from the list itself: importing it from the schema file would make an import cycle.
+type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 export const DEFAULT_BOT_NAME = 'SYSTEM';
 

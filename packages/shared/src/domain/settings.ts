@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_KEEP_ARTIFACTS } from '../constants.ts';
+import { DEFAULT_SETTINGS } from './settings-defaults.ts';
 
 export * from './settings-defaults.ts';
 
@@ -52,3 +53,7 @@ export function parseSettingValue(
   }
   return { ok: true, update: parsed.data };
 }
+
+// The defaults (settings-defaults.ts, kept free of zod for a first paint) are a whole, valid Settings.
+const _defaultsAreSettings: Settings = DEFAULT_SETTINGS;
+void _defaultsAreSettings;

@@ -1,6 +1,5 @@
 // The stages and their words without their schema (stage.ts holds it and re-exports these), so a
 // client's first paint can show them without zod (schema-free.ts).
-import type { Stage } from './stage.ts';
 
 /** Build stages of docs/product.md#build-states, in pipeline order. */
 export const STAGES = [
@@ -16,6 +15,8 @@ export const STAGES = [
   'integration-available',
   'idle',
 ] as const;
+// The type from the list itself: importing it from the schema file would make an import cycle.
+type Stage = (typeof STAGES)[number];
 
 export const STAGE_LABELS: Record<Stage, string> = {
   starting: 'Starting',

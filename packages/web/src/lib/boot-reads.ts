@@ -1,6 +1,6 @@
 import { ROUTE_PATHS } from '@forge/shared/schema-free';
 import type { BootRead } from '../boot-protocol.ts';
-import type { QueryRouteName } from './query-client.ts';
+import type { QueryRouteName } from './query-routes.ts';
 
 /**
  * The routes of the boot script's reads (boot-protocol.ts, BOOT_READS, which spells out their paths):

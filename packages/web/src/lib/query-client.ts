@@ -1,16 +1,10 @@
 import { QueryClient, queryOptions, type QueryKey } from '@tanstack/react-query';
-import type { RouteInput, RouteName, RouteResponse, routes } from '@forge/shared';
+import type { RouteInput, RouteResponse } from '@forge/shared';
 import { buildPath, ROUTE_PATHS } from '@forge/shared/schema-free';
 import { forgeClient } from './api.ts';
+import type { QueryRouteName } from './query-routes.ts';
 
-/** The routes a query may read: GETs that answer JSON (downloads go through links, not the cache). */
-export type QueryRouteName = {
-  [N in RouteName]: (typeof routes)[N] extends { method: 'GET'; response: infer R }
-    ? R extends 'binary'
-      ? never
-      : N
-    : never;
-}[RouteName];
+export type { QueryRouteName } from './query-routes.ts';
 
 /** What a query passes to its route: path parameters and the query string (a GET has no body). */
 export type QueryInput<N extends QueryRouteName> = RouteInput<N>;
