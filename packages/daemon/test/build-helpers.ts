@@ -109,3 +109,24 @@ fs.writeFileSync('dist/assets/app.js', 'document.getElementById("app").dataset.o
 console.log('built 2 files');
 console.error('a warning on stderr');`,
 };
+
+/** Uploads a project made of `files` and waits for its build to end (a real install and build). */
+export async function buildOf(
+  app: TestApp,
+  name: string,
+  files: ProjectFiles,
+  timeoutMs = 170_000,
+): Promise<Build> {
+  const live = await watch(app);
+  const res = await upload(app, makeZip(`${name}.zip`, files));
+  const result = (await res.json()) as { buildId?: string };
+  if (!result.buildId) throw new Error(`The upload of ${name} started no build: ${JSON.stringify(result)}`);
+  return live.finished(result.buildId, timeoutMs);
+}
+
+/** A build's log messages, one a line. */
+export async function logsOf(app: TestApp, buildId: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
+  const body = (await res.json()) as { entries: Array<{ message: string }> };
+  return body.entries.map((e) => e.message).join('\n');
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
 import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { makeZip, upload, watch, logsOf } from './build-helpers.ts';
 
 // A Deno server through a real daemon: Deno is not on this machine, so Forge fetches it from the npm
 // registry (the deno package and its platform binary) into FORGE_HOME/toolchains, caches the server's
@@ -16,12 +16,6 @@ async function buildOf(app: TestApp, name: string, files: Record<string, string>
   const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
   expect(result.buildId).toBeTruthy();
   return live.finished(result.buildId!, 240_000);
-}
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
 }
 
 /** PATH without any deno: the machine as one that never had it. */

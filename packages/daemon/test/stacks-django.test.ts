@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheelOfInstalled, type ProjectFiles } from '@forge/testing';
-import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { cleanup, startTestApp, tempDir } from './helpers.ts';
+import { makeZip, upload, watch, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // A real Django project (made by django-admin startproject) built through a real daemon: pip installs
@@ -36,12 +36,6 @@ function readTree(dir: string, rel = ''): ProjectFiles {
     else out[name] = fs.readFileSync(path.join(dir, name));
   }
   return out;
-}
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
 }
 
 describe.skipIf(!available)('a Django project', () => {

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Build, UploadResult } from '@forge/shared';
-import { cleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { cleanup, startTestApp, tempDir } from './helpers.ts';
+import { makeZip, upload, watch, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // A PHP site with a composer.lock: Forge runs `composer install` from the lock before serving it with
@@ -12,12 +12,6 @@ import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 // project, and the lock is written by the real composer from it before the upload.
 
 afterEach(cleanup);
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
-}
 
 const SITE: Record<string, string> = {
   'composer.json': JSON.stringify({

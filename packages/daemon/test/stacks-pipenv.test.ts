@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheel, servePythonIndex } from '@forge/testing';
-import { cleanup, onCleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { cleanup, onCleanup, startTestApp, tempDir } from './helpers.ts';
+import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // A Pipfile project installed with pipenv into its virtual environment in FORGE_HOME, from its
@@ -13,19 +12,6 @@ import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 // loopback: PyPI is not reachable here); without pipenv, the plan names it and its install command.
 
 afterEach(cleanup);
-
-async function buildOf(app: TestApp, name: string, files: Record<string, string>): Promise<Build> {
-  const live = await watch(app);
-  const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
-  expect(result.buildId).toBeTruthy();
-  return live.finished(result.buildId!, 170_000);
-}
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
-}
 
 const WHEEL = 'greeting-1.0-py3-none-any.whl';
 

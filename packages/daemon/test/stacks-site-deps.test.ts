@@ -4,10 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheelOfFiles } from '@forge/testing';
-import { cleanup, onCleanup, startTestApp, tempDir, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { cleanup, onCleanup, startTestApp, tempDir } from './helpers.ts';
+import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // What a site's or app's own files ask to install, installed with its own tool before the build:
@@ -16,19 +15,6 @@ import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 // environment (a plugin wheel the test makes), and composer.json without a lock with Composer.
 
 afterEach(cleanup);
-
-async function buildOf(app: TestApp, name: string, files: Record<string, string | Buffer>): Promise<Build> {
-  const live = await watch(app);
-  const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
-  expect(result.buildId).toBeTruthy();
-  return live.finished(result.buildId!, 170_000);
-}
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
-}
 
 const has = (tool: string) => onPath(tool, process.env.PATH ?? '') !== null;
 

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Build, UploadResult } from '@forge/shared';
 import { pythonWheel } from '@forge/testing';
-import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch } from './build-helpers.ts';
+import { cleanup, onCleanup, startTestApp } from './helpers.ts';
+import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 
 // Projects of other stacks through a real daemon: a Python app built into its own virtual
@@ -12,19 +11,6 @@ import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 // in the project), and stacks whose tool is not on PATH, which end naming the tool and its install.
 
 afterEach(cleanup);
-
-async function buildOf(app: TestApp, name: string, files: Record<string, string | Buffer>): Promise<Build> {
-  const live = await watch(app);
-  const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
-  expect(result.buildId).toBeTruthy();
-  return live.finished(result.buildId!, 170_000);
-}
-
-async function logsOf(app: TestApp, buildId: string): Promise<string> {
-  const res = await fetch(`${app.url}/api/builds/${buildId}/logs?limit=10000`);
-  const body = (await res.json()) as { entries: Array<{ message: string }> };
-  return body.entries.map((e) => e.message).join('\n');
-}
 
 const wheel = (name: string, version: string, module: string): Buffer => pythonWheel(name, version, module);
 
