@@ -131,14 +131,24 @@ describe('the dashboard in Chromium against a real daemon', () => {
       .poll(async () => (await editor.textContent())?.replace(/\u00a0/g, ' '))
       .toContain("require('fs')");
     await editor.click();
+    // The keys go to Monaco only once it has focus; the edit is in the editor before it is saved.
+    await expect
+      .poll(() => page.evaluate("document.activeElement?.closest('.monaco-editor') != null"), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n// edited in the browser');
+    await expect
+      .poll(async () => (await editor.textContent())?.replace(/\u00a0/g, ' '), { timeout: 30_000 })
+      .toContain('// edited in the browser');
     await page.keyboard.press('Control+S');
-    await page
-      .getByRole('region', { name: 'Notifications (F8)' })
-      .getByText('File saved')
-      .first()
-      .waitFor({ timeout: 30_000 });
+    // Either answer of a save is a toast: "File saved", or "Unable to save" with the reason, which
+    // the failure then names instead of a bare timeout.
+    const notifications = page.getByRole('region', { name: 'Notifications (F8)' });
+    const answer = notifications.getByText('File saved').or(notifications.getByText('Unable to save file'));
+    await answer.first().waitFor({ timeout: 30_000 });
+    expect(await notifications.textContent()).toContain('File saved');
     const onDisk = path.join(daemon.home, 'projects', 'e2e-app', 'build.js');
     await expect.poll(() => fs.readFileSync(onDisk, 'utf8')).toContain('// edited in the browser');
     await screenshot(page, 'editor-saved');
