@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Build, UploadResult } from '@forge/shared';
-import { cleanup, onCleanup, startTestApp, type TestApp } from './helpers.ts';
-import { makeZip, upload, watch, logsOf } from './build-helpers.ts';
+import { cleanup, onCleanup, startTestApp } from './helpers.ts';
+import { buildOf, logsOf } from './build-helpers.ts';
 
 // A Deno server through a real daemon: Deno is not on this machine, so Forge fetches it from the npm
 // registry (the deno package and its platform binary) into FORGE_HOME/toolchains, caches the server's
@@ -11,12 +10,8 @@ import { makeZip, upload, watch, logsOf } from './build-helpers.ts';
 
 afterEach(cleanup);
 
-async function buildOf(app: TestApp, name: string, files: Record<string, string>): Promise<Build> {
-  const live = await watch(app);
-  const result = (await (await upload(app, makeZip(`${name}.zip`, files))).json()) as UploadResult;
-  expect(result.buildId).toBeTruthy();
-  return live.finished(result.buildId!, 240_000);
-}
+/** Deno is fetched from the registry on a first build: more time than other stacks. */
+const DENO_BUILD_MS = 240_000;
 
 /** PATH without any deno: the machine as one that never had it. */
 function hideDeno(): void {
@@ -61,7 +56,7 @@ describe('a Deno server', () => {
     async () => {
       hideDeno();
       const app = await startTestApp();
-      const done = await buildOf(app, 'deno-server', DENO_SERVER);
+      const done = await buildOf(app, 'deno-server', DENO_SERVER, DENO_BUILD_MS);
       if (done.status !== 'succeeded')
         throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
       const bp = done.blueprint!;
@@ -95,7 +90,7 @@ describe('a Deno server', () => {
       expect(page).toBe('<h1>Deno &amp; npm, built</h1>');
 
       // The next build of a Deno project takes it from toolchains/ without the network.
-      const again = await buildOf(app, 'deno-again', DENO_SERVER);
+      const again = await buildOf(app, 'deno-again', DENO_SERVER, DENO_BUILD_MS);
       expect(again.status).toBe('succeeded');
       expect(again.blueprint!.runtime).toMatchObject({ found: bp.runtime!.found, source: 'toolchains' });
     },
@@ -107,7 +102,7 @@ describe('a Deno server', () => {
     async () => {
       hideDeno();
       const app = await startTestApp();
-      const done = await buildOf(app, 'deno-none', { ...DENO_SERVER, '.dvmrc': '2.0.99\n' });
+      const done = await buildOf(app, 'deno-none', { ...DENO_SERVER, '.dvmrc': '2.0.99\n' }, DENO_BUILD_MS);
       expect(done.status).toBe('failed');
       expect(done.blueprint!.runtime).toMatchObject({ wanted: '2.0.99', versionFile: '.dvmrc' });
       expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
