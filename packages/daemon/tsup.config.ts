@@ -6,8 +6,8 @@ import { defineConfig } from 'tsup';
  * devDependencies used only by `run --dev`, loaded at runtime, never bundled.
  */
 export default defineConfig({
-  // The extraction worker runs in its own thread from its own file beside main.js (worker-url.ts).
-  entry: { main: 'src/main.ts', 'extract-worker': 'src/capabilities/extract/extract-worker.ts' },
+  // The extraction thread runs from its own file beside main.js (thread-url.ts).
+  entry: { main: 'src/main.ts', 'extract-thread': 'src/capabilities/extract/extract-thread.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Extraction benchmark: Forge's extractArchive against Info-ZIP `unzip -q`, median of 5 runs each.
 // Cases: a create-vite app (16 files), a 5k-file source ZIP, a ~50 MB ZIP. Forge is measured as
-// ExtractBot runs it — warm worker (worker-pool.ts keeps one between uploads), tree digest on — and
+// ExtractBot runs it — warm thread (thread-pool.ts keeps one between uploads), tree digest on — and
 // beside that: without the digest, and cold (the first extraction, thread start and code load included).
 //
 // Run:  pnpm bench extract                                   (from the repo root; uses tsx)
@@ -10,8 +10,8 @@
 //          FORGE_BENCH_DIR=<dir> to pick the folder the scratch directory is created in.
 // Needs Info-ZIP unzip on PATH (Debian/Ubuntu: apt-get update && apt-get install -y unzip).
 //
-// What it measures: Forge as it ships. The extract module and its worker are bundled with tsup into the
-// scratch directory first (two entries, like the daemon's dist/), so the worker starts from plain JS.
+// What it measures: Forge as it ships. The extract module and its thread are bundled with tsup into the
+// scratch directory first (two entries, like the daemon's dist/), so the thread starts from plain JS.
 // Each run extracts into a fresh directory, and nothing is deleted until the end: on these disks,
 // creating many files right after deleting many is 10-13x slower (PERFORMANCE.md).
 import { spawnSync } from 'node:child_process';
@@ -38,13 +38,13 @@ const root = mkdtempSync(path.join(parent, 'forge-extract-bench-'));
 let seq = 0;
 const fresh = (label) => path.join(root, 'out', `${label}-${seq++}`);
 
-/** Bundles the module the way the daemon ships it: ESM, worker as its own entry beside the main one. */
+/** Bundles the module the way the daemon ships it: ESM, thread as its own entry beside the main one. */
 async function buildForge() {
   const outDir = path.join(root, 'forge-dist');
   await build({
     entry: {
       index: path.join(pkgDir, 'src/capabilities/extract/index.ts'),
-      'extract-worker': path.join(pkgDir, 'src/capabilities/extract/extract-worker.ts'),
+      'extract-thread': path.join(pkgDir, 'src/capabilities/extract/extract-thread.ts'),
     },
     outDir,
     format: ['esm'],
@@ -143,7 +143,7 @@ async function main() {
       times.unzip.push(performance.now() - t);
       if (res.status !== 0) throw new Error(`unzip failed with ${res.status}`);
 
-      await forge.stopIdleExtractWorker();
+      await forge.stopIdleExtractThread();
       await forgeRun(times.cold, { hash: true });
       await forgeRun(times.warm, { hash: true });
       await forgeRun(times.noHash, { hash: false });
@@ -158,11 +158,11 @@ async function main() {
       'Forge (warm)': ms(f),
       'Forge/unzip': `${(f / u).toFixed(2)}x`,
       'no digest': ms(median(times.noHash)),
-      'cold worker': ms(median(times.cold)),
+      'cold thread': ms(median(times.cold)),
     });
   }
   console.table(rows);
-  await forge.stopIdleExtractWorker();
+  await forge.stopIdleExtractThread();
   await forge.settleBackgroundRemovals();
 }
 

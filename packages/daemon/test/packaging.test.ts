@@ -174,7 +174,7 @@ describe('packaging the platform', () => {
         'package.json',
         'packages/daemon/package.json',
         'packages/daemon/dist/main.js',
-        'packages/daemon/dist/extract-worker.js',
+        'packages/daemon/dist/extract-thread.js',
         'packages/cli/package.json',
         'packages/cli/bin/forge.js',
         'packages/cli/dist/forge.js',

@@ -15,7 +15,7 @@ import {
   type ExtractOptions,
   type ExtractResult,
 } from './extract-archive.ts';
-import { extractWorkersStarted } from './worker-pool.ts';
+import { extractThreadsStarted } from './thread-pool.ts';
 import {
   DEFAULT_EXTRACT_LIMITS,
   MAX_ARCHIVE_ENTRIES,
@@ -428,7 +428,7 @@ describe('abort and responsiveness', () => {
     expect(snapshotTree(sb.root)).toEqual(before);
   });
 
-  it('stops mid-way on abort: the worker is terminated, staging removed, the old project intact', async () => {
+  it('stops mid-way on abort: the thread is terminated, staging removed, the old project intact', async () => {
     seedProject(sb.targetDir);
     const zipPath = sb.zip('many.zip', forgeZip(manyFiles(3000)));
     const before = snapshotTree(sb.root);
@@ -452,7 +452,7 @@ describe('abort and responsiveness', () => {
     expect(snapshotTree(sb.root)).toEqual(before);
   });
 
-  it('terminates the worker at once on abort rather than letting it finish a 2 GiB entry', async () => {
+  it('terminates the thread at once on abort rather than letting it finish a 2 GiB entry', async () => {
     const first = Buffer.alloc(17 * MiB);
     const zipPath = sb.zip(
       'slow.zip',
@@ -479,7 +479,7 @@ describe('abort and responsiveness', () => {
       (error: unknown) => error,
     );
     expect(outcome).toMatchObject({ name: 'AbortError' });
-    // Inflating and writing the remaining 2 GiB takes seconds; a terminated worker stops in milliseconds.
+    // Inflating and writing the remaining 2 GiB takes seconds; a terminated thread stops in milliseconds.
     expect(performance.now() - abortedAt).toBeLessThan(1_500);
     expect(readdirSync(sb.workDir)).toEqual([]);
     expect(existsSync(sb.targetDir)).toBe(false);
@@ -568,7 +568,7 @@ describe('the digest of the written tree', () => {
 });
 
 describe('inspectArchive', () => {
-  it('reads the listing in the worker and writes nothing', async () => {
+  it('reads the listing in the thread and writes nothing', async () => {
     const zipPath = sb.zip('look.zip', forgeZip([file('app/package.json'), file('app/src/a.js', 'x')]));
     const before = snapshotTree(sb.root);
     expect(await inspectArchive(zipPath)).toEqual({
@@ -590,22 +590,22 @@ describe('inspectArchive', () => {
   });
 });
 
-describe('the warm worker', () => {
+describe('the warm thread', () => {
   const many = (n: number): ForgedEntry[] =>
     Array.from({ length: n }, (_, i) => file(`src/f-${i}.js`, `export const v = ${i};\n`.repeat(30)));
 
-  it('serves back-to-back extractions, refusals and inspections from one worker', async () => {
+  it('serves back-to-back extractions, refusals and inspections from one thread', async () => {
     await extract([file('first.txt')]);
-    const started = extractWorkersStarted();
+    const started = extractThreadsStarted();
     await extract([file('second.txt')]);
     await expect(extract([file('ok.txt'), file('/abs.txt')])).rejects.toBeInstanceOf(ArchiveRefusedError);
     await inspectArchive(sb.zip('look.zip', forgeZip([file('package.json')])));
     await extract([file('third.txt')]);
-    expect(extractWorkersStarted()).toBe(started);
+    expect(extractThreadsStarted()).toBe(started);
     expect(read('third.txt')).toBe('content of third.txt\n');
   });
 
-  it('never reuses a worker stopped by an abort', async () => {
+  it('never reuses a thread stopped by an abort', async () => {
     await extract([file('warm.txt')]);
     const controller = new AbortController();
     const aborted = extract(many(600), {
@@ -613,13 +613,13 @@ describe('the warm worker', () => {
       onProgress: () => controller.abort(),
     });
     await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
-    const afterAbort = extractWorkersStarted();
+    const afterAbort = extractThreadsStarted();
     await extract([file('next.txt')]);
-    expect(extractWorkersStarted()).toBe(afterAbort + 1);
+    expect(extractThreadsStarted()).toBe(afterAbort + 1);
     expect(tree()).toEqual(['next.txt']);
   });
 
-  it('runs extractions that overlap on separate workers', async () => {
+  it('runs extractions that overlap on separate threads', async () => {
     const other = path.join(sb.root, 'data', 'projects', 'other');
     const [a, b] = await Promise.all([
       extract(many(300)),

@@ -7,8 +7,8 @@ import type { WrittenTree } from '../../fs/tree-hash.ts';
 import { ArchiveRefusedError } from './archive-refused-error.ts';
 import { resolveLimits, type ExtractLimits } from './limits.ts';
 import type { DroppedLink } from './plan.ts';
-import type { ArchiveListing, LinkPolicy } from './worker-protocol.ts';
-import { runExtractJob, type JobOutcome, type JobRequest } from './worker-pool.ts';
+import type { ArchiveListing, LinkPolicy } from './thread-protocol.ts';
+import { runExtractTask, type TaskOutcome, type TaskRequest } from './thread-pool.ts';
 import type { WriteProgress } from './write-files.ts';
 
 /** Staging folders inside workDir: `.extract-XXXXXX` (mkdtemp). */
@@ -30,7 +30,7 @@ export interface ExtractOptions {
    */
   workDir: string;
   limits?: Partial<ExtractLimits>;
-  /** Abort terminates the worker and removes staging; targetDir is left as it was. Ignored once swapping. */
+  /** Abort terminates the thread and removes staging; targetDir is left as it was. Ignored once swapping. */
   signal?: AbortSignal;
   /** Called after each batch of files written (and once at the end). */
   onProgress?: (progress: WriteProgress) => void;
@@ -42,7 +42,7 @@ export interface ExtractOptions {
   links?: LinkPolicy;
   /**
    * Also hash the tree as it is written (ExtractResult.tree), so CacheBot need not read it back:
-   * ~3 ms per 1,000 small files in the worker, against reading every file again on the event loop.
+   * ~3 ms per 1,000 small files in the thread, against reading every file again on the event loop.
    */
   hash?: boolean;
 }
@@ -70,7 +70,7 @@ export interface ExtractResult {
 
 /**
  * Safely extracts an uploaded ZIP into targetDir. Every entry is validated before anything is written;
- * the files are inflated and written in a worker thread (kept warm between uploads, worker-pool.ts)
+ * the files are inflated and written in a thread (kept warm between uploads, thread-pool.ts)
  * into a fresh staging folder, which then replaces targetDir with two renames. A refusal
  * (ArchiveRefusedError, 422), failure or abort leaves targetDir exactly as it was and removes the
  * staging folder; nothing is written outside workDir and targetDir.
@@ -89,7 +89,7 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
   const staging = mkdtempSync(path.join(workDir, STAGING_PREFIX));
   try {
     opts.signal?.throwIfAborted();
-    const done = await runJob(
+    const done = await runTask(
       {
         type: 'extract',
         zipPath: path.resolve(zipPath),
@@ -131,7 +131,7 @@ export async function extractArchive(zipPath: string, opts: ExtractOptions): Pro
 }
 
 /**
- * What an archive holds, read from its listing alone in the worker (nothing is written): every check
+ * What an archive holds, read from its listing alone in the thread (nothing is written): every check
  * extractArchive makes before writing applies, and a refusal rejects with the same
  * ArchiveRefusedError. For an upload that must wait its turn before it is extracted.
  */
@@ -141,7 +141,7 @@ export async function inspectArchive(
 ): Promise<ArchiveListing> {
   const limits = resolveLimits(opts.limits);
   opts.signal?.throwIfAborted();
-  const { hasPackageJson, fileCount, totalBytes } = await runJob(
+  const { hasPackageJson, fileCount, totalBytes } = await runTask(
     { type: 'inspect', zipPath: path.resolve(zipPath), limits, links: opts.links ?? 'keep' },
     opts,
     'inspected',
@@ -149,26 +149,26 @@ export async function inspectArchive(
   return { hasPackageJson, fileCount, totalBytes };
 }
 
-type Ending = Extract<JobOutcome['type'], 'done' | 'inspected'>;
+type Ending = Extract<TaskOutcome['type'], 'done' | 'inspected'>;
 
-/** Runs a job in the pool, abortable, and turns its outcome into the result or the error it means. */
-async function runJob<T extends Ending>(
-  request: JobRequest,
+/** Runs a task in the pool, abortable, and turns its outcome into the result or the error it means. */
+async function runTask<T extends Ending>(
+  request: TaskRequest,
   opts: Pick<ExtractOptions, 'signal' | 'onProgress'>,
   ending: T,
-): Promise<Extract<JobOutcome, { type: T }>> {
+): Promise<Extract<TaskOutcome, { type: T }>> {
   const { signal, onProgress } = opts;
-  const job = runExtractJob(
+  const task = runExtractTask(
     request,
     onProgress &&
       ((p) =>
         onProgress({ filesWritten: p.filesWritten, filesTotal: p.filesTotal, bytesWritten: p.bytesWritten })),
   );
-  const onAbort = (): void => job.stop(signal?.reason);
+  const onAbort = (): void => task.stop(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  let outcome: JobOutcome;
+  let outcome: TaskOutcome;
   try {
-    outcome = await job.outcome;
+    outcome = await task.outcome;
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -178,13 +178,13 @@ async function runJob<T extends Ending>(
     case 'failed': {
       const error = new Error(`Extraction failed: ${outcome.message}`) as NodeJS.ErrnoException;
       if (outcome.errno !== null) error.code = outcome.errno;
-      if (outcome.stack !== null) error.stack = `${error.message}\n(worker) ${outcome.stack}`;
+      if (outcome.stack !== null) error.stack = `${error.message}\n(extraction thread) ${outcome.stack}`;
       throw error;
     }
     default:
       if (outcome.type !== ending)
-        throw new Error(`The extraction worker answered ${outcome.type} to a ${request.type} job`);
-      return outcome as Extract<JobOutcome, { type: T }>;
+        throw new Error(`The extraction thread answered ${outcome.type} to a ${request.type} task`);
+      return outcome as Extract<TaskOutcome, { type: T }>;
   }
 }
 

@@ -271,7 +271,7 @@ describe('data that does not match the central directory', () => {
   it('stops inflating at the declared size: a 1 GiB bomb declaring 100 bytes costs no memory', async () => {
     const bomb: ForgedEntry = { name: 'small.txt', raw: zeroBomb(1024), method: 8, size: 100, crc: 0 };
     const zip = forgeZip([file('ok.txt'), bomb]);
-    // Peak resident memory of the whole process, worker threads included (KiB).
+    // Peak resident memory of the whole process, extraction threads included (KiB).
     const peakBefore = process.resourceUsage().maxRSS;
     await expectRefused(zip, 'ARCHIVE_SIZE_MISMATCH', 'small.txt');
     expect((process.resourceUsage().maxRSS - peakBefore) / 1024).toBeLessThan(256);

@@ -19,12 +19,12 @@ export {
   type ExtractLimits,
 } from './limits.ts';
 export type { ArchiveErrorCode } from './refusal.ts';
-export type { ArchiveListing } from './worker-protocol.ts';
+export type { ArchiveListing } from './thread-protocol.ts';
 export {
-  extractWorkersStarted,
-  stopIdleExtractWorker,
-  warmExtractWorker,
-  WORKER_IDLE_MS,
-} from './worker-pool.ts';
-export { EXTRACT_WORKER_SOURCE, EXTRACT_WORKER_URL } from './worker-url.ts';
+  extractThreadsStarted,
+  stopIdleExtractThread,
+  warmExtractThread,
+  THREAD_IDLE_MS,
+} from './thread-pool.ts';
+export { EXTRACT_THREAD_SOURCE, EXTRACT_THREAD_URL } from './thread-url.ts';
 export type { WriteProgress } from './write-files.ts';

@@ -21,8 +21,8 @@ export function printable(name: string): string {
 }
 
 /**
- * Why an archive is refused, as thrown inside the extraction worker. It carries only plain data so it
- * can cross the worker boundary; the caller turns it into an `ArchiveRefusedError`.
+ * Why an archive is refused, as thrown inside the extraction thread. It carries only plain data so it
+ * can cross the thread boundary; the caller turns it into an `ArchiveRefusedError`.
  */
 export class Refusal extends Error {
   override readonly name = 'Refusal';

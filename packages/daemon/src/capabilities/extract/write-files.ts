@@ -110,7 +110,7 @@ async function streamInto(
  * Inflates and writes every planned file into `stagingDir` (fresh and empty, ours alone). Folders are
  * made first, parents before children, then files one synchronous write each, then the links: none
  * exists while anything else is written, so nothing is written through one. File creation
- * dominates and per-entry async I/O costs ~0.5 ms a file (PERFORMANCE.md); this runs in a worker,
+ * dominates and per-entry async I/O costs ~0.5 ms a file (PERFORMANCE.md); this runs in the extraction thread,
  * so blocking here blocks no one. Everything is visited in walk order (plan.order), so `hash`, when
  * given, receives exactly what fs/tree-hash.ts would read back from the written tree. Throws a
  * Refusal when an entry's data does not match the central directory; what was written so far is

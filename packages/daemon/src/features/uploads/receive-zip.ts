@@ -7,7 +7,7 @@ import busboy from 'busboy';
 import { MAX_UPLOAD_BYTES } from '@forge/shared';
 import { ForgeError } from '../../http/forge-error.ts';
 import { asDiskFull } from '../../fs/disk-full.ts';
-import { warmExtractWorker } from '../../capabilities/extract/index.ts';
+import { warmExtractThread } from '../../capabilities/extract/index.ts';
 
 /** Room for multipart boundaries and headers on top of the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -93,8 +93,8 @@ export function receiveZip(req: Request, opts: ReceiveOptions): Promise<Received
         fail(err);
         return;
       }
-      // A ZIP is coming to be extracted: have the extraction worker loaded by the time it is here.
-      warmExtractWorker();
+      // A ZIP is coming to be extracted: have the extraction thread loaded by the time it is here.
+      warmExtractThread();
       tmpFile = path.join(opts.tmpDir, `upload-${crypto.randomBytes(6).toString('hex')}.zip`);
       const file = tmpFile;
       let bytes = 0;

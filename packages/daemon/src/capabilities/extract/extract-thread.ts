@@ -1,37 +1,37 @@
 /**
- * Worker entry of the extraction: reads, validates, inflates and writes off the daemon's event loop.
- * The worker stays up between jobs (worker-pool.ts keeps one warm: starting a thread and loading this
- * code costs more than extracting a small project), running one job at a time as it arrives.
- * Bundled as its own tsup entry (dist/extract-worker.js, next to the code that starts it); under tsx
- * or vitest it is loaded from source. See worker-url.ts.
+ * Thread entry of the extraction: reads, validates, inflates and writes off the daemon's event loop.
+ * The thread stays up between tasks (thread-pool.ts keeps one warm: starting a thread and loading this
+ * code costs more than extracting a small project), running one task at a time as it arrives.
+ * Bundled as its own tsup entry (dist/extract-thread.js, next to the code that starts it); under tsx
+ * or vitest it is loaded from source. See thread-url.ts.
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { TreeHasher } from '../../fs/tree-hash.ts';
 import { planExtraction, type ExtractionPlan } from './plan.ts';
 import { Refusal } from './refusal.ts';
-import type { ExtractJob, ExtractWorkerData, ExtractWorkerMessage } from './worker-protocol.ts';
+import type { ExtractTask, ExtractThreadData, ExtractThreadMessage } from './thread-protocol.ts';
 import { writePlannedFiles } from './write-files.ts';
 import { readCentralDirectory } from './zip-reader.ts';
 
 /** Reads and checks the whole listing; nothing is written. */
 function planArchive(
   zipPath: string,
-  limits: ExtractJob['limits'],
-  links: ExtractJob['links'],
+  limits: ExtractTask['limits'],
+  links: ExtractTask['links'],
 ): ExtractionPlan {
   // Uploads are capped at 50 MB; holding the archive in memory lets the reader index it once.
   const buffer = readFileSync(zipPath);
   return planExtraction(readCentralDirectory(buffer, limits.maxEntries), limits, links);
 }
 
-type Post = (message: ExtractWorkerMessage) => void;
+type Post = (message: ExtractThreadMessage) => void;
 
-export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> {
-  const { id } = job;
+export async function runExtractTask(task: ExtractTask, post: Post): Promise<void> {
+  const { id } = task;
   try {
-    const plan = planArchive(job.zipPath, job.limits, job.links);
-    if (job.type === 'inspect') {
+    const plan = planArchive(task.zipPath, task.limits, task.links);
+    if (task.type === 'inspect') {
       post({
         id,
         type: 'inspected',
@@ -41,11 +41,11 @@ export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> 
       });
       return;
     }
-    const hasher = job.hash ? new TreeHasher() : null;
+    const hasher = task.hash ? new TreeHasher() : null;
     const { bytesWritten } = await writePlannedFiles(
       plan,
-      job.stagingDir,
-      job.limits,
+      task.stagingDir,
+      task.limits,
       (progress) => post({ id, type: 'progress', ...progress }),
       hasher,
     );
@@ -72,13 +72,13 @@ export async function runExtractJob(job: ExtractJob, post: Post): Promise<void> 
   }
 }
 
-const data = workerData as ExtractWorkerData | undefined;
+const data = workerData as ExtractThreadData | undefined;
 if (parentPort !== null && data?.kind === 'forge-extract') {
   const port = parentPort;
-  // One job at a time, in arrival order: the pool sends a job only to an idle worker, and the chain
+  // One task at a time, in arrival order: the pool sends a task only to an idle thread, and the chain
   // keeps the guarantee should that ever change.
   let queue = Promise.resolve();
-  port.on('message', (job: ExtractJob) => {
-    queue = queue.then(() => runExtractJob(job, (message) => port.postMessage(message)));
+  port.on('message', (task: ExtractTask) => {
+    queue = queue.then(() => runExtractTask(task, (message) => port.postMessage(message)));
   });
 }

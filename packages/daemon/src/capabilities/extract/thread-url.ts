@@ -3,30 +3,30 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ExtractWorkerData } from './worker-protocol.ts';
+import type { ExtractThreadData } from './thread-protocol.ts';
 
 /** This module runs from TypeScript source (tsx, vitest) rather than from the tsup bundle. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 /**
- * The worker entry, package-relative. The daemon's tsup config must emit it as `extract-worker.js` in
+ * The thread entry, package-relative. The daemon's tsup config must emit it as `extract-thread.js` in
  * the same directory as the bundle that contains this module:
- * `entry: { main: 'src/main.ts', 'extract-worker': EXTRACT_WORKER_SOURCE }`.
+ * `entry: { main: 'src/main.ts', 'extract-thread': EXTRACT_THREAD_SOURCE }`.
  */
-export const EXTRACT_WORKER_SOURCE = 'src/capabilities/extract/extract-worker.ts';
+export const EXTRACT_THREAD_SOURCE = 'src/capabilities/extract/extract-thread.ts';
 
-/** Where the worker file is: the .ts beside this file from source, dist/extract-worker.js once bundled. */
-export const EXTRACT_WORKER_URL = new URL(
-  FROM_SOURCE ? './extract-worker.ts' : './extract-worker.js',
+/** Where the thread file is: the .ts beside this file from source, dist/extract-thread.js once bundled. */
+export const EXTRACT_THREAD_URL = new URL(
+  FROM_SOURCE ? './extract-thread.ts' : './extract-thread.js',
   import.meta.url,
 );
 
 /**
- * Heap cap of the worker: a runaway becomes a failed extraction instead of a daemon out of memory.
+ * Heap cap of the thread: a runaway becomes a failed extraction instead of a daemon out of memory.
  * A listing of 10,000 entries (the limit) takes a few MB of heap (zip-reader.ts keeps views into the
  * archive, not copies); archive and file bytes live outside the heap. The cap leaves ample room.
  */
-const WORKER_HEAP_MB = 384;
+const THREAD_HEAP_MB = 384;
 
 let tsxLoaderUrl: string | undefined;
 
@@ -44,7 +44,7 @@ function resolveTsxLoader(): string {
   const api = manifest.exports?.['./esm/api'];
   const file = typeof api === 'object' ? api.import?.default : undefined;
   if (file === undefined)
-    throw new Error('tsx has no "./esm/api" export; cannot start the extract worker from source');
+    throw new Error('tsx has no "./esm/api" export; cannot start the extraction thread from source');
   tsxLoaderUrl = pathToFileURL(path.join(path.dirname(manifestPath), file)).href;
   return tsxLoaderUrl;
 }
@@ -53,10 +53,10 @@ function resolveTsxLoader(): string {
 const PRELOAD_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
 
 /**
- * The parent's Node flags minus module preloads. A worker inherits process.execArgv by default, and
- * re-running the parent's `--import tsx` in every worker costs 100-300 ms per extraction for nothing.
+ * The parent's Node flags minus module preloads. A thread inherits process.execArgv by default, and
+ * re-running the parent's `--import tsx` in every thread costs 100-300 ms per extraction for nothing.
  */
-function workerExecArgv(): string[] {
+function threadExecArgv(): string[] {
   const out: string[] = [];
   const args = process.execArgv;
   for (let i = 0; i < args.length; i++) {
@@ -72,19 +72,19 @@ function workerExecArgv(): string[] {
 }
 
 /**
- * Starts the extraction worker. From source the worker must load TypeScript, but on Node 20
- * `execArgv: ['--import', 'tsx']` does not reach a worker's module loader (ERR_UNKNOWN_FILE_EXTENSION),
- * so a tiny bootstrap registers tsx inside the worker and then imports the entry.
+ * Starts the extraction thread. From source the thread must load TypeScript, but on Node 20
+ * `execArgv: ['--import', 'tsx']` does not reach a thread's module loader (ERR_UNKNOWN_FILE_EXTENSION),
+ * so a tiny bootstrap registers tsx inside the thread and then imports the entry.
  */
-export function startExtractWorker(workerData: ExtractWorkerData): Worker {
+export function startExtractThread(workerData: ExtractThreadData): Worker {
   const options = {
     workerData,
-    execArgv: workerExecArgv(),
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    execArgv: threadExecArgv(),
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
   };
-  if (!FROM_SOURCE) return new Worker(EXTRACT_WORKER_URL, options);
+  if (!FROM_SOURCE) return new Worker(EXTRACT_THREAD_URL, options);
   const bootstrap =
     `import(${JSON.stringify(resolveTsxLoader())})` +
-    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(EXTRACT_WORKER_URL.href)}); })`;
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(EXTRACT_THREAD_URL.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }

@@ -4,13 +4,13 @@ import type { ArchiveErrorCode } from './refusal.ts';
 import type { ExtractLimits } from './limits.ts';
 import type { WriteProgress } from './write-files.ts';
 
-/** What the extraction worker is started with (structured-clone safe): it then waits for jobs. */
-export interface ExtractWorkerData {
+/** What the extraction thread is started with (structured-clone safe): it then waits for tasks. */
+export interface ExtractThreadData {
   kind: 'forge-extract';
 }
 
-/** One job for a worker (structured-clone safe). A worker runs one job at a time. */
-export type ExtractJob =
+/** One task for a thread (structured-clone safe). A thread runs one task at a time. */
+export type ExtractTask =
   | {
       type: 'extract';
       id: number;
@@ -56,12 +56,12 @@ export interface ExtractDone {
   links: Array<{ path: string; target: string }>;
   /** The links left out, with why. */
   droppedLinks: DroppedLink[];
-  /** The digest fs/tree-hash.ts gives the written tree, when the job asked for it. */
+  /** The digest fs/tree-hash.ts gives the written tree, when the task asked for it. */
   treeDigest: string | null;
 }
 
-/** What a worker writes back for a job, in order: progress* (extract only), then exactly one end. */
-export type ExtractWorkerMessage = { id: number } & (
+/** What a thread writes back for a task, in order: progress* (extract only), then exactly one end. */
+export type ExtractThreadMessage = { id: number } & (
   | ({ type: 'progress' } & WriteProgress)
   | ExtractDone
   | ({ type: 'inspected' } & ArchiveListing)
