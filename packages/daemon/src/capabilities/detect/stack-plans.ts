@@ -3,6 +3,7 @@
  * per project, the server the framework implies), Go (go build, the binary with PORT), PHP (php -S),
  * Deno (its tasks) and the static-site generators (their build, their output folder served).
  */
+import path from 'node:path';
 import { PORT_PLACEHOLDER, formatCommand, type Stack } from '@forge/shared';
 import { parse as parseToml } from 'smol-toml';
 import { defaultLoadersSync } from 'cosmiconfig';
@@ -249,11 +250,16 @@ const appVariable = (source: string, factory: string): string | null =>
 export async function planPython(
   files: ProjectFiles,
   evidence: StackEvidence,
-  log: DecisionLog,
+  appLog: DecisionLog,
+  home: { files: ProjectFiles; rel: string },
 ): Promise<Planned> {
+  // The dependencies are declared in the app's folder or above it (home.rel from it): read there,
+  // and named as the files they are.
+  const log = home.rel === '.' ? appLog : appLog.under(home.rel);
+  const own = home.files;
   const env: Record<string, string> = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
   let install: Argv | null = null;
-  if (await files.isFile('requirements.txt')) {
+  if (await own.isFile('requirements.txt')) {
     install = ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'];
     log.add(
       'install',
@@ -261,11 +267,11 @@ export async function planPython(
       'requirements.txt',
       "pip installs requirements.txt into the project's virtual environment",
     );
-  } else if (await files.isFile('pyproject.toml')) {
-    install = await pyprojectInstall(files, env, log);
-  } else if (await files.isFile('Pipfile')) {
+  } else if (await own.isFile('pyproject.toml')) {
+    install = await pyprojectInstall(own, env, log);
+  } else if (await own.isFile('Pipfile')) {
     // Pipenv installs into the environment it runs in (VIRTUAL_ENV): the project's, in FORGE_HOME.
-    const locked = await files.isFile('Pipfile.lock');
+    const locked = await own.isFile('Pipfile.lock');
     install = locked ? ['pipenv', 'sync'] : ['pipenv', 'install'];
     Object.assign(env, { PIPENV_VERBOSITY: '-1', PIPENV_YES: '1', PIPENV_NOSPIN: '1' });
     log.add(
@@ -279,20 +285,20 @@ export async function planPython(
   } else {
     log.add('install', 'none', null, 'no requirements.txt, pyproject.toml or Pipfile: nothing to install');
   }
-  const deps = await pythonDeps(files);
-  const depFile = deps.file ?? evidence.file;
+  const deps = await pythonDeps(own);
+  const depFile = deps.file ? path.posix.join(home.rel, deps.file) : evidence.file;
   const entry = await files.firstFile(PYTHON_ENTRIES);
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
   const module = entry?.replace(/\.py$/, '') ?? 'app';
-  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, appLog) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
-    log.add('framework', framework, file, rule);
-    log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
-    log.add('start', formatCommand(start), file, rule);
+    appLog.add('framework', framework, file, rule);
+    appLog.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
+    appLog.add('start', formatCommand(start), file, rule);
     return { framework: { ...server(framework, start), build: django }, install, env };
   };
 
-  const procfile = await procfileStart(files, log);
+  const procfile = await procfileStart(files, appLog);
   if (procfile)
     return done(
       deps.names.has('django') ? 'django' : 'python',
@@ -383,8 +389,8 @@ export async function planPython(
     );
   }
   const why = `a Python project (${evidence.file}) with no server Forge can tell how to start: no Procfile, manage.py, FastAPI, Flask or entry file (${PYTHON_ENTRIES.join(', ')}) that serves; set "start" in the forge config`;
-  log.add('framework', 'python', evidence.file, why);
-  log.add('kind', 'unknown', evidence.file, why);
+  appLog.add('framework', 'python', evidence.file, why);
+  appLog.add('kind', 'unknown', evidence.file, why);
   return {
     framework: { framework: 'python', kind: 'unknown', outputDir: null, build: null, start: null },
     install,
