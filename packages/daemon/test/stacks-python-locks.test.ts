@@ -239,6 +239,29 @@ content-hash = "0f1e"
   );
 
   it(
+    'whose locked version the index does not have is PACKAGE_NOT_ON_REGISTRY, not a stale lock (pip calls both a conflict)',
+    { timeout: 180_000 },
+    async () => {
+      const served = await index();
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-uv-gone', {
+        'pyproject.toml': '[project]\nname = "hello"\nversion = "0.1.0"\ndependencies = ["greeting>=1.0"]\n',
+        // Locked at a version the index has never had (yanked, or locked against another index).
+        'uv.lock': uvLock(served.url, '1.0.5', '0'.repeat(64)),
+        'app.py': APP,
+      });
+      expect(done.status).toBe('failed');
+      expect(done.diagnosis).toMatchObject({
+        code: 'PACKAGE_NOT_ON_REGISTRY',
+        file: 'uv.lock',
+        summary:
+          'uv.lock pins greeting==1.0.5, which fits what the project asks for, but the index pip reads does not have that version.',
+      });
+      expect(done.diagnosis!.suggestion).toMatch(/PIP_INDEX_URL .* or run uv lock where the project is/);
+    },
+  );
+
+  it(
     'whose lock is older than pyproject.toml fails at install as LOCKFILE_OUT_OF_SYNC, naming the relock',
     { timeout: 180_000 },
     async () => {

@@ -10,6 +10,7 @@ import {
   lockIndexEnv,
   parsePythonLock,
   poetryConstraint,
+  satisfiesSpecifier,
   writePins,
 } from './python-lock.ts';
 
@@ -420,4 +421,24 @@ describe('a Python app kept in a package', () => {
       '{PORT}',
     ]);
   });
+});
+
+describe('a version against a PEP 440 specifier', () => {
+  it.each([
+    ['0.115.7', '>=0.115.7', true],
+    ['1.0', '>=1.1', false],
+    ['2.3.1', '>=2,<3', true],
+    ['3.0', '>=2,<3', false],
+    ['1.4.5', '~=1.4', true],
+    ['2.0', '~=1.4', false],
+    ['1.4.5', '~=1.4.2', true],
+    ['1.5.0', '~=1.4.2', false],
+    ['1.2.7', '==1.2.*', true],
+    ['1.3', '==1.2.*', false],
+    ['1.0', '!=1.0', false],
+    ['1.0rc1', '>=1.0', null],
+    ['1.0', '===1.0', null],
+  ] as const)('%s %s → %s', (version, spec, expected) =>
+    expect(satisfiesSpecifier(version, spec)).toBe(expected),
+  );
 });

@@ -1,21 +1,23 @@
 import path from 'node:path';
 import type { Diagnosis } from '@forge/shared';
 import type { Context } from './context.ts';
-import { PYTHON_LOCKS } from '../detect/python-lock.ts';
+import { PYTHON_LOCKS, normalizePypi, satisfiesSpecifier } from '../detect/python-lock.ts';
 
 /** pip's account of a conflict with a constraint: "The user requested (constraint) greeting==1.0". */
 const CONSTRAINT = /The user requested \(constraint\) ([A-Za-z0-9][\w.-]*)==(\S+)/;
-/** What asked for another version: "The user requested greeting>=2" or "flask 3.0 depends on werkzeug>=3". */
+/** What asked for a package: "The user requested greeting>=2" or "flask 3.0 depends on werkzeug>=3". */
 const ASKED =
-  /(?:The user requested (?!\(constraint\))|\S+ \S+ depends on )([A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\S*)/;
+  /(?:The user requested (?!\(constraint\))|\S+ \S+ depends on )([A-Za-z0-9][\w.-]*)(?:\[[^\]]*\])?(\S*)/;
 
 /** The command that updates each lock (the tool's own, which Forge does not run). */
 const RELOCK: Record<string, string> = { uv: 'uv lock', poetry: 'poetry lock', pdm: 'pdm lock' };
 
 /**
- * LOCKFILE_OUT_OF_SYNC for a Python lock: pip was held to the lockfile's versions (its pins as
- * constraints) and something the project asks for needs another version — the lock is older than
- * pyproject.toml. The fix is the lock tool's own relock, not a looser install.
+ * pip was held to a lockfile's versions (its pins as constraints) and could not install. pip words
+ * both causes the same way ("conflicting dependencies"), so the pins are checked against what was
+ * asked: a pin outside what the project asks for is LOCKFILE_OUT_OF_SYNC (the lock is older than
+ * pyproject.toml; the fix is the tool's relock); a pin inside it that still failed is a version the
+ * index does not have (PACKAGE_NOT_ON_REGISTRY). Where Forge cannot tell, it says both.
  */
 export function pythonLockConflict(ctx: Context): Diagnosis | null {
   const { blueprint, error } = ctx.input;
@@ -24,21 +26,44 @@ export function pythonLockConflict(ctx: Context): Diagnosis | null {
   const tool = PYTHON_LOCKS.find(([lock]) => lock === file.split('/').pop())?.[1];
   if (!tool) return null;
   const pinned = new Map<string, string>();
-  let asked: string | undefined;
+  const asked: { name: string; spec: string }[] = [];
   for (const line of ctx.lines) {
     const c = CONSTRAINT.exec(line);
-    if (c) pinned.set(c[1]!, c[2]!);
-    asked ??= ASKED.exec(line)?.[1];
+    if (c) pinned.set(normalizePypi(c[1]!), c[2]!);
+    else {
+      const a = ASKED.exec(line);
+      if (a) asked.push({ name: normalizePypi(a[1]!), spec: a[2]! });
+    }
   }
   if (pinned.size === 0) return null;
+  const outside: string[] = [];
+  let unsure = false;
+  for (const [name, version] of pinned) {
+    for (const a of asked.filter((x) => x.name === name)) {
+      const fits = a.spec === '' ? true : satisfiesSpecifier(version, a.spec);
+      if (fits === false) outside.push(`${name}${a.spec}`);
+      if (fits === null) unsure = true;
+    }
+  }
   const names = [...pinned.keys()];
   const pins = [...pinned].map(([n, v]) => `${n}==${v}`).join(', ');
+  const relock = `Run ${RELOCK[tool]} where the project is and upload the updated ${file}`;
+  if (outside.length > 0)
+    return {
+      code: 'LOCKFILE_OUT_OF_SYNC',
+      summary: `${file} pins ${pins}, but the project asks for ${outside.join(', ')}: ${file} is older than pyproject.toml.`,
+      file,
+      suggestion: `${relock} (Forge installs with pip, held to the lock's versions; it does not relock).`,
+      subjects: names,
+    };
   return {
-    code: 'LOCKFILE_OUT_OF_SYNC',
-    summary: `${file} pins ${pins}, but ${asked ? `the project asks for ${asked}` : 'the project asks for another version'}: ${file} is older than pyproject.toml.`,
+    code: 'PACKAGE_NOT_ON_REGISTRY',
+    summary: unsure
+      ? `pip could not install ${file}'s ${pins}: the index it reads may not have ${pinned.size === 1 ? 'that version' : 'those versions'}, or ${file} may be older than pyproject.toml.`
+      : `${file} pins ${pins}, which fits what the project asks for, but the index pip reads does not have ${pinned.size === 1 ? 'that version' : 'those versions'}.`,
     file,
-    suggestion: `Run ${RELOCK[tool]} where the project is and upload the updated ${file} (Forge installs with pip, held to the lock's versions; it does not relock).`,
-    subjects: names,
+    suggestion: `Check that the index ${file} was locked against is the one this machine reads (PIP_INDEX_URL in the forge config's env), or ${relock.charAt(0).toLowerCase()}${relock.slice(1)} to lock versions that index has.`,
+    subjects: [...names, 'the package index'],
   };
 }
 
