@@ -32,8 +32,9 @@ function rewriteSameOrigin(proxyReq: { setHeader(name: string, value: string): v
 const BOOT_ENTRY = 'src/boot.ts';
 
 /**
- * Builds src/boot.ts as its own tiny chunk and puts it at the end of index.html's body, inline and
- * `async`: it runs as soon as the parser reaches it, without a request to wait for, and dials /ws and asks for
+ * Builds src/boot.ts as its own tiny chunk and puts it in index.html's head, inline and `async`,
+ * ahead of the app's script: it runs as soon as the parser reaches it, without a request to wait
+ * for, and dials /ws (before the page has asked for anything else) and asks for
  * the shell's first reads while the app's chunks are still downloading (the app adopts both:
  * lib/early-socket.ts, lib/boot-reads.ts). The daemon allows exactly this script by its hash in the
  * page's CSP (daemon features/web-app/serve-web.ts). A separate entry because every module script
@@ -66,9 +67,9 @@ function bootScript(): Plugin {
           throw new Error(`${BOOT_ENTRY} cannot be inlined: it holds </script or <!--`);
         // Inline, so nothing else serves it.
         delete ctx.bundle![chunk.fileName];
-        // At the end of the body: it finds the dashboard's first frame (appShell) parsed already.
-        if (!html.includes('</body>')) throw new Error('index.html has no </body> for the boot script');
-        return html.replace('</body>', `  <script type="module" async>${code}</script>\n  </body>`);
+        // Right before the app's own script: the socket is dialled before the app's chunk is asked for.
+        const tag = `<script type="module" async>${code}</script>`;
+        return html.replace(/(\n\s*)<script type="module"/, `$1${tag}$1<script type="module"`);
       },
     },
   };

@@ -1,6 +1,6 @@
 /**
- * The boot script: a separate, tiny entry that index.html carries inline, `async`, at the end of its
- * body (vite.config.ts, bootScript). While the app's scripts are still downloading and evaluating, it
+ * The boot script: a separate, tiny entry that index.html carries inline, `async`, ahead of the app's
+ * script (vite.config.ts, bootScript). While the app's scripts are still downloading and evaluating, it
  * dials /ws and asks for the shell's first reads, instead of both waiting for the first render:
  * - the socket: the app adopts it and everything it received so far (lib/early-socket.ts);
  * - the reads: the GETs every screen's shell makes (BOOT_READS); the app takes their answers into
@@ -22,15 +22,21 @@ import {
 } from './boot-protocol.ts';
 
 /**
- * The page's first frame, when it has one: the boot script comes after it in the page, so it is
- * parsed already. It stays this element after the app has rendered over it (then detached).
+ * The page's first frame, when it has one, once parsed (the boot script runs from the page's head).
+ * It stays this element after the app has rendered over it (then detached).
  */
-const shell = document.querySelector<HTMLElement>('[data-boot-shell]');
+let shell = document.querySelector<HTMLElement>('[data-boot-shell]');
 const shellPart = <T extends Element = HTMLElement>(name: string): T | null =>
-  shell?.querySelector<T>(`[data-boot-${name}]`) ?? null;
+  (shell ??= document.querySelector<HTMLElement>('[data-boot-shell]'))?.querySelector<T>(
+    `[data-boot-${name}]`,
+  ) ?? null;
+
+/** What the socket is, as far as the first frame is concerned: null until it opened or closed. */
+let connectedNow: boolean | null = null;
 
 /** The first frame's status follows the socket until the app adopts it. */
 function showConnected(connected: boolean): void {
+  connectedNow = connected;
   const status = shellPart('status');
   const text = shellPart('status-text');
   if (!status || !text) return;
@@ -102,29 +108,36 @@ const choose = (file: File | undefined) => {
     button.disabled = true;
   }
 };
-const input = shellPart<HTMLInputElement>('file');
-if (shell && input) {
-  input.addEventListener('change', () => {
-    choose(input.files?.[0]);
-    input.value = '';
-  });
-  for (const button of shell.querySelectorAll<HTMLButtonElement>('[data-boot-upload]')) {
-    button.addEventListener('click', () => {
-      rapid = button.dataset.bootUpload === 'rapid';
-      input.click();
+const wire = () => {
+  // The socket may have answered before the frame was parsed.
+  if (connectedNow !== null) showConnected(connectedNow);
+  const input = shellPart<HTMLInputElement>('file');
+  if (shell && input) {
+    input.addEventListener('change', () => {
+      choose(input.files?.[0]);
+      input.value = '';
+    });
+    for (const button of shell.querySelectorAll<HTMLButtonElement>('[data-boot-upload]')) {
+      button.addEventListener('click', () => {
+        rapid = button.dataset.bootUpload === 'rapid';
+        input.click();
+      });
+    }
+    const hasFiles = (ev: DragEvent) => Array.from(ev.dataTransfer?.types ?? []).includes('Files');
+    shell.addEventListener('dragover', (ev) => {
+      if (hasFiles(ev)) ev.preventDefault();
+    });
+    shell.addEventListener('drop', (ev) => {
+      if (!hasFiles(ev)) return;
+      ev.preventDefault();
+      rapid = false;
+      if (!chosen) choose(ev.dataTransfer?.files[0]);
     });
   }
-  const hasFiles = (ev: DragEvent) => Array.from(ev.dataTransfer?.types ?? []).includes('Files');
-  shell.addEventListener('dragover', (ev) => {
-    if (hasFiles(ev)) ev.preventDefault();
-  });
-  shell.addEventListener('drop', (ev) => {
-    if (!hasFiles(ev)) return;
-    ev.preventDefault();
-    rapid = false;
-    if (!chosen) choose(ev.dataTransfer?.files[0]);
-  });
-}
+};
+// Once the page is parsed, which is before the app's (deferred) script runs.
+if (document.readyState === 'loading') document.addEventListener('readystatechange', wire, { once: true });
+else wire();
 window.__forgeBootUploads = {
   adopt(next) {
     deliver = next;
