@@ -179,13 +179,61 @@ describe('a stack whose tool is not on this machine', () => {
     expect(done.error!.message).toMatch(
       /^Go \(go\.mod\) needs go 1\.99 or newer \(go\.mod asks for 1\.99\); /,
     );
-    expect(done.error!.message).toMatch(/golang-go/);
+    if (fs.existsSync('/etc/debian_version')) {
+      // Debian's golang-go is older than 1.99: installing it would not do, so it is not the advice.
+      expect(done.error!.message).toMatch(
+        /this OS's package carries 1\.[\d.]+\. Install go 1\.99 or newer another way: install Go from https:\/\/go\.dev\/dl\/$/,
+      );
+      expect(done.error!.hint).toMatch(
+        /^This OS's go package is 1\.\d+, older than 1\.99: install go 1\.99 or newer another way/,
+      );
+      expect(`${done.error!.message} ${done.error!.hint}`).not.toMatch(/apt-get/);
+      expect(done.diagnosis!.suggestion).toBe(done.error!.hint);
+    } else {
+      expect(done.error!.message).toMatch(/golang-go/);
+    }
     expect(done.diagnosis).toMatchObject({
       code: 'TOOLCHAIN_MISSING',
       file: 'go.mod',
       subjects: ['go', '1.99'],
     });
   });
+
+  it(
+    "Python in a subfolder whose pyproject.toml above it asks for a newer Python than this OS's",
+    { timeout: 60_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-src-layout', {
+        'pyproject.toml':
+          '[project]\nname = "site"\nversion = "0.1.0"\nrequires-python = ">=3.99"\ndependencies = ["django"]\n',
+        'src/manage.py': 'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")\n',
+      });
+      expect(done.status).toBe('failed');
+      // The app is src/, its dependencies and its Python are the project root's.
+      expect(done.blueprint).toMatchObject({
+        stack: 'python',
+        framework: 'django',
+        appDir: 'src',
+        installDir: '.',
+      });
+      expect(done.blueprint!.runtime).toMatchObject({ minimum: '3.99', versionFile: 'pyproject.toml' });
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'install', file: 'pyproject.toml' }),
+      );
+      expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
+      expect(done.error!.message).toMatch(
+        /^Python \(src\/manage\.py\) needs python3 3\.99 or newer \(pyproject\.toml asks for >=3\.99\); /,
+      );
+      if (fs.existsSync('/etc/debian_version')) {
+        expect(done.error!.message).toMatch(
+          /this OS's package carries 3\.[\d.]+\. Install python3 3\.99 or newer another way: install Python 3 from https:\/\/www\.python\.org\/downloads\/$/,
+        );
+        expect(done.diagnosis!.suggestion).toBe(done.error!.hint);
+      }
+      expect(done.diagnosis).toMatchObject({ code: 'TOOLCHAIN_MISSING', file: 'pyproject.toml' });
+    },
+  );
 });
 
 const GO_SERVER = `package main

@@ -1,6 +1,7 @@
 import { Enums, Models } from '@cyclonedx/cyclonedx-library';
 import { PackageURL } from 'packageurl-js';
-import { normalizePypi, stackPackages, type StackPackage } from './sbom-stacks.ts';
+import { normalizePypi } from '../detect/python-lock.ts';
+import { stackPackages, type StackPackage } from './sbom-stacks.ts';
 
 /** A package's purl: pypi names in their normal form, Go's and Composer's paths split at the last "/". */
 export function stackPurl(p: StackPackage): string {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { PYTHON_LOCKS, normalizePypi, parsePythonLock } from '../detect/python-lock.ts';
 
 /**
  * The packages of a project of another stack, for its SBOM (docs/artifacts.md): Python's installed
@@ -41,9 +41,6 @@ const readText = (file: string): string | null => {
     return null;
   }
 };
-
-/** PEP 503's normal form, which purl's pypi type uses and which `pip` compares names by. */
-export const normalizePypi = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
 
 /** The name a requirement line or a Requires-Dist names (before any extra, marker or version). */
 const requirementName = (line: string): string | null => {
@@ -105,7 +102,7 @@ function sitePackages(venv: string): string[] {
 /** The pip tooling a virtual environment is made with: not the project's packages (`pip list` shows them, pip freeze does not). */
 const VENV_TOOLING = new Set(['pip', 'setuptools', 'wheel', 'distribute']);
 
-/** Python: the requirement pins (requirements.txt, poetry.lock, uv.lock), with their single sha256 when given. */
+/** Python: the requirement pins (requirements.txt, else uv.lock, poetry.lock or pdm.lock), with their single sha256 when given. */
 function pythonPins(dir: string): {
   file: string | null;
   pins: Map<string, { version: string; sha256?: string }>;
@@ -125,15 +122,12 @@ function pythonPins(dir: string): {
     }
     return { file: 'requirements.txt', pins };
   }
-  for (const file of ['uv.lock', 'poetry.lock']) {
+  for (const [file, tool] of PYTHON_LOCKS) {
     const text = readText(path.join(dir, file));
     if (text === null) continue;
     try {
-      const lock = parseToml(text) as { package?: Array<{ name?: unknown; version?: unknown }> };
-      for (const p of lock.package ?? []) {
-        if (typeof p.name === 'string' && typeof p.version === 'string')
-          pins.set(normalizePypi(p.name), { version: p.version });
-      }
+      const lock = parsePythonLock(file, tool, text, null);
+      for (const { name, version } of lock.packages) pins.set(name, { version });
       return { file, pins };
     } catch {
       return { file: null, pins };

@@ -3,6 +3,7 @@
  * per project, the server the framework implies), Go (go build, the binary with PORT), PHP (php -S),
  * Deno (its tasks) and the static-site generators (their build, their output folder served).
  */
+import path from 'node:path';
 import { PORT_PLACEHOLDER, formatCommand, type Stack } from '@forge/shared';
 import { parse as parseToml } from 'smol-toml';
 import { defaultLoadersSync } from 'cosmiconfig';
@@ -11,6 +12,19 @@ import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
 import type { ProjectFiles } from './project-files.ts';
 import { parseJson } from '../scan/jsonc.ts';
+import {
+  MAX_LOCK_BYTES,
+  PINS_PLACEHOLDER,
+  PYTHON_LOCKS,
+  dependencySpecs,
+  isPackaged,
+  lockIndexEnv,
+  normalizePypi,
+  parsePythonLock,
+  type PyProject,
+  type PythonLock,
+  type PythonLockTool,
+} from './python-lock.ts';
 
 /** A stack found in a folder: the file that says so and the rule. */
 export interface StackEvidence {
@@ -93,6 +107,133 @@ async function pythonDeps(files: ProjectFiles): Promise<{ names: Set<string>; fi
   return { names, file };
 }
 
+/**
+ * pyproject.toml's install: `pip install .` for a package, its dependencies alone for a project its
+ * tool does not build (uv and PDM without a [build-system], Poetry's package-mode = false), each with
+ * the versions of its lockfile (uv.lock, poetry.lock, pdm.lock) as pip constraints and from the
+ * indexes the lock names.
+ */
+async function pyprojectInstall(
+  files: ProjectFiles,
+  env: Record<string, string>,
+  log: DecisionLog,
+): Promise<Argv | null> {
+  const text = (await files.read('pyproject.toml'))?.text ?? '';
+  let pyproject: PyProject | null = null;
+  try {
+    pyproject = parseToml(text) as PyProject;
+  } catch {
+    // pip reads it again at install and reports what is wrong in its own words.
+  }
+  const declared = /^\[tool\.(poetry|pdm|uv|hatch)\b/m.exec(text)?.[1];
+  let lock: PythonLock | null = null;
+  let lockTool: PythonLockTool | null = null;
+  for (const [file, tool] of PYTHON_LOCKS) {
+    if (!(await files.isFile(file))) continue;
+    lockTool = tool;
+    const read = await files.read(file, MAX_LOCK_BYTES + 1);
+    try {
+      if (!read || read.truncated)
+        throw new Error(`${file} is larger than ${MAX_LOCK_BYTES / 1024 / 1024} MB`);
+      lock = parsePythonLock(file, tool, read.text, pyproject);
+    } catch (err) {
+      log.add('pins', 'none', file, `${(err as Error).message}: pip resolves the versions itself`);
+    }
+    break;
+  }
+  const tool = lockTool ?? (declared === 'hatch' ? null : ((declared as PythonLockTool | undefined) ?? null));
+  const packaged = pyproject === null || isPackaged(pyproject, tool);
+  let targets = ['.'];
+  if (!packaged) {
+    const { specs, refused } = dependencySpecs(pyproject!);
+    if (refused.length)
+      log.add(
+        'dependencies',
+        'not installed',
+        'pyproject.toml',
+        `not a requirement pip is given: ${refused.join(', ')}`,
+      );
+    if (specs.length === 0) {
+      log.add(
+        'install',
+        'none',
+        'pyproject.toml',
+        `the project is not a package (${tool}) and declares no dependencies: nothing to install`,
+      );
+      return null;
+    }
+    targets = specs;
+  }
+  const says =
+    tool === 'uv'
+      ? pyproject?.tool?.uv?.package
+      : tool === 'pdm'
+        ? pyproject?.tool?.pdm?.distribution
+        : undefined;
+  const why =
+    tool === 'poetry'
+      ? 'package-mode = false'
+      : says === false
+        ? `[tool.${tool}] ${tool === 'uv' ? 'package' : 'distribution'} = false`
+        : 'no [build-system]';
+  const what = packaged
+    ? 'the project and its dependencies from pyproject.toml (PEP 517)'
+    : `the dependencies pyproject.toml declares (for ${tool} the project itself is not a package: ${why})`;
+  if (!lock) {
+    const install = ['python', '-m', 'pip', 'install', ...targets];
+    const unlocked =
+      declared === 'hatch' || !declared
+        ? declared
+          ? '; [tool.hatch] is read by pip through the build backend, hatch itself is not run'
+          : ''
+        : `; ${declared} itself is not run and no ${PYTHON_LOCKS.find(([, t]) => t === declared)?.[0]} pins the versions`;
+    log.add('install', formatCommand(install), 'pyproject.toml', `pip installs ${what}${unlocked}`);
+    return install;
+  }
+  const install = ['python', '-m', 'pip', 'install', '-c', PINS_PLACEHOLDER, ...targets];
+  log.add(
+    'install',
+    formatCommand(install),
+    lock.file,
+    `pip installs ${what}, held to the ${lock.pins.size} versions ${lock.file} pins (${PINS_PLACEHOLDER}: a constraints file Forge writes from it); ${lock.tool} itself is not run and the lock's hashes are not checked`,
+  );
+  if (lock.unpinned.length)
+    log.add(
+      'pins',
+      'not pinned',
+      lock.file,
+      `pip resolves these itself: ${lock.unpinned.map((u) => `${u.name} (${u.why})`).join(', ')}`,
+    );
+  const names = (pyproject ? dependencySpecs(pyproject).specs : []).map((spec) =>
+    normalizePypi(/^[A-Za-z0-9][A-Za-z0-9._-]*/.exec(spec)![0]),
+  );
+  const stale = names.filter((n) => !lock.pins.has(n) && !lock.unpinned.some((u) => u.name === n));
+  if (stale.length)
+    log.add(
+      'pins',
+      'out of date',
+      lock.file,
+      `${stale.join(', ')} ${stale.length === 1 ? 'is' : 'are'} in pyproject.toml but not in ${lock.file}: pip resolves ${stale.length === 1 ? 'it' : 'them'} unpinned (${lock.file} is older than pyproject.toml; ${LOCK_COMMAND[lock.tool]} updates it)`,
+    );
+  const index = lockIndexEnv(lock);
+  Object.assign(env, index);
+  if (index.PIP_INDEX_URL)
+    log.add(
+      'index',
+      index.PIP_INDEX_URL,
+      lock.tool === 'pdm' ? 'pyproject.toml' : lock.file,
+      `the index ${lock.tool === 'pdm' ? '[[tool.pdm.source]] names' : `${lock.file}'s packages come from`}${index.PIP_EXTRA_INDEX_URL ? `, then ${index.PIP_EXTRA_INDEX_URL}` : ''} (PIP_INDEX_URL${index.PIP_EXTRA_INDEX_URL ? ', PIP_EXTRA_INDEX_URL' : ''})`,
+    );
+  return install;
+}
+
+/** The command that brings a lock up to date with pyproject.toml, by tool. */
+export const LOCK_COMMAND: Record<PythonLockTool, string> = {
+  uv: 'uv lock',
+  poetry: 'poetry lock',
+  pdm: 'pdm lock',
+};
+
 const PYTHON_ENTRIES = ['app.py', 'main.py', 'server.py', 'wsgi.py', 'application.py', 'run.py', 'api.py'];
 
 /** The variable an entry file binds an app object of `factory` to: `app = Flask(__name__)` → "app". */
@@ -109,11 +250,16 @@ const appVariable = (source: string, factory: string): string | null =>
 export async function planPython(
   files: ProjectFiles,
   evidence: StackEvidence,
-  log: DecisionLog,
+  appLog: DecisionLog,
+  home: { files: ProjectFiles; rel: string },
 ): Promise<Planned> {
+  // The dependencies are declared in the app's folder or above it (home.rel from it): read there,
+  // and named as the files they are.
+  const log = home.rel === '.' ? appLog : appLog.under(home.rel);
+  const own = home.files;
   const env: Record<string, string> = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
   let install: Argv | null = null;
-  if (await files.isFile('requirements.txt')) {
+  if (await own.isFile('requirements.txt')) {
     install = ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'];
     log.add(
       'install',
@@ -121,19 +267,11 @@ export async function planPython(
       'requirements.txt',
       "pip installs requirements.txt into the project's virtual environment",
     );
-  } else if (await files.isFile('pyproject.toml')) {
-    const text = (await files.read('pyproject.toml'))?.text ?? '';
-    const tool = /^\[tool\.(poetry|pdm|uv|hatch)\b/m.exec(text)?.[1];
-    install = ['python', '-m', 'pip', 'install', '.'];
-    log.add(
-      'install',
-      formatCommand(install),
-      'pyproject.toml',
-      `pip installs the project and its dependencies from pyproject.toml (PEP 517)${tool ? `; [tool.${tool}] is read by pip through the build backend, ${tool} itself is not run` : ''}`,
-    );
-  } else if (await files.isFile('Pipfile')) {
+  } else if (await own.isFile('pyproject.toml')) {
+    install = await pyprojectInstall(own, env, log);
+  } else if (await own.isFile('Pipfile')) {
     // Pipenv installs into the environment it runs in (VIRTUAL_ENV): the project's, in FORGE_HOME.
-    const locked = await files.isFile('Pipfile.lock');
+    const locked = await own.isFile('Pipfile.lock');
     install = locked ? ['pipenv', 'sync'] : ['pipenv', 'install'];
     Object.assign(env, { PIPENV_VERBOSITY: '-1', PIPENV_YES: '1', PIPENV_NOSPIN: '1' });
     log.add(
@@ -147,20 +285,20 @@ export async function planPython(
   } else {
     log.add('install', 'none', null, 'no requirements.txt, pyproject.toml or Pipfile: nothing to install');
   }
-  const deps = await pythonDeps(files);
-  const depFile = deps.file ?? evidence.file;
+  const deps = await pythonDeps(own);
+  const depFile = deps.file ? path.posix.join(home.rel, deps.file) : evidence.file;
   const entry = await files.firstFile(PYTHON_ENTRIES);
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
   const module = entry?.replace(/\.py$/, '') ?? 'app';
-  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, appLog) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
-    log.add('framework', framework, file, rule);
-    log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
-    log.add('start', formatCommand(start), file, rule);
+    appLog.add('framework', framework, file, rule);
+    appLog.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
+    appLog.add('start', formatCommand(start), file, rule);
     return { framework: { ...server(framework, start), build: django }, install, env };
   };
 
-  const procfile = await procfileStart(files, log);
+  const procfile = await procfileStart(files, appLog);
   if (procfile)
     return done(
       deps.names.has('django') ? 'django' : 'python',
@@ -251,8 +389,8 @@ export async function planPython(
     );
   }
   const why = `a Python project (${evidence.file}) with no server Forge can tell how to start: no Procfile, manage.py, FastAPI, Flask or entry file (${PYTHON_ENTRIES.join(', ')}) that serves; set "start" in the forge config`;
-  log.add('framework', 'python', evidence.file, why);
-  log.add('kind', 'unknown', evidence.file, why);
+  appLog.add('framework', 'python', evidence.file, why);
+  appLog.add('kind', 'unknown', evidence.file, why);
   return {
     framework: { framework: 'python', kind: 'unknown', outputDir: null, build: null, start: null },
     install,

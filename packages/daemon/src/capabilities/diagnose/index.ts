@@ -19,7 +19,7 @@ import {
   peerConflict,
 } from './package-manager-rules.ts';
 import { packageNotOnRegistry } from './registry-rules.ts';
-import { pipResolution } from './python-rules.ts';
+import { pipResolution, pythonLockConflict } from './python-rules.ts';
 import { bundlerResolution, installToolMissing, stackCodeError } from './stack-rules.ts';
 import {
   foreignNodeModules,
@@ -49,7 +49,8 @@ import { mismatchedVersions } from './version-rules.ts';
  *  5. NODE_VERSION_MISMATCH when the Node the project asks for could not be provided; then
  *     PACKAGE_MANAGER_MISSING — the toolchain could not be provided, or a command is not on PATH
  *     (MISSING_PACKAGE instead when it is the bin of a known package the project lacks: `vite`).
- *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC, PEER_DEPENDENCY_CONFLICT,
+ *  6. The package manager's refusals, in its own words: LOCKFILE_OUT_OF_SYNC (for Python, pip held to a
+ *     lock's pins that pyproject.toml has outgrown), PEER_DEPENDENCY_CONFLICT,
  *     PACKAGE_NOT_ON_REGISTRY (the registry answered 404 or "no matching version": never a host that
  *     could not be reached, which is NETWORK_AT_BUILD), NODE_VERSION_MISMATCH (EBADENGINE, a tool's
  *     own Node check), MISSING_SCRIPT (a plan that found nothing to build is MISSING_SCRIPT only when
@@ -88,6 +89,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     outOfMemory,
     nodeUnavailable,
     commandMissing,
+    pythonLockConflict,
     pipResolution,
     bundlerResolution,
     lockfileOutOfSync,
@@ -234,10 +236,12 @@ function stackToolMissing(ctx: Context): Diagnosis | null {
     code: 'TOOLCHAIN_MISSING',
     summary: error.message,
     ...(file ? { file } : {}),
+    // DependencyBot's hint is the precise one (it knows what this OS's archive carries).
     suggestion:
-      runtime.tool === 'deno'
+      error.hint ??
+      (runtime.tool === 'deno'
         ? `Let the daemon reach the npm registry, where Forge fetches Deno (the deno package), or install deno on the machine that runs Forge (\`${runtime.installCommand}\`), then build again.`
-        : `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`,
+        : `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`),
     subjects: [runtime.tool, ...(runtime.minimum ? [runtime.minimum] : [])],
   };
 }

@@ -1,5 +1,45 @@
 import type { Diagnosis } from '@forge/shared';
 import type { Context } from './context.ts';
+import { PYTHON_LOCKS } from '../detect/python-lock.ts';
+
+/** pip's account of a conflict with a constraint: "The user requested (constraint) greeting==1.0". */
+const CONSTRAINT = /The user requested \(constraint\) ([A-Za-z0-9][\w.-]*)==(\S+)/;
+/** What asked for another version: "The user requested greeting>=2" or "flask 3.0 depends on werkzeug>=3". */
+const ASKED =
+  /(?:The user requested (?!\(constraint\))|\S+ \S+ depends on )([A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?\S*)/;
+
+/** The command that updates each lock (the tool's own, which Forge does not run). */
+const RELOCK: Record<string, string> = { uv: 'uv lock', poetry: 'poetry lock', pdm: 'pdm lock' };
+
+/**
+ * LOCKFILE_OUT_OF_SYNC for a Python lock: pip was held to the lockfile's versions (its pins as
+ * constraints) and something the project asks for needs another version — the lock is older than
+ * pyproject.toml. The fix is the lock tool's own relock, not a looser install.
+ */
+export function pythonLockConflict(ctx: Context): Diagnosis | null {
+  const { blueprint, error } = ctx.input;
+  if (blueprint?.stack !== 'python' || error.code !== 'INSTALL_FAILED') return null;
+  const file = blueprint.decisions.find((d) => d.field === 'install')?.file ?? '';
+  const tool = PYTHON_LOCKS.find(([lock]) => lock === file.split('/').pop())?.[1];
+  if (!tool) return null;
+  const pinned = new Map<string, string>();
+  let asked: string | undefined;
+  for (const line of ctx.lines) {
+    const c = CONSTRAINT.exec(line);
+    if (c) pinned.set(c[1]!, c[2]!);
+    asked ??= ASKED.exec(line)?.[1];
+  }
+  if (pinned.size === 0) return null;
+  const names = [...pinned.keys()];
+  const pins = [...pinned].map(([n, v]) => `${n}==${v}`).join(', ');
+  return {
+    code: 'LOCKFILE_OUT_OF_SYNC',
+    summary: `${file} pins ${pins}, but ${asked ? `the project asks for ${asked}` : 'the project asks for another version'}: ${file} is older than pyproject.toml.`,
+    file,
+    suggestion: `Run ${RELOCK[tool]} where the project is and upload the updated ${file} (Forge installs with pip, held to the lock's versions; it does not relock).`,
+    subjects: names,
+  };
+}
 
 /** pip's "ERROR: No matching distribution found for flask==9" or "Could not find a version that satisfies the requirement x". */
 const NO_DISTRIBUTION =
@@ -32,6 +72,15 @@ export function pipResolution(ctx: Context): Diagnosis | null {
       subjects: [requirement, host],
     };
   }
+  const lockTool = PYTHON_LOCKS.find(([lock]) => lock === file?.split('/').pop())?.[1];
+  if (lockTool)
+    return {
+      code: 'PACKAGE_NOT_ON_REGISTRY',
+      summary: `pip found no version of ${requirement} on the index it reads.`,
+      file: file!,
+      suggestion: `${file} pins ${requirement}, which that index does not have: check that the index ${file} was locked against is the one this machine reads (PIP_INDEX_URL in the forge config's env), or run ${RELOCK[lockTool]} to lock versions it has.`,
+      subjects: [requirement, 'the package index'],
+    };
   return {
     code: 'PACKAGE_NOT_ON_REGISTRY',
     summary: `pip found no version of ${requirement} on the index it reads.`,

@@ -288,6 +288,28 @@ describe('findFirstError', () => {
     expect(found).toEqual({ firstLine: 'TypeError: x is not a function', location: at('server.js', 4, 1) });
   });
 
+  it("reads pip's failed package build as the build backend's exception, not pip's wrapper", () => {
+    const found = findFirstError(
+      [
+        '  Building wheel for hello (pyproject.toml): started',
+        "  Building wheel for hello (pyproject.toml): finished with status 'error'",
+        '  error: subprocess-exited-with-error',
+        '  ',
+        '  × Building wheel for hello (pyproject.toml) did not run successfully.',
+        '  │ exit code: 1',
+        '  ╰─> [4 lines of output]',
+        '      Traceback (most recent call last):',
+        '        File "/tmp/pip-build-env-x/overlay/lib/python3.11/site-packages/setuptools/dist.py", line 987, in run_command',
+        "      AttributeError: install_layout. Did you mean: 'install_platlib'?",
+        '      [end of output]',
+        '  ERROR: Failed building wheel for hello',
+        'ERROR: Could not build wheels for hello, which is required to install pyproject.toml-based projects',
+      ],
+      { projectDir: dir },
+    );
+    expect(found).toEqual({ firstLine: "AttributeError: install_layout. Did you mean: 'install_platlib'?" });
+  });
+
   it('says nothing when no line states an error', () => {
     expect(findFirstError(['> build', 'compiling…', 'done with 0 errors'], { projectDir: dir })).toBeNull();
     expect(

@@ -416,9 +416,12 @@ const STATED = /^(?:\[!\]\s*)?(?:Uncaught\s+)?((?:[A-Z][\w.]*)?(?:Error|Exceptio
 const INSPECTED = /^\[((?:[A-Z]\w*)?Error: .+)\](?: \{)?$/;
 /** "error: …", "ERROR: …", "error[E0425]: …", "[ERROR] …". */
 const PLAIN_ERROR = /^(?:(?:error|ERROR)(?:\[[\w-]+\])?:\s+|\[ERROR\]\s+)(.+)$/;
-/** Errors that only say a command failed: the command's own error is elsewhere. */
+/**
+ * Errors that only say a command failed: the command's own error is elsewhere (pip's
+ * "subprocess-exited-with-error" heads the build backend's output, whose exception is the error).
+ */
 const WRAPPER =
-  /^(?:Error: )?(?:Command failed|Process completed)|exited with (?:exit )?code \d+|failed with exit code \d+|^(?:Error: )?Build failed because/i;
+  /^(?:Error: )?(?:Command failed|Process completed)|exited with (?:exit )?code \d+|failed with exit code \d+|^(?:Error: )?Build failed because|^(?:subprocess-exited-with-error|metadata-generation-failed)$|^(?:Failed building wheel for|Could not build wheels for) /i;
 /** A stack frame: "    at fn (file:3:7)", "    at file:3:7". */
 const FRAME = /^\s*at (?:.*\((.+)\)|(.+))$/;
 /** Python: '  File "/app/x.py", line 3, in <module>'. */

@@ -12,7 +12,16 @@ import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { withFileLock } from '../../fs/file-lock.ts';
 import { forgeCaches } from '../../capabilities/exec/index.ts';
 import { readSkippedScripts, writeSkippedScripts } from '../../capabilities/exec/skipped-scripts.ts';
-import { commandFailure, diskFullFailure, type Stage, type StageContext, type StageResult } from './types.ts';
+import { PINS_FILE, PINS_PLACEHOLDER, writePins } from '../../capabilities/detect/python-lock.ts';
+import { venvDir } from './stack-toolchain.ts';
+import {
+  commandFailure,
+  diskFullFailure,
+  failure,
+  type Stage,
+  type StageContext,
+  type StageResult,
+} from './types.ts';
 
 /**
  * Another stack's install (pip into the project's virtual environment, composer): its own tool in the
@@ -22,10 +31,33 @@ async function installOtherStack(
   ctx: StageContext,
   bp: Blueprint,
   projectDir: string,
+  layout: HomeLayout,
 ): Promise<StageResult<void>> {
-  const argv = bp.install!;
+  let argv = bp.install!;
   const text = formatCommand(argv);
   const cwd = path.join(projectDir, bp.installDir);
+  if (argv.includes(PINS_PLACEHOLDER)) {
+    // The plan's {pins}: the versions of the project's lockfile, as a constraints file in its
+    // virtual environment (written anew each install, so it is always this upload's lock).
+    const pins = path.join(venvDir(layout, ctx.projectName), PINS_FILE);
+    try {
+      const lock = writePins(cwd, pins);
+      ctx.log(
+        'info',
+        `${lock.pins.size} version${lock.pins.size === 1 ? '' : 's'} pinned from ${lock.file} (${path.relative(layout.home, pins)})${lock.unpinned.length ? `; not pinned: ${lock.unpinned.map((u) => u.name).join(', ')}` : ''}.`,
+      );
+    } catch (err) {
+      return {
+        ok: false,
+        failure: failure(
+          'failed',
+          'INSTALL_FAILED',
+          `Forge could not read the lockfile the plan pins from: ${(err as Error).message}.`,
+        ),
+      };
+    }
+    argv = argv.map((arg) => (arg === PINS_PLACEHOLDER ? pins : arg));
+  }
   const output = new OutputEvidence({ projectDir, cwd });
   const result = await ctx.run({
     argv,
@@ -112,7 +144,7 @@ export async function installIn(
   where: { layout: HomeLayout; root: string; kept: boolean },
 ): Promise<StageResult<void>> {
   const { layout } = where;
-  if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, where.root);
+  if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, where.root, layout);
   const argv = bp.install!;
   const projectDir = path.join(where.root, bp.installDir);
   const nodeModules = path.join(projectDir, 'node_modules');
