@@ -215,6 +215,30 @@ content-hash = "0f1e"
   );
 
   it(
+    'whose build backend the index lacks is PACKAGE_NOT_ON_REGISTRY on pyproject.toml, advising the index (not a wheels folder)',
+    { timeout: 180_000 },
+    async () => {
+      const served = await index();
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-no-backend', {
+        'pyproject.toml':
+          '[build-system]\nrequires = ["backend-not-on-the-index>=2"]\nbuild-backend = "nowhere"\n\n[project]\nname = "hello"\nversion = "0.1.0"\ndependencies = ["greeting"]\n',
+        'uv.lock': uvLock(served.url, '1.0', served.hashes['greeting-1.0-py3-none-any.whl']!),
+        'app.py': APP,
+      });
+      expect(done.status).toBe('failed');
+      expect(done.diagnosis).toMatchObject({
+        code: 'PACKAGE_NOT_ON_REGISTRY',
+        file: 'pyproject.toml',
+        summary:
+          "pip found no version of backend-not-on-the-index>=2 (the build backend pyproject.toml's [build-system] requires) on the index it reads.",
+      });
+      expect(done.diagnosis!.suggestion).toMatch(/set PIP_INDEX_URL to an index that has it/);
+      expect(done.diagnosis!.suggestion).not.toMatch(/find-links/);
+    },
+  );
+
+  it(
     'whose lock is older than pyproject.toml fails at install as LOCKFILE_OUT_OF_SYNC, naming the relock',
     { timeout: 180_000 },
     async () => {

@@ -387,3 +387,37 @@ describe('a pyproject.toml project with a lockfile is planned', () => {
     expect(decision(bp, 'install')!.rule).toMatch(/uv itself is not run and no uv\.lock pins the versions$/);
   });
 });
+
+describe('a Python app kept in a package', () => {
+  it('is started from the module that makes it: users/app.py → users.app:app', async () => {
+    const bp = await plan({
+      'pyproject.toml':
+        '[project]\nname = "users"\nversion = "0.1.0"\ndependencies = ["flask", "gunicorn"]\n\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n',
+      'users/__init__.py': '',
+      'users/app.py': 'from flask import Flask\n\napp = Flask(__name__)\n',
+      'tests/__init__.py': '',
+      'tests/app.py': 'from flask import Flask\n\napp = Flask(__name__)\n',
+    });
+    expect(bp.start).toEqual(['python', '-m', 'gunicorn', '--bind', '127.0.0.1:{PORT}', 'users.app:app']);
+    expect(decision(bp, 'start')).toMatchObject({ file: 'users/app.py' });
+  });
+
+  it("a src/ package's factory is called: src/shop/__init__.py's create_app → shop:create_app()", async () => {
+    const bp = await plan({
+      'pyproject.toml': '[project]\nname = "shop"\nversion = "0.1.0"\ndependencies = ["flask"]\n',
+      'src/shop/__init__.py': 'from flask import Flask\n\ndef create_app():\n    return Flask(__name__)\n',
+    });
+    expect(bp.start).toEqual([
+      'python',
+      '-m',
+      'flask',
+      '--app',
+      'shop:create_app()',
+      'run',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '{PORT}',
+    ]);
+  });
+});

@@ -236,6 +236,29 @@ export const LOCK_COMMAND: Record<PythonLockTool, string> = {
 
 const PYTHON_ENTRIES = ['app.py', 'main.py', 'server.py', 'wsgi.py', 'application.py', 'run.py', 'api.py'];
 
+/** Folders at a project's root that hold no app of its own. */
+const NOT_APP_PACKAGES = new Set(['tests', 'test', 'docs', 'migrations', 'scripts', 'venv', 'build', 'dist']);
+
+/**
+ * The entry of an app kept in a package rather than at the root (`users/app.py`, `src/shop/__init__.py`
+ * with its `create_app`): in each package at the root, then in src/, the first entry file (or the
+ * package's __init__.py) that makes a Flask or FastAPI app. Null when none does.
+ */
+async function packageEntry(files: ProjectFiles): Promise<string | null> {
+  for (const base of ['.', 'src']) {
+    const dirs = (await files.listDirs(base)).filter((d) => !NOT_APP_PACKAGES.has(d) && !d.startsWith('_'));
+    for (const dir of dirs) {
+      const pkg = base === '.' ? dir : `${base}/${dir}`;
+      if (!(await files.isFile(`${pkg}/__init__.py`))) continue;
+      for (const name of [...PYTHON_ENTRIES, '__init__.py']) {
+        const text = (await files.read(`${pkg}/${name}`))?.text;
+        if (text && /\b(?:Flask|FastAPI)\(|^def create_app\(/m.test(text)) return `${pkg}/${name}`;
+      }
+    }
+  }
+  return null;
+}
+
 /** The variable an entry file binds an app object of `factory` to: `app = Flask(__name__)` → "app". */
 const appVariable = (source: string, factory: string): string | null =>
   new RegExp(`^([A-Za-z_]\\w*)\\s*=\\s*${factory}\\(`, 'm').exec(source)?.[1] ?? null;
@@ -287,9 +310,17 @@ export async function planPython(
   }
   const deps = await pythonDeps(own);
   const depFile = deps.file ? path.posix.join(home.rel, deps.file) : evidence.file;
-  const entry = await files.firstFile(PYTHON_ENTRIES);
+  const entry = (await files.firstFile(PYTHON_ENTRIES)) ?? (await packageEntry(files));
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
-  const module = entry?.replace(/\.py$/, '') ?? 'app';
+  // The module to import: "app" for app.py, "users.app" for users/app.py, "shop" for shop/__init__.py
+  // (a package in src/ is imported by its own name: it is installed).
+  const module = entry
+    ? entry
+        .replace(/^src\//, '')
+        .replace(/(?:\/__init__)?\.py$/, '')
+        .replace(/\//g, '.')
+    : 'app';
+  const inPackage = module.includes('.') || entry?.endsWith('__init__.py') === true;
   const django = (await files.isFile('manage.py')) ? await djangoBuild(files, appLog) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
     appLog.add('framework', framework, file, rule);
@@ -346,7 +377,8 @@ export async function planPython(
   }
   const flask = appVariable(source, 'Flask');
   if (deps.names.has('flask') || flask) {
-    const variable = flask ?? 'app';
+    // An app made by a factory (`def create_app():`) is named as a call: gunicorn and flask both take it.
+    const variable = flask ?? (/^def create_app\(\s*\)/m.test(source) ? 'create_app()' : 'app');
     const start = deps.names.has('gunicorn')
       ? ['python', '-m', 'gunicorn', '--bind', `${HOST}:${PORT_PLACEHOLDER}`, `${module}:${variable}`]
       : [
@@ -383,7 +415,8 @@ export async function planPython(
     const readsPort = /environ(?:\.get)?\s*[([]\s*['"]PORT['"]|getenv\(\s*['"]PORT['"]/.test(source);
     return done(
       /wsgiref|make_server/.test(source) ? 'wsgi' : 'python',
-      ['python', entry],
+      // A module of a package runs as one (its relative imports need it), a file at the root as a file.
+      inPackage ? ['python', '-m', module] : ['python', entry],
       entry,
       `${entry} runs a server itself${readsPort ? ' and reads PORT' : ' (it does not read PORT: Forge finds the port it listens on)'}`,
     );

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Diagnosis } from '@forge/shared';
 import type { Context } from './context.ts';
 import { PYTHON_LOCKS } from '../detect/python-lock.ts';
@@ -48,6 +49,9 @@ const NO_DISTRIBUTION =
 const UNREACHABLE =
   /NewConnectionError|Failed to establish a new connection|Temporary failure in name resolution|Name or service not known|Network is unreachable|ConnectTimeoutError|Read timed out|Connection refused/;
 const HOST = /host='([^']+)'/;
+/** pip failed while fetching the build backend of a package into its build environment. */
+const BUILD_DEPENDENCIES =
+  /pip subprocess to install build dependencies did not run successfully|Installing build dependencies: finished with status 'error'/;
 
 /**
  * pip could not install a requirement: the index was not reachable (NETWORK_AT_BUILD, naming the
@@ -60,15 +64,26 @@ export function pipResolution(ctx: Context): Diagnosis | null {
   let requirement: string | undefined;
   for (const line of ctx.lines) requirement ??= NO_DISTRIBUTION.exec(line)?.[1];
   if (!requirement) return null;
-  const file = blueprint.decisions.find((d) => d.field === 'install')?.file ?? undefined;
+  // What pip could not get may be the build backend of a package (pyproject.toml's [build-system]
+  // requires), fetched into a build environment of its own, rather than a dependency.
+  const backend = ctx.lines.some((line) => BUILD_DEPENDENCIES.test(line));
+  const file = backend
+    ? path.posix.join(blueprint.installDir, 'pyproject.toml')
+    : (blueprint.decisions.find((d) => d.field === 'install')?.file ?? undefined);
+  const what = backend ? `${requirement} (the build backend ${file}'s [build-system] requires)` : requirement;
+  // A folder of wheels can be named only in a requirements file; a lock or pyproject.toml cannot.
+  const requirementsFile = !backend && file !== undefined && /\.txt$/.test(file);
+  const name = requirement.replace(/[<>=!~[;].*$/, '');
   const offline = ctx.lines.find((line) => UNREACHABLE.test(line));
   if (offline) {
     const host = HOST.exec(offline)?.[1] ?? 'the package index';
     return {
       code: 'NETWORK_AT_BUILD',
-      summary: `pip could not reach ${host} to install ${requirement}.`,
+      summary: `pip could not reach ${host} to install ${what}.`,
       ...(file ? { file } : {}),
-      suggestion: `This machine does not reach ${host}: put the wheels in the project and name them in ${file ?? 'requirements.txt'} (--no-index --find-links wheels/), or set PIP_INDEX_URL to an index it reaches in the forge config's env.`,
+      suggestion: requirementsFile
+        ? `This machine does not reach ${host}: put the wheels in the project and name them in ${file} (--no-index --find-links wheels/), or set PIP_INDEX_URL to an index it reaches in the forge config's env.`
+        : `This machine does not reach ${host}: set PIP_INDEX_URL to an index it reaches that has ${name} (PIP_EXTRA_INDEX_URL for a second one) in the forge config's env.`,
       subjects: [requirement, host],
     };
   }
@@ -83,9 +98,11 @@ export function pipResolution(ctx: Context): Diagnosis | null {
     };
   return {
     code: 'PACKAGE_NOT_ON_REGISTRY',
-    summary: `pip found no version of ${requirement} on the index it reads.`,
+    summary: `pip found no version of ${what} on the index it reads.`,
     ...(file ? { file } : {}),
-    suggestion: `Check the name and version of ${requirement} in ${file ?? 'requirements.txt'} (pip index versions ${requirement.replace(/[<>=!~[].*$/, '')} lists what the index has), or add its wheel to the --find-links folder the file names.`,
+    suggestion: requirementsFile
+      ? `Check the name and version of ${requirement} in ${file} (pip index versions ${name} lists what the index has), or add its wheel to the --find-links folder the file names.`
+      : `Check the name and version of ${requirement} in ${file ?? 'the project'} (pip index versions ${name} lists what the index has), or set PIP_INDEX_URL to an index that has it in the forge config's env.`,
     subjects: [requirement, 'the package index'],
   };
 }
