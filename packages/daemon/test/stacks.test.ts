@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pythonWheel } from '@forge/testing';
+import { GREETING_WSGI_APP, pythonWheel } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp } from './helpers.ts';
 import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
@@ -26,18 +26,6 @@ function hideFromPath(tool: string): void {
   });
 }
 
-const WSGI_APP = `import os
-from wsgiref.simple_server import make_server
-from greeting import hello
-
-def app(environ, start_response):
-    start_response('200 OK', [('Content-Type', 'text/html; charset=utf-8')])
-    return [('<h1>' + hello() + '</h1>').encode()]
-
-if __name__ == '__main__':
-    make_server('127.0.0.1', int(os.environ['PORT']), app).serve_forever()
-`;
-
 describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () => {
   it(
     'is planned with its evidence, installed with pip into its own virtual environment and previewed on PORT',
@@ -51,7 +39,7 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
           '1.0',
           "def hello():\n    return 'Hello from a Python app'\n",
         ),
-        'app.py': WSGI_APP,
+        'app.py': GREETING_WSGI_APP,
       });
       if (done.status !== 'succeeded')
         throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
@@ -98,7 +86,7 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
       const done = await buildOf(app, 'py-missing-req', {
         'requirements.txt': '--no-index\n--find-links wheels\nnot-in-the-wheelhouse==2.0\n',
         'wheels/.keep': '',
-        'app.py': WSGI_APP,
+        'app.py': GREETING_WSGI_APP,
       });
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({
