@@ -403,6 +403,24 @@ describe('a Python app kept in a package', () => {
     expect(decision(bp, 'start')).toMatchObject({ file: 'users/app.py' });
   });
 
+  it("FastAPI in app/main.py (the layout of FastAPI's own project template) is served as app.main:app", async () => {
+    const bp = await plan({
+      'requirements.txt': 'fastapi\nuvicorn\n',
+      'app/__init__.py': '',
+      'app/main.py': 'from fastapi import FastAPI\n\napp = FastAPI()\n',
+    });
+    expect(bp.start).toEqual([
+      'python',
+      '-m',
+      'uvicorn',
+      'app.main:app',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '{PORT}',
+    ]);
+  });
+
   it("a src/ package's factory is called: src/shop/__init__.py's create_app → shop:create_app()", async () => {
     const bp = await plan({
       'pyproject.toml': '[project]\nname = "shop"\nversion = "0.1.0"\ndependencies = ["flask"]\n',
