@@ -32,11 +32,14 @@ function rewriteSameOrigin(proxyReq: { setHeader(name: string, value: string): v
 const BOOT_ENTRY = 'src/boot.ts';
 
 /**
- * Builds src/boot.ts as its own tiny chunk and loads it first, `async`, from index.html: it dials
- * /ws and asks for the shell's first reads while the app's chunks are still downloading (the app
- * adopts both: lib/early-socket.ts, lib/boot-reads.ts). A separate entry because every module
- * script of index.html would otherwise be merged into the app's entry chunk, which runs only once
- * all of its imports have arrived. Build only: in dev the app dials and reads for itself.
+ * Builds src/boot.ts as its own tiny chunk and puts it in index.html's head, inline and `async`,
+ * ahead of the app's script: it runs as soon as the parser reaches it, without a request to wait
+ * for, and dials /ws (before the page has asked for anything else) and asks for
+ * the shell's first reads while the app's chunks are still downloading (the app adopts both:
+ * lib/early-socket.ts, lib/boot-reads.ts). The daemon allows exactly this script by its hash in the
+ * page's CSP (daemon features/web-app/serve-web.ts). A separate entry because every module script
+ * of index.html would otherwise be merged into the app's entry chunk, which runs only once all of
+ * its imports have arrived. Build only: in dev the app dials and reads for itself.
  */
 function bootScript(): Plugin {
   return {
@@ -54,15 +57,60 @@ function bootScript(): Plugin {
       handler(html, ctx) {
         const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.name === 'boot');
         if (!chunk || chunk.type !== 'chunk') return html;
-        if (chunk.imports.length > 0) {
+        if (chunk.imports.length > 0 || chunk.exports.length > 0) {
           throw new Error(
-            `${BOOT_ENTRY} must import nothing at run time; it imports ${chunk.imports.join(', ')}`,
+            `${BOOT_ENTRY} must import and export nothing at run time; it imports ${chunk.imports.join(', ')}`,
           );
         }
-        // Right before the app's own script, so the browser asks for it first.
-        const tag = `<script type="module" async crossorigin src="/${chunk.fileName}"></script>`;
+        const code = chunk.code.replace(/\n\/\/# sourceMappingURL=.*$/, '').trim();
+        if (/<\/script|<!--/i.test(code))
+          throw new Error(`${BOOT_ENTRY} cannot be inlined: it holds </script or <!--`);
+        // Inline, so nothing else serves it.
+        delete ctx.bundle![chunk.fileName];
+        // Right before the app's own script: the socket is dialled before the app's chunk is asked for.
+        const tag = `<script type="module" async>${code}</script>`;
         return html.replace(/(\n\s*)<script type="module"/, `$1${tag}$1<script type="module"`);
       },
+    },
+  };
+}
+
+/** The dashboard's first frame (src/shell.html), without its leading comment. */
+const SHELL_FILE = 'src/shell.html';
+/** The page for every path but "/": index.html with an empty #root (the daemon's history fallback). */
+const APP_PAGE = 'app.html';
+
+/**
+ * Puts the dashboard's first frame (src/shell.html) in index.html's #root, so the page at "/" is on
+ * screen with its upload control before any script has arrived, and writes the same page with an
+ * empty #root as app.html, which the daemon answers for every other page path (so no other screen
+ * shows the dashboard's frame first). React renders over the frame: createRoot replaces what the
+ * container holds on its first commit. Build only: in dev the app renders into an empty page.
+ */
+function appShell(): Plugin {
+  let plain = '';
+  let outDir = '';
+  return {
+    name: 'forge:app-shell',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        const source = await fs.readFile(path.join(root, SHELL_FILE), 'utf8');
+        const shell = source.replace(/^\s*<!--[\s\S]*?-->\s*/, '').trim();
+        const empty = '<div id="root"></div>';
+        if (!html.includes(empty)) throw new Error(`index.html has no ${empty} for ${SHELL_FILE}`);
+        plain = html;
+        return html.replace(empty, `<div id="root">${shell}</div>`);
+      },
+    },
+    // Once index.html is written: Vite writes its pages after the other plugins' generateBundle.
+    async writeBundle() {
+      if (!plain) throw new Error('index.html was not transformed before the bundle was written');
+      await fs.writeFile(path.join(outDir, APP_PAGE), plain);
     },
   };
 }
@@ -108,7 +156,7 @@ function precompress(): Plugin {
 export default defineConfig({
   // Explicit root: the daemon mounts this config in middleware mode from its own working directory.
   root,
-  plugins: [react(), tailwindcss(), bootScript(), precompress()],
+  plugins: [react(), tailwindcss(), bootScript(), appShell(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -119,6 +167,16 @@ export default defineConfig({
     // data router; zod and the protocol's schemas load after the first paint, src/lib/protocol.ts).
     // Warn as soon as a chunk grows past this: heavy screens (Monaco, …) belong in lazy chunks.
     chunkSizeWarningLimit: 640,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically in one chunk: the first load is the same bytes
+          // in one request instead of two dozen, which the browser and the daemon each handle at
+          // a cost. Lazy screens and cards keep their own chunks. The boot script imports nothing.
+          groups: [{ name: 'first-load', tags: ['$initial'], test: (id) => !id.includes('/src/boot') }],
+        },
+      },
+    },
   },
   server: {
     host: DEFAULT_HOST,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pythonWheel, servePythonIndex } from '@forge/testing';
+import { GREETING_WSGI_APP, pythonWheel, servePythonIndex } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp, tempDir } from './helpers.ts';
 import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
@@ -14,18 +14,6 @@ import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
 afterEach(cleanup);
 
 const WHEEL = 'greeting-1.0-py3-none-any.whl';
-
-const APP = `import os
-from wsgiref.simple_server import make_server
-from greeting import hello
-
-def app(environ, start_response):
-    start_response('200 OK', [('Content-Type', 'text/html; charset=utf-8')])
-    return [('<h1>' + hello() + '</h1>').encode()]
-
-if __name__ == '__main__':
-    make_server('127.0.0.1', int(os.environ['PORT']), app).serve_forever()
-`;
 
 const pipfile = (index: string) =>
   `[[source]]\nurl = "${index}"\nverify_ssl = false\nname = "local"\n\n[packages]\ngreeting = "==1.0"\n`;
@@ -62,7 +50,7 @@ describe.skipIf(!has('python3') || !has('pipenv'))('a Pipfile project', () => {
       const done = await buildOf(app, 'py-pipenv', {
         Pipfile: pipfile(index.url),
         'Pipfile.lock': lockOf(index.url, index.hashes[WHEEL]!),
-        'app.py': APP,
+        'app.py': GREETING_WSGI_APP,
       });
       if (done.status !== 'succeeded')
         throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
@@ -97,7 +85,10 @@ describe.skipIf(!has('python3') || !has('pipenv'))('a Pipfile project', () => {
       });
       onCleanup(() => index.close());
       const app = await startTestApp();
-      const done = await buildOf(app, 'py-pipenv-unlocked', { Pipfile: pipfile(index.url), 'app.py': APP });
+      const done = await buildOf(app, 'py-pipenv-unlocked', {
+        Pipfile: pipfile(index.url),
+        'app.py': GREETING_WSGI_APP,
+      });
       if (done.status !== 'succeeded')
         throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
       expect(done.blueprint!.install).toEqual(['pipenv', 'install']);
@@ -138,7 +129,7 @@ describe.skipIf(!has('python3'))('a Pipfile project on a machine without pipenv'
       const app = await startTestApp();
       const done = await buildOf(app, 'py-no-pipenv', {
         Pipfile: pipfile('https://pypi.org/simple'),
-        'app.py': APP,
+        'app.py': GREETING_WSGI_APP,
       });
       expect(done.status).toBe('failed');
       expect(done.blueprint!.install).toEqual(['pipenv', 'install']);

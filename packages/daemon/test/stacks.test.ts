@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pythonWheel } from '@forge/testing';
+import { GREETING_WSGI_APP, pythonWheel } from '@forge/testing';
 import { cleanup, onCleanup, startTestApp } from './helpers.ts';
 import { buildOf, logsOf } from './build-helpers.ts';
 import { onPath } from '../src/capabilities/toolchains/stack-tool.ts';
@@ -26,18 +26,6 @@ function hideFromPath(tool: string): void {
   });
 }
 
-const WSGI_APP = `import os
-from wsgiref.simple_server import make_server
-from greeting import hello
-
-def app(environ, start_response):
-    start_response('200 OK', [('Content-Type', 'text/html; charset=utf-8')])
-    return [('<h1>' + hello() + '</h1>').encode()]
-
-if __name__ == '__main__':
-    make_server('127.0.0.1', int(os.environ['PORT']), app).serve_forever()
-`;
-
 describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () => {
   it(
     'is planned with its evidence, installed with pip into its own virtual environment and previewed on PORT',
@@ -51,7 +39,7 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
           '1.0',
           "def hello():\n    return 'Hello from a Python app'\n",
         ),
-        'app.py': WSGI_APP,
+        'app.py': GREETING_WSGI_APP,
       });
       if (done.status !== 'succeeded')
         throw new Error(`${JSON.stringify(done.error)}\n${await logsOf(app, done.id)}`);
@@ -98,7 +86,7 @@ describe.skipIf(!onPath('python3', process.env.PATH ?? ''))('a Python app', () =
       const done = await buildOf(app, 'py-missing-req', {
         'requirements.txt': '--no-index\n--find-links wheels\nnot-in-the-wheelhouse==2.0\n',
         'wheels/.keep': '',
-        'app.py': WSGI_APP,
+        'app.py': GREETING_WSGI_APP,
       });
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({
@@ -179,13 +167,61 @@ describe('a stack whose tool is not on this machine', () => {
     expect(done.error!.message).toMatch(
       /^Go \(go\.mod\) needs go 1\.99 or newer \(go\.mod asks for 1\.99\); /,
     );
-    expect(done.error!.message).toMatch(/golang-go/);
+    if (fs.existsSync('/etc/debian_version')) {
+      // Debian's golang-go is older than 1.99: installing it would not do, so it is not the advice.
+      expect(done.error!.message).toMatch(
+        /this OS's package carries 1\.[\d.]+\. Install go 1\.99 or newer another way: install Go from https:\/\/go\.dev\/dl\/$/,
+      );
+      expect(done.error!.hint).toMatch(
+        /^This OS's go package is 1\.\d+, older than 1\.99: install go 1\.99 or newer another way/,
+      );
+      expect(`${done.error!.message} ${done.error!.hint}`).not.toMatch(/apt-get/);
+      expect(done.diagnosis!.suggestion).toBe(done.error!.hint);
+    } else {
+      expect(done.error!.message).toMatch(/golang-go/);
+    }
     expect(done.diagnosis).toMatchObject({
       code: 'TOOLCHAIN_MISSING',
       file: 'go.mod',
       subjects: ['go', '1.99'],
     });
   });
+
+  it(
+    "Python in a subfolder whose pyproject.toml above it asks for a newer Python than this OS's",
+    { timeout: 60_000 },
+    async () => {
+      const app = await startTestApp();
+      const done = await buildOf(app, 'py-src-layout', {
+        'pyproject.toml':
+          '[project]\nname = "site"\nversion = "0.1.0"\nrequires-python = ">=3.99"\ndependencies = ["django"]\n',
+        'src/manage.py': 'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")\n',
+      });
+      expect(done.status).toBe('failed');
+      // The app is src/, its dependencies and its Python are the project root's.
+      expect(done.blueprint).toMatchObject({
+        stack: 'python',
+        framework: 'django',
+        appDir: 'src',
+        installDir: '.',
+      });
+      expect(done.blueprint!.runtime).toMatchObject({ minimum: '3.99', versionFile: 'pyproject.toml' });
+      expect(done.blueprint!.decisions).toContainEqual(
+        expect.objectContaining({ field: 'install', file: 'pyproject.toml' }),
+      );
+      expect(done.error!.code).toBe('TOOLCHAIN_UNAVAILABLE');
+      expect(done.error!.message).toMatch(
+        /^Python \(src\/manage\.py\) needs python3 3\.99 or newer \(pyproject\.toml asks for >=3\.99\); /,
+      );
+      if (fs.existsSync('/etc/debian_version')) {
+        expect(done.error!.message).toMatch(
+          /this OS's package carries 3\.[\d.]+\. Install python3 3\.99 or newer another way: install Python 3 from https:\/\/www\.python\.org\/downloads\/$/,
+        );
+        expect(done.diagnosis!.suggestion).toBe(done.error!.hint);
+      }
+      expect(done.diagnosis).toMatchObject({ code: 'TOOLCHAIN_MISSING', file: 'pyproject.toml' });
+    },
+  );
 });
 
 const GO_SERVER = `package main

@@ -114,3 +114,19 @@ export async function servePythonIndex(wheels: Record<string, Buffer>): Promise<
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A Python app with no dependency but the `greeting` wheel a test serves: a WSGI server on PORT whose
+ * page is `<h1>` + greeting.hello() + `</h1>`, so the page tells which greeting was installed.
+ */
+export const GREETING_WSGI_APP = `import os
+from wsgiref.simple_server import make_server
+from greeting import hello
+
+def app(environ, start_response):
+    start_response('200 OK', [('Content-Type', 'text/html; charset=utf-8')])
+    return [('<h1>' + hello() + '</h1>').encode()]
+
+if __name__ == '__main__':
+    make_server('127.0.0.1', int(os.environ['PORT']), app).serve_forever()
+`;

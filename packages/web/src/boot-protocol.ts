@@ -32,9 +32,28 @@ export interface BootRead {
  */
 export const BOOT_READS = ['/api/projects', '/api/health', '/api/bots/status'] as const;
 
+/** A project ZIP chosen or dropped in the page's first frame (src/shell.html). */
+export interface BootUpload {
+  file: File;
+  rapid: boolean;
+}
+
+/** Where the app takes the first frame's uploads (lib/boot-upload.ts). */
+export interface BootUploads {
+  /**
+   * From now on every ZIP chosen in the first frame goes to `deliver`, the one chosen before at
+   * once; answers a function that stops delivering.
+   */
+  adopt(deliver: (upload: BootUpload) => void): () => void;
+}
+
+/** The first frame's connection words: UI_TEXT's (boot-protocol.test.ts holds them together). */
+export const BOOT_STATUS_TEXT = { connected: 'Connected', disconnected: 'Disconnected' } as const;
+
 declare global {
   interface Window {
     __forgeBootSocket?: BootSocket;
     __forgeBootReads?: Record<string, BootRead>;
+    __forgeBootUploads?: BootUploads;
   }
 }

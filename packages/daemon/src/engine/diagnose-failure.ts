@@ -59,6 +59,7 @@ export async function diagnoseFailure(
       message: f.message,
       ...(f.evidence ?? {}),
       ...(probableCause ? { probableCause } : {}),
+      ...(f.hint ? { hint: f.hint } : {}),
     },
     blueprint,
   });

@@ -27,6 +27,18 @@ export class DecisionLog {
     this.list.push({ field, value, file: evidence, rule });
   }
 
+  /**
+   * This log, for rules that name files of another folder: `rel` from this log's folder ("..": its
+   * parent), so "pyproject.toml" read there is named as the project's file it is.
+   */
+  under(rel: string): DecisionLog {
+    if (rel === '.') return this;
+    const view = Object.create(this) as DecisionLog;
+    view.add = (field, value, file, rule) =>
+      this.add(field, value, file === null ? null : path.posix.join(rel, file), rule);
+    return view;
+  }
+
   /** Append another log's decisions (already project-relative), e.g. the chosen app's. */
   append(other: DecisionLog): void {
     this.list.push(...other.list);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   Blueprint,
   formatDuration,
@@ -690,7 +691,11 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
   });
   if (stackPlan) {
     // Another stack installs with its own tool, in its own folder; Node plays no part.
-    Object.assign(plan, { install: stackPlan.install, node: null, installDir: chosen.dir });
+    Object.assign(plan, {
+      install: stackPlan.install,
+      node: null,
+      installDir: stackPlan.installFrom ? path.posix.join(chosen.dir, stackPlan.installFrom) : chosen.dir,
+    });
     Object.assign(plan.env, stackPlan.env);
   }
   if (chosen.dir !== '.') {
@@ -701,7 +706,9 @@ export async function detectBlueprint(projectPath: string, opts: DetectOptions =
       inWorkspace ? (workspace?.file ?? NX_JSON) : evidenceOf(chosen),
       inWorkspace
         ? "the workspace root: one install for every package, with the root's package manager"
-        : "the app's own folder, with its own package manager and lockfile (no workspace holds it)",
+        : stackPlan?.installFrom
+          ? `${plan.installDir === '.' ? 'the project root' : `${plan.installDir}/`}: the nearest folder above the app that declares its dependencies (the app's own declares none)`
+          : "the app's own folder, with its own package manager and lockfile (no workspace holds it)",
     );
     if (fw.outputDir !== null) {
       log.add(

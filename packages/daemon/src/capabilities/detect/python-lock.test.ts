@@ -10,6 +10,7 @@ import {
   lockIndexEnv,
   parsePythonLock,
   poetryConstraint,
+  satisfiesSpecifier,
   writePins,
 } from './python-lock.ts';
 
@@ -386,4 +387,76 @@ describe('a pyproject.toml project with a lockfile is planned', () => {
     expect(bp.install).toEqual(['python', '-m', 'pip', 'install', 'flask']);
     expect(decision(bp, 'install')!.rule).toMatch(/uv itself is not run and no uv\.lock pins the versions$/);
   });
+});
+
+describe('a Python app kept in a package', () => {
+  it('is started from the module that makes it: users/app.py → users.app:app', async () => {
+    const bp = await plan({
+      'pyproject.toml':
+        '[project]\nname = "users"\nversion = "0.1.0"\ndependencies = ["flask", "gunicorn"]\n\n[build-system]\nrequires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n',
+      'users/__init__.py': '',
+      'users/app.py': 'from flask import Flask\n\napp = Flask(__name__)\n',
+      'tests/__init__.py': '',
+      'tests/app.py': 'from flask import Flask\n\napp = Flask(__name__)\n',
+    });
+    expect(bp.start).toEqual(['python', '-m', 'gunicorn', '--bind', '127.0.0.1:{PORT}', 'users.app:app']);
+    expect(decision(bp, 'start')).toMatchObject({ file: 'users/app.py' });
+  });
+
+  it("FastAPI in app/main.py (the layout of FastAPI's own project template) is served as app.main:app", async () => {
+    const bp = await plan({
+      'requirements.txt': 'fastapi\nuvicorn\n',
+      'app/__init__.py': '',
+      'app/main.py': 'from fastapi import FastAPI\n\napp = FastAPI()\n',
+    });
+    expect(bp.start).toEqual([
+      'python',
+      '-m',
+      'uvicorn',
+      'app.main:app',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '{PORT}',
+    ]);
+  });
+
+  it("a src/ package's factory is called: src/shop/__init__.py's create_app → shop:create_app()", async () => {
+    const bp = await plan({
+      'pyproject.toml': '[project]\nname = "shop"\nversion = "0.1.0"\ndependencies = ["flask"]\n',
+      'src/shop/__init__.py': 'from flask import Flask\n\ndef create_app():\n    return Flask(__name__)\n',
+    });
+    expect(bp.start).toEqual([
+      'python',
+      '-m',
+      'flask',
+      '--app',
+      'shop:create_app()',
+      'run',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '{PORT}',
+    ]);
+  });
+});
+
+describe('a version against a PEP 440 specifier', () => {
+  it.each([
+    ['0.115.7', '>=0.115.7', true],
+    ['1.0', '>=1.1', false],
+    ['2.3.1', '>=2,<3', true],
+    ['3.0', '>=2,<3', false],
+    ['1.4.5', '~=1.4', true],
+    ['2.0', '~=1.4', false],
+    ['1.4.5', '~=1.4.2', true],
+    ['1.5.0', '~=1.4.2', false],
+    ['1.2.7', '==1.2.*', true],
+    ['1.3', '==1.2.*', false],
+    ['1.0', '!=1.0', false],
+    ['1.0rc1', '>=1.0', null],
+    ['1.0', '===1.0', null],
+  ] as const)('%s %s → %s', (version, spec, expected) =>
+    expect(satisfiesSpecifier(version, spec)).toBe(expected),
+  );
 });

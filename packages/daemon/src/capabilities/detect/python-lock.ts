@@ -303,3 +303,66 @@ export function writePins(dir: string, to: string): PythonLock {
   fs.writeFileSync(to, constraintsText(lock));
   return lock;
 }
+
+/** A PEP 440 version's release numbers ("1.2.3rc1" → [1, 2, 3]) and whether it is more than a release. */
+function release(version: string): { nums: number[]; extra: boolean } | null {
+  const m = /^v?(?:\d+!)?(\d+(?:\.\d+)*)(.*)$/i.exec(version.trim());
+  if (!m) return null;
+  return { nums: m[1]!.split('.').map(Number), extra: m[2]!.replace(/^\+.*$/, '') !== '' };
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+/**
+ * Whether `version` satisfies a PEP 440 specifier set (">=1.2,<2", "~=1.4", "==1.2.*"): true, false,
+ * or null when Forge cannot tell (pre-releases and post-releases beside an equal release, `===`,
+ * anything it does not read), so a caller never states more than it knows.
+ */
+export function satisfiesSpecifier(version: string, specifier: string): boolean | null {
+  const v = release(version);
+  if (!v) return null;
+  for (const part of specifier
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const m = /^(~=|==|!=|<=|>=|<|>)\s*(\S+)$/.exec(part);
+    if (!m) return null;
+    const [, op, target] = m;
+    if (target!.endsWith('.*')) {
+      const prefix = target!.slice(0, -2).split('.').map(Number);
+      const same = compare(v.nums.slice(0, prefix.length), prefix) === 0;
+      if (op === '==' ? !same : op === '!=' ? same : true) return op === '==' || op === '!=' ? false : null;
+      continue;
+    }
+    const t = release(target!);
+    if (!t) return null;
+    const c = compare(v.nums, t.nums);
+    if (c === 0 && (v.extra || t.extra)) return null;
+    const ok =
+      op === '=='
+        ? c === 0
+        : op === '!='
+          ? c !== 0
+          : op === '>='
+            ? c >= 0
+            : op === '<='
+              ? c <= 0
+              : op === '>'
+                ? c > 0
+                : op === '<'
+                  ? c < 0
+                  : c >= 0 &&
+                    compare(
+                      v.nums.slice(0, Math.max(t.nums.length - 1, 1)),
+                      t.nums.slice(0, Math.max(t.nums.length - 1, 1)),
+                    ) === 0;
+    if (!ok) return false;
+  }
+  return true;
+}

@@ -3,6 +3,7 @@
  * per project, the server the framework implies), Go (go build, the binary with PORT), PHP (php -S),
  * Deno (its tasks) and the static-site generators (their build, their output folder served).
  */
+import path from 'node:path';
 import { PORT_PLACEHOLDER, formatCommand, type Stack } from '@forge/shared';
 import { parse as parseToml } from 'smol-toml';
 import { defaultLoadersSync } from 'cosmiconfig';
@@ -235,6 +236,29 @@ export const LOCK_COMMAND: Record<PythonLockTool, string> = {
 
 const PYTHON_ENTRIES = ['app.py', 'main.py', 'server.py', 'wsgi.py', 'application.py', 'run.py', 'api.py'];
 
+/** Folders at a project's root that hold no app of its own. */
+const NOT_APP_PACKAGES = new Set(['tests', 'test', 'docs', 'migrations', 'scripts', 'venv', 'build', 'dist']);
+
+/**
+ * The entry of an app kept in a package rather than at the root (`users/app.py`, `src/shop/__init__.py`
+ * with its `create_app`): in each package at the root, then in src/, the first entry file (or the
+ * package's __init__.py) that makes a Flask or FastAPI app. Null when none does.
+ */
+async function packageEntry(files: ProjectFiles): Promise<string | null> {
+  for (const base of ['.', 'src']) {
+    const dirs = (await files.listDirs(base)).filter((d) => !NOT_APP_PACKAGES.has(d) && !d.startsWith('_'));
+    for (const dir of dirs) {
+      const pkg = base === '.' ? dir : `${base}/${dir}`;
+      if (!(await files.isFile(`${pkg}/__init__.py`))) continue;
+      for (const name of [...PYTHON_ENTRIES, '__init__.py']) {
+        const text = (await files.read(`${pkg}/${name}`))?.text;
+        if (text && /\b(?:Flask|FastAPI)\(|^def create_app\(/m.test(text)) return `${pkg}/${name}`;
+      }
+    }
+  }
+  return null;
+}
+
 /** The variable an entry file binds an app object of `factory` to: `app = Flask(__name__)` → "app". */
 const appVariable = (source: string, factory: string): string | null =>
   new RegExp(`^([A-Za-z_]\\w*)\\s*=\\s*${factory}\\(`, 'm').exec(source)?.[1] ?? null;
@@ -249,11 +273,16 @@ const appVariable = (source: string, factory: string): string | null =>
 export async function planPython(
   files: ProjectFiles,
   evidence: StackEvidence,
-  log: DecisionLog,
+  appLog: DecisionLog,
+  home: { files: ProjectFiles; rel: string },
 ): Promise<Planned> {
+  // The dependencies are declared in the app's folder or above it (home.rel from it): read there,
+  // and named as the files they are.
+  const log = home.rel === '.' ? appLog : appLog.under(home.rel);
+  const own = home.files;
   const env: Record<string, string> = { PYTHONUNBUFFERED: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
   let install: Argv | null = null;
-  if (await files.isFile('requirements.txt')) {
+  if (await own.isFile('requirements.txt')) {
     install = ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'];
     log.add(
       'install',
@@ -261,11 +290,11 @@ export async function planPython(
       'requirements.txt',
       "pip installs requirements.txt into the project's virtual environment",
     );
-  } else if (await files.isFile('pyproject.toml')) {
-    install = await pyprojectInstall(files, env, log);
-  } else if (await files.isFile('Pipfile')) {
+  } else if (await own.isFile('pyproject.toml')) {
+    install = await pyprojectInstall(own, env, log);
+  } else if (await own.isFile('Pipfile')) {
     // Pipenv installs into the environment it runs in (VIRTUAL_ENV): the project's, in FORGE_HOME.
-    const locked = await files.isFile('Pipfile.lock');
+    const locked = await own.isFile('Pipfile.lock');
     install = locked ? ['pipenv', 'sync'] : ['pipenv', 'install'];
     Object.assign(env, { PIPENV_VERBOSITY: '-1', PIPENV_YES: '1', PIPENV_NOSPIN: '1' });
     log.add(
@@ -279,20 +308,28 @@ export async function planPython(
   } else {
     log.add('install', 'none', null, 'no requirements.txt, pyproject.toml or Pipfile: nothing to install');
   }
-  const deps = await pythonDeps(files);
-  const depFile = deps.file ?? evidence.file;
-  const entry = await files.firstFile(PYTHON_ENTRIES);
+  const deps = await pythonDeps(own);
+  const depFile = deps.file ? path.posix.join(home.rel, deps.file) : evidence.file;
+  const entry = (await files.firstFile(PYTHON_ENTRIES)) ?? (await packageEntry(files));
   const source = entry ? ((await files.read(entry))?.text ?? '') : '';
-  const module = entry?.replace(/\.py$/, '') ?? 'app';
-  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, log) : null;
+  // The module to import: "app" for app.py, "users.app" for users/app.py, "shop" for shop/__init__.py
+  // (a package in src/ is imported by its own name: it is installed).
+  const module = entry
+    ? entry
+        .replace(/^src\//, '')
+        .replace(/(?:\/__init__)?\.py$/, '')
+        .replace(/\//g, '.')
+    : 'app';
+  const inPackage = module.includes('.') || entry?.endsWith('__init__.py') === true;
+  const django = (await files.isFile('manage.py')) ? await djangoBuild(files, appLog) : null;
   const done = (framework: string, start: Argv, file: string | null, rule: string): Planned => {
-    log.add('framework', framework, file, rule);
-    log.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
-    log.add('start', formatCommand(start), file, rule);
+    appLog.add('framework', framework, file, rule);
+    appLog.add('kind', 'server', file, 'a Python server: started with PORT, previewed where it listens');
+    appLog.add('start', formatCommand(start), file, rule);
     return { framework: { ...server(framework, start), build: django }, install, env };
   };
 
-  const procfile = await procfileStart(files, log);
+  const procfile = await procfileStart(files, appLog);
   if (procfile)
     return done(
       deps.names.has('django') ? 'django' : 'python',
@@ -340,7 +377,8 @@ export async function planPython(
   }
   const flask = appVariable(source, 'Flask');
   if (deps.names.has('flask') || flask) {
-    const variable = flask ?? 'app';
+    // An app made by a factory (`def create_app():`) is named as a call: gunicorn and flask both take it.
+    const variable = flask ?? (/^def create_app\(\s*\)/m.test(source) ? 'create_app()' : 'app');
     const start = deps.names.has('gunicorn')
       ? ['python', '-m', 'gunicorn', '--bind', `${HOST}:${PORT_PLACEHOLDER}`, `${module}:${variable}`]
       : [
@@ -377,14 +415,15 @@ export async function planPython(
     const readsPort = /environ(?:\.get)?\s*[([]\s*['"]PORT['"]|getenv\(\s*['"]PORT['"]/.test(source);
     return done(
       /wsgiref|make_server/.test(source) ? 'wsgi' : 'python',
-      ['python', entry],
+      // A module of a package runs as one (its relative imports need it), a file at the root as a file.
+      inPackage ? ['python', '-m', module] : ['python', entry],
       entry,
       `${entry} runs a server itself${readsPort ? ' and reads PORT' : ' (it does not read PORT: Forge finds the port it listens on)'}`,
     );
   }
   const why = `a Python project (${evidence.file}) with no server Forge can tell how to start: no Procfile, manage.py, FastAPI, Flask or entry file (${PYTHON_ENTRIES.join(', ')}) that serves; set "start" in the forge config`;
-  log.add('framework', 'python', evidence.file, why);
-  log.add('kind', 'unknown', evidence.file, why);
+  appLog.add('framework', 'python', evidence.file, why);
+  appLog.add('kind', 'unknown', evidence.file, why);
   return {
     framework: { framework: 'python', kind: 'unknown', outputDir: null, build: null, start: null },
     install,

@@ -3,13 +3,14 @@
  * .NET, Elixir, or a static-site generator), by the files its own tools read, with the version of the
  * tool it asks for and the tool's install command. Read as text, never run.
  */
+import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { STACK_LABELS, type StackRuntime } from '@forge/shared';
 import { installCommand, type SystemPackages } from '../toolchains/system-packages.ts';
 import { DEFAULT_DENO_MAJOR } from '../toolchains/tools.ts';
 import type { DecisionLog } from './decisions.ts';
 import type { FrameworkPlan } from './framework-context.ts';
-import type { ProjectFiles } from './project-files.ts';
+import { projectFolder, type ProjectFiles } from './project-files.ts';
 import type { Argv } from './command-line.ts';
 import {
   planGo,
@@ -30,6 +31,11 @@ export interface StackPlan {
   /** Environment its commands need that is no path (GOFLAGS, GOPROXY…). */
   env: Record<string, string>;
   runtime: StackRuntime;
+  /**
+   * Where the install runs, from the app's folder, when that is not the folder itself: a Python app
+   * in `src/` whose pyproject.toml (and lock) is the repository's, at `..`.
+   */
+  installFrom?: string;
 }
 
 /** The tool each stack runs, the packages that carry it, and whether Forge plans its commands. */
@@ -281,6 +287,9 @@ export async function findStacks(files: ProjectFiles): Promise<StackEvidence[]> 
   return found;
 }
 
+/** What carries a stack's tool on each OS (python3 and python3-venv on Debian…). */
+export const stackPackages = (stack: StackEvidence['stack']): SystemPackages => TOOLS[stack].packages;
+
 /** The lowest version a stated requirement allows: ">=3.10,<4" → "3.10", "^8.1" → "8.1", "go1.22.3" → "1.22.3". */
 export function minimumVersion(wanted: string): string | null {
   const lower = /(?:>=|\^|~=|~|==|=)\s*v?(\d+(?:\.\d+){0,2})/.exec(wanted);
@@ -370,13 +379,23 @@ export async function planStack(
       );
     }
   }
-  const version = await wantedVersion(files, stack);
+  // A Python app's dependencies may be declared above it (manage.py in src/, pyproject.toml and its
+  // lock at the root): the nearest folder that declares them is where it installs and states its Python.
+  const home = stack === 'python' ? await pythonHome(files) : null;
+  const version =
+    (await wantedVersion(files, stack)) ??
+    (home && home.rel !== '.'
+      ? await wantedVersion(home.files, stack).then(
+          (v) => v && { ...v, file: path.posix.join(home.rel, v.file) },
+        )
+      : null);
   const minimum = version ? minimumVersion(version.wanted) : null;
   const runtime: StackRuntime = {
     tool: tool.tool,
     wanted: version?.wanted ?? null,
     minimum,
-    versionFile: version?.file ?? null,
+    // Project-relative, as messages and the diagnosis name it (the log below names it from the app).
+    versionFile: version ? path.posix.join(files.parent?.dir ?? '.', version.file) : null,
     installCommand: installCommand(tool.packages),
     buildable: tool.buildable,
     found: null,
@@ -402,7 +421,7 @@ export async function planStack(
   let planned: { framework: FrameworkPlan; install: Argv | null; env: Record<string, string> };
   switch (stack) {
     case 'python':
-      planned = await planPython(files, evidence, log);
+      planned = await planPython(files, evidence, log, home!);
       break;
     case 'go':
       planned = await planGo(files, evidence, log);
@@ -426,5 +445,27 @@ export async function planStack(
       planned = { framework: none, install: null, env: {} };
     }
   }
-  return { stack, ...planned, runtime };
+  return { stack, ...planned, runtime, ...(home && home.rel !== '.' ? { installFrom: home.rel } : {}) };
+}
+
+/** The files that declare a Python project's dependencies. */
+const PYTHON_DECLARATIONS = ['requirements.txt', 'Pipfile', 'pyproject.toml'];
+
+/**
+ * The folder whose files declare a Python app's dependencies: the app's own when it has any, else the
+ * nearest folder above it, inside the project, with a requirements.txt, a Pipfile or a pyproject.toml
+ * that declares a project (a [project] or [tool.poetry] table, not only tool settings). `rel` is that
+ * folder from the app's.
+ */
+export async function pythonHome(files: ProjectFiles): Promise<{ files: ProjectFiles; rel: string }> {
+  if ((await files.firstFile(PYTHON_DECLARATIONS)) !== null || !files.parent) return { files, rel: '.' };
+  const { files: root, dir } = files.parent;
+  for (let up = path.posix.dirname(dir), rel = '..'; ; up = path.posix.dirname(up), rel = `${rel}/..`) {
+    const folder = projectFolder(root, up);
+    if ((await folder.isFile('requirements.txt')) || (await folder.isFile('Pipfile')))
+      return { files: folder, rel };
+    const pyproject = (await folder.read('pyproject.toml'))?.text;
+    if (pyproject && /^\[(?:project|tool\.poetry)\]/m.test(pyproject)) return { files: folder, rel };
+    if (up === '.') return { files, rel: '.' };
+  }
 }

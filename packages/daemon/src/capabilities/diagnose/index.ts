@@ -236,10 +236,12 @@ function stackToolMissing(ctx: Context): Diagnosis | null {
     code: 'TOOLCHAIN_MISSING',
     summary: error.message,
     ...(file ? { file } : {}),
+    // DependencyBot's hint is the precise one (it knows what this OS's archive carries).
     suggestion:
-      runtime.tool === 'deno'
+      error.hint ??
+      (runtime.tool === 'deno'
         ? `Let the daemon reach the npm registry, where Forge fetches Deno (the deno package), or install deno on the machine that runs Forge (\`${runtime.installCommand}\`), then build again.`
-        : `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`,
+        : `Install ${runtime.minimum ? `${runtime.tool} ${runtime.minimum} or newer` : runtime.tool} on the machine that runs Forge (\`${runtime.installCommand}\`), then build again; Forge uses the machine's ${runtime.tool} and never installs system packages itself.`),
     subjects: [runtime.tool, ...(runtime.minimum ? [runtime.minimum] : [])],
   };
 }

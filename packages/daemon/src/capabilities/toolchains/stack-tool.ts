@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { STACK_LABELS, type Blueprint, type StackRuntime } from '@forge/shared';
-import { installCommand, type SystemPackages } from './system-packages.ts';
+import { archiveVersion, installCommand, type SystemPackages } from './system-packages.ts';
+import { stackPackages } from '../detect/stacks.ts';
 
 /** A stack's tool as found on this machine. */
 export interface FoundTool {
@@ -82,7 +83,24 @@ export async function findStackTool(
   const asked =
     runtime.wanted && runtime.versionFile ? ` (${runtime.versionFile} asks for ${runtime.wanted})` : '';
   const hint = `Install it with \`${runtime.installCommand}\` on the machine that runs Forge (or put ${runtime.tool} on the daemon's PATH), then build again.`;
+  // The OS's own package is the advice only when it is new enough: "apt-get install golang-go" on a
+  // Debian whose golang-go is 1.19 would not give the 1.22 the project asks for.
+  const packages = stack === 'javascript' || stack === 'static' ? null : stackPackages(stack);
+  const archive = runtime.minimum && packages ? await archiveVersion(packages, signal) : null;
+  const otherWay =
+    packages && archive && runtime.minimum && !satisfiesMinimum(archive, runtime.minimum)
+      ? {
+          said: `this OS's package carries ${archive}. Install ${need} another way: ${packages.otherwise}`,
+          hint: `This OS's ${runtime.tool} package is ${archive}, older than ${runtime.minimum}: install ${need} another way (${packages.otherwise}) on the machine that runs Forge`,
+        }
+      : null;
   const found = onPath(runtime.tool, pathEnv);
+  if (!found && otherWay) {
+    return {
+      message: `${name} needs ${need}${asked}; ${runtime.tool} is not on this machine's PATH, and ${otherWay.said}`,
+      hint: `${otherWay.hint}, then build again.`,
+    };
+  }
   if (!found) {
     return {
       message: `${name} needs ${need}${asked}; ${runtime.tool} is not on this machine's PATH. Install it with: ${runtime.installCommand}`,
@@ -99,6 +117,12 @@ export async function findStackTool(
     };
   }
   if (runtime.minimum && !satisfiesMinimum(version, runtime.minimum)) {
+    if (otherWay) {
+      return {
+        message: `${name} needs ${need}${asked}; this machine has ${runtime.tool} ${version} (${found}), and ${otherWay.said}`,
+        hint: `${otherWay.hint}, or ask for the ${runtime.tool} ${version} this machine has in ${runtime.versionFile ?? 'the project'}, then build again.`,
+      };
+    }
     return {
       message: `${name} needs ${need}${asked}; this machine has ${runtime.tool} ${version} (${found}). Install a newer one with: ${runtime.installCommand}`,
       hint: `Install ${runtime.tool} ${runtime.minimum} or newer (\`${runtime.installCommand}\` where the OS carries it) on the machine that runs Forge, or ask for the ${runtime.tool} ${version} this machine has in ${runtime.versionFile ?? 'the project'}, then build again.`,

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 
 /** The packages that carry a tool, by the package manager of each OS family Forge names. */
@@ -62,4 +63,24 @@ export function installCommand(packages: SystemPackages): string {
       break;
   }
   return packages.otherwise;
+}
+
+/**
+ * The version of a tool this OS's archive offers ("3.11.2" for Debian bookworm's python3, read from
+ * `apt-cache policy`'s candidate, epoch and Debian revision left out), or null where Forge cannot tell
+ * (not an apt system, no candidate, apt-cache missing or slow): then the install command is named as is.
+ */
+export function archiveVersion(packages: SystemPackages, signal?: AbortSignal): Promise<string | null> {
+  const first = packages.apt?.[0];
+  if (osFamily() !== 'apt' || !first) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    execFile('apt-cache', ['policy', first], { timeout: 10_000, signal, encoding: 'utf8' }, (err, stdout) => {
+      const candidate = err ? undefined : /^\s*Candidate:\s*(\S+)/m.exec(stdout)?.[1];
+      const version =
+        candidate && candidate !== '(none)'
+          ? /^(?:\d+:)?(\d+(?:\.\d+){0,2})/.exec(candidate)?.[1]
+          : undefined;
+      resolve(version ?? null);
+    });
+  });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -32,13 +33,17 @@ export function resolveWebRoot(configured: string | null): string | null {
  * CSP for the workspace page. Previews run on their own loopback origins, hence frame-src;
  * the dev page needs Vite's inline preamble, so dev only restricts framing.
  */
-export function contentSecurityPolicy(dev: boolean, host?: string): string {
+export function contentSecurityPolicy(
+  dev: boolean,
+  host?: string,
+  scriptHashes: readonly string[] = [],
+): string {
   if (dev) return "frame-ancestors 'self'";
   // 'self' covers ws: in CSP3 browsers; the explicit ws:// origin covers the rest. Host was allow-listed.
   const socket = host ? ` ws://${host}` : '';
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
@@ -52,10 +57,42 @@ export function contentSecurityPolicy(dev: boolean, host?: string): string {
   ].join('; ');
 }
 
-export const setHtmlHeaders = (res: ServerResponse, dev = false): void => {
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(dev, res.req.headers.host));
+export const setHtmlHeaders = (res: ServerResponse, dev = false, scriptHashes?: readonly string[]): void => {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(dev, res.req.headers.host, scriptHashes));
   res.setHeader('Cache-Control', 'no-cache');
 };
+
+/** A classic or module <script> with a body and no src: what the build inlines (the boot script). */
+const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script\s*>/gi;
+
+/**
+ * The CSP sources that allow exactly the inline scripts of one of the build's pages ('sha256-…' of
+ * each script's text): the web build inlines its boot script (packages/web vite.config.ts,
+ * bootScript) so that it runs without a request. Read once per version of the file.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(INLINE_SCRIPT)]
+    .filter((m) => m[1]!.length > 0)
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+}
+
+/** inlineScriptHashes of a page file, kept while its size and mtime stay the same. */
+function pageScriptHashes(): (file: string) => string[] {
+  const seen = new Map<string, { version: string; hashes: string[] }>();
+  return (file) => {
+    try {
+      const info = fs.statSync(file);
+      const version = `${info.size}:${info.mtimeMs}`;
+      const known = seen.get(file);
+      if (known?.version === version) return known.hashes;
+      const hashes = inlineScriptHashes(fs.readFileSync(file, 'utf8'));
+      seen.set(file, { version, hashes });
+      return hashes;
+    } catch {
+      return []; // gone or unreadable: send's own error answers it, with no script allowed
+    }
+  };
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -106,6 +143,20 @@ export function acceptedEncodings(header: string | string[] | undefined): Set<st
   return accepted;
 }
 
+/** The web app's files, and the page for a page path. */
+export interface WebFiles extends StaticFiles {
+  /**
+   * Sends the page for the page path `pathname`: index.html at "/" (it holds the dashboard's first
+   * frame, packages/web src/shell.html), app.html anywhere else (the same page with an empty #root,
+   * so no other screen shows the dashboard's frame first); index.html when the build has no
+   * app.html (an older build). False when there is no page.
+   */
+  servePage(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+}
+
+/** The page without the dashboard's first frame (packages/web vite.config.ts, appShell). */
+const APP_PAGE = 'app.html';
+
 /**
  * The built web app, through the same static file server as the previews (capabilities/preview/
  * static-server.ts: Range, conditional GET, no dotfiles, no folder listings, nothing outside the
@@ -118,9 +169,10 @@ export function acceptedEncodings(header: string | string[] | undefined): Set<st
  * Content-Encoding, the original's Content-Type, and Vary: Accept-Encoding on either answer.
  * No copy (an older build, a small file): the file itself, as before.
  */
-export function webFiles(root: string): StaticFiles {
+export function webFiles(root: string): WebFiles {
   /** Answers being sent from a precompressed copy, and with which coding. */
   const encodedAnswers = new WeakMap<ServerResponse, string>();
+  const scriptHashes = pageScriptHashes();
   const files = createStaticFiles({
     root,
     // A folder is a page path here: the history fallback answers it.
@@ -134,7 +186,7 @@ export function webFiles(root: string): StaticFiles {
           res.setHeader('Content-Type', compressedType(rel.slice(0, rel.lastIndexOf('.')))!);
         }
         if (encoding || compressedType(rel)) res.setHeader('Vary', 'Accept-Encoding');
-      } else if (rel.endsWith('.html')) setHtmlHeaders(res);
+      } else if (rel.endsWith('.html')) setHtmlHeaders(res, false, scriptHashes(path.join(root, rel)));
       else res.setHeader('Cache-Control', 'no-cache');
     },
   });
@@ -167,6 +219,12 @@ export function webFiles(root: string): StaticFiles {
       return files.serve(req, res);
     },
     serveIndex: (req, res) => files.serveIndex(req, res),
+    async servePage(req, res, pathname) {
+      if (pathname !== '/' && files.lookup([APP_PAGE])?.kind === 'file') {
+        if (await files.sendFile(req, res, APP_PAGE)) return true;
+      }
+      return files.serveIndex(req, res);
+    },
   };
 }
 
@@ -193,7 +251,7 @@ export function webFastPath(
   };
 }
 
-export function staticWeb(root: string | null, shared?: StaticFiles): Router {
+export function staticWeb(root: string | null, shared?: WebFiles): Router {
   const router = express.Router();
   const files = root === null ? null : (shared ?? webFiles(root));
   router.use(async (req, res, next) => {
@@ -204,7 +262,7 @@ export function staticWeb(root: string | null, shared?: StaticFiles): Router {
     if (!index || !fs.existsSync(index)) return notBuiltPage(res);
     // A missing script or image is a 404, not the HTML page (which would fail confusingly).
     if (looksLikeFile(req.path) && !req.headers.accept?.includes('text/html')) return next();
-    if (!(await files!.serveIndex(req, res))) next();
+    if (!(await files!.servePage(req, res, req.path))) next();
   });
   return router;
 }

@@ -4,6 +4,7 @@ import type { UploadResult } from '@forge/shared';
 import { checkUploadFile } from '@forge/shared/schema-free';
 import { projectsQueryKey, useProject } from '@/lib/project-context.tsx';
 import { useToast } from '@/components/ui/use-toast.tsx';
+import { useBootUpload } from '@/lib/boot-upload.ts';
 import { sendProjectUpload, type UploadOptions } from './upload-request.ts';
 import { uploadErrorNotice, type Notice } from './validate.ts';
 
@@ -111,6 +112,9 @@ export function UploadProvider({
     },
     [fail, queryClient, select, send, toast],
   );
+
+  // A ZIP chosen in the page's first frame, before this panel was there.
+  useBootUpload(upload);
 
   const cancel = useCallback(() => controller.current?.abort(), []);
 
