@@ -21,7 +21,7 @@ describe('daemon layers', () => {
     ['capabilities/detect/planted.ts', '../../engine/build-run.ts', 'A capability'],
     ['capabilities/exec/planted.ts', '../../features/builds/service.ts', 'A capability'],
     ['capabilities/repair/planted.ts', '../../app.ts', 'A capability'],
-    ['engine/stages/planted.ts', '../../features/preview/routes.ts', 'The engine'],
+    ['engine/steps/planted.ts', '../../features/preview/routes.ts', 'The engine'],
     ['engine/planted.ts', '../app.ts', 'The engine'],
     ['fs/planted.ts', '../capabilities/extract/index.ts', 'Infrastructure'],
     ['http/planted.ts', '../engine/build-run.ts', 'Infrastructure'],

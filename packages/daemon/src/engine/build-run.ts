@@ -21,7 +21,7 @@ import {
 } from '@forge/shared';
 import type { Logger } from '../logging/logger.ts';
 import { LineBatcher } from '../capabilities/exec/index.ts';
-import type { BuildFailure, RecordPatch } from './stages/types.ts';
+import type { BuildFailure, RecordPatch } from './steps/types.ts';
 import type { BuildRepo, LogRow } from './build-repo.ts';
 
 /** How often the end of a build that could not be stored (disk full) is tried again. */
@@ -112,7 +112,7 @@ const endingOf = (record: Build): Ending => ({
  * through the same check —, which refuses any move the build machine
  * (shared/domain/build-machine.ts) does not allow, stores the change and broadcasts it:
  * `build-stage` for every move, and `build-finished` once when the build reaches a final state.
- * Steps, log lines and the fields stages produce go through here too, so the record, /ws and every
+ * Steps, log lines and the fields steps produce go through here too, so the record, /ws and every
  * client tell the same story. Every message is also a `message` event, beside `planned` (what an
  * upload answers) and `finished`.
  */

@@ -10,22 +10,22 @@ import type { Slots } from './fleet/slots.ts';
 import type { BuildRun } from './build-run.ts';
 import type { BuildRepo } from './build-repo.ts';
 import {
-  buildStage,
-  detectStage,
-  extractStage,
+  buildStep,
+  detectStep,
+  extractStep,
   failure,
-  installStage,
-  previewStage,
-  runStage,
-  testStage,
-  toolchainStage,
+  installStep,
+  previewStep,
+  runStep,
+  testStep,
+  toolchainStep,
   type BuildFailure,
-  type Stage,
-  type StageEnv,
-} from './stages/index.ts';
-import { diagnoseStage } from './stages/diagnose.ts';
-import { lintStage } from './stages/lint.ts';
-import { repairStage } from './stages/repair.ts';
+  type Step,
+  type StepEnv,
+} from './steps/index.ts';
+import { diagnoseStep } from './steps/diagnose.ts';
+import { lintStep } from './steps/lint.ts';
+import { repairStep } from './steps/repair.ts';
 
 export interface EngineDeps {
   layout: HomeLayout;
@@ -59,34 +59,34 @@ export type BuildSource =
   { kind: 'upload'; zipPath: string; fix?: FixRequest } | { kind: 'rebuild'; fix?: FixRequest };
 
 /**
- * What every job of the engine works with: its deps, the stage environment, the stages made once,
+ * What every job of the engine works with: its deps, the step environment, the steps made once,
  * and this installation's provenance key (read, or made, on the first build that records an artifact).
  */
 export interface EngineContext extends EngineDeps {
-  env: StageEnv;
-  stages: ReturnType<typeof makeStages>;
+  env: StepEnv;
+  steps: ReturnType<typeof makeSteps>;
   signingKey(): SigningKey;
 }
 
-function makeStages(deps: EngineDeps) {
+function makeSteps(deps: EngineDeps) {
   const { layout, repo, logger } = deps;
   return {
-    extract: extractStage({ layout, logger }),
-    detect: detectStage({ layout, repo }),
-    toolchain: toolchainStage({ layout, logger }),
-    install: installStage({ layout }),
-    build: buildStage({ layout }),
-    test: testStage({ layout }),
-    preview: previewStage({
+    extract: extractStep({ layout, logger }),
+    detect: detectStep({ layout, repo }),
+    toolchain: toolchainStep({ layout, logger }),
+    install: installStep({ layout }),
+    build: buildStep({ layout }),
+    test: testStep({ layout }),
+    preview: previewStep({
       previews: deps.previews,
       repo,
       sandbox: deps.sandbox,
       home: (name) => layout.buildHome(name),
       caches: layout.cachesDir,
     }),
-    diagnose: diagnoseStage({ layout, repo }),
-    repair: repairStage({ layout, journal: deps.journal, sandbox: deps.sandbox }),
-    lint: lintStage({ layout }),
+    diagnose: diagnoseStep({ layout, repo }),
+    repair: repairStep({ layout, journal: deps.journal, sandbox: deps.sandbox }),
+    lint: lintStep({ layout }),
   };
 }
 
@@ -103,7 +103,7 @@ export function createEngineContext(deps: EngineDeps): EngineContext {
       home: (name) => deps.layout.buildHome(name),
       caches: deps.layout.cachesDir,
     },
-    stages: makeStages(deps),
+    steps: makeSteps(deps),
     signingKey: () => (key ??= loadSigningKey(deps.layout.home)),
   };
 }
@@ -118,19 +118,14 @@ export class Stop {
   ) {}
 }
 
-/** Run a stage; a failure stops the build (thrown as Stop, caught once in pipeline.ts). */
-export async function must<I, O>(
-  ctx: EngineContext,
-  run: BuildRun,
-  stage: Stage<I, O>,
-  input: I,
-): Promise<O> {
-  const result = await runStage(ctx.env, run, stage, input);
-  if (!result.ok) throw new Stop(result.failure, stage.bot, { step: stage.step });
+/** Run a step; a failure stops the build (thrown as Stop, caught once in pipeline.ts). */
+export async function must<I, O>(ctx: EngineContext, run: BuildRun, step: Step<I, O>, input: I): Promise<O> {
+  const result = await runStep(ctx.env, run, step, input);
+  if (!result.ok) throw new Stop(result.failure, step.bot, { step: step.name });
   return result.value;
 }
 
-/** Stop unless the build is still wanted (a cancel between two stages). */
+/** Stop unless the build is still wanted (a cancel between two steps). */
 export function stillWanted(run: BuildRun): void {
   if (run.signal.aborted) {
     throw new Stop(

@@ -1,7 +1,7 @@
 import type { Blueprint, Diagnosis, ErrorCode, StepName } from '@forge/shared';
 import type { BuildRun } from './build-run.ts';
 import type { EngineContext } from './context.ts';
-import { runStage, type BuildFailure } from './stages/index.ts';
+import { runStep, type BuildFailure } from './steps/index.ts';
 
 /** Build outcomes ScanBot diagnoses: a project's own commands or plan failing, not refusals or cancels. */
 const DIAGNOSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -50,7 +50,7 @@ export async function diagnoseFailure(
   if (f.status === 'cancelled' || !DIAGNOSED.has(f.code) || run.signal.aborted) return null;
   const blueprint = bp ?? run.snapshot().blueprint;
   const probableCause = probableCauseOf(blueprint, f.code);
-  const result = await runStage(ctx.env, run, ctx.stages.diagnose, {
+  const result = await runStep(ctx.env, run, ctx.steps.diagnose, {
     step: failed.step,
     bot: failed.bot,
     status: f.status,

@@ -27,7 +27,7 @@ import { runChecks } from './checks.ts';
 import { complete } from './endings.ts';
 import { makeWithRepairs } from './repair-loop.ts';
 import { sourceHash } from './source-hash.ts';
-import { cacheStage, failure, runStage } from './stages/index.ts';
+import { cacheStep, failure, runStep } from './steps/index.ts';
 
 /**
  * The build left the planned folder without a site and wrote one elsewhere: serve that, and say so in
@@ -74,7 +74,7 @@ async function snapshotHistory(run: BuildRun, projectDir: string): Promise<void>
 
 /** A static output's preview failing leaves the build a success: the output is there to download. */
 async function previewOutput(ctx: EngineContext, run: BuildRun, bp: Blueprint, root: string): Promise<void> {
-  const result = await runStage(ctx.env, run, ctx.stages.preview, { blueprint: bp, root });
+  const result = await runStep(ctx.env, run, ctx.steps.preview, { blueprint: bp, root });
   stillWanted(run);
   if (!result.ok) {
     run.log(
@@ -87,7 +87,7 @@ async function previewOutput(ctx: EngineContext, run: BuildRun, bp: Blueprint, r
 
 /** Refused: BlueprintBot found nothing to build (another stack's tool, when named, fetched first). */
 async function notBuildable(ctx: EngineContext, run: BuildRun, bp: Blueprint): Promise<never> {
-  if (bp.runtime) await must(ctx, run, ctx.stages.toolchain, bp);
+  if (bp.runtime) await must(ctx, run, ctx.steps.toolchain, bp);
   const why =
     bp.decisions.find((d) => d.field === 'kind')?.rule ?? 'no build script, start script or index.html';
   throw new Stop(
@@ -140,8 +140,8 @@ function storedOutput(ctx: EngineContext, run: BuildRun, bp: Blueprint, hash: st
  * the project made (repair loop) and its output kept, previewed and checked, and the build
  * completed. A step that cannot do its job throws a Stop, which pipeline.ts turns into the ending.
  */
-export async function runStages(ctx: EngineContext, run: BuildRun, source: BuildSource): Promise<void> {
-  const { layout, stages } = ctx;
+export async function runSteps(ctx: EngineContext, run: BuildRun, source: BuildSource): Promise<void> {
+  const { layout, steps } = ctx;
   const name = run.projectName;
   const projectDir = layout.projectDir(name);
   run.record({ worker: ctx.workerName });
@@ -151,13 +151,13 @@ export async function runStages(ctx: EngineContext, run: BuildRun, source: Build
   let droppedModules: string[] = [];
   if (source.kind === 'upload') {
     run.to({ status: 'running', stage: 'extraction' });
-    const extracted = await must(ctx, run, stages.extract, { zipPath: source.zipPath });
+    const extracted = await must(ctx, run, steps.extract, { zipPath: source.zipPath });
     written = extracted.tree;
     droppedModules = extracted.dropped.filter((d) => /(^|\/)node_modules\/?$/i.test(d));
     await dropUpload(source);
     run.to({ status: 'running', stage: 'extraction-complete' });
   }
-  const plan = await must(ctx, run, stages.detect, undefined);
+  const plan = await must(ctx, run, steps.detect, undefined);
   run.plan({ kind: 'planned', blueprint: plan });
   let bp = withSourceDateEpoch(plan);
   noteBuiltInRepairs(run, bp, droppedModules);
@@ -180,7 +180,7 @@ export async function runStages(ctx: EngineContext, run: BuildRun, source: Build
   const outputStore = layout.outputDir(name);
   const earlier = storedOutput(ctx, run, bp, hash);
   if (earlier) {
-    await must(ctx, run, cacheStage, { earlier });
+    await must(ctx, run, cacheStep, { earlier });
     run.to({ status: 'running', stage: 'build-success' });
     await previewOutput(ctx, run, bp, outputStore);
     return complete(ctx, run, outputStore, hash, bp);

@@ -13,7 +13,7 @@ import type { Pipeline } from './pipeline.ts';
 export interface JobQueue {
   readonly kind: QueueKind;
   /**
-   * Run a build to its end: wait for its turn, then its stages. What an upload can answer (planned,
+   * Run a build to its end: wait for its turn, then its steps. What an upload can answer (planned,
    * queued or refused) is the run's `planned` event. Never throws.
    */
   run(run: BuildRun, source: BuildSource): Promise<Build>;

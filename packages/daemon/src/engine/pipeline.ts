@@ -10,16 +10,16 @@ import {
   type EngineDeps,
 } from './context.ts';
 import { endEarly, endUnfinished } from './endings.ts';
-import { runStages } from './flow.ts';
-import { failure } from './stages/index.ts';
+import { runSteps } from './flow.ts';
+import { failure } from './steps/index.ts';
 
 /**
  * The build engine: one build from its lane slot to its end. The flow (flow.ts) is a straight line
- * of stages, each a unit `(ctx, input) => result` run by `runStage` (timed, recorded, cancellable,
+ * of steps, each a unit `(ctx, input) => result` run by `runStep` (timed, recorded, cancellable,
  * never throwing), with the repair loop (repair-loop.ts) around install and build and the checks
  * (checks.ts) side by side; the build moves along its machine only through `run.to()`. A step's
  * failure ends the build with that step's catalogue code, in one place (endings.ts), so a repair
- * can run the failed stage again instead (its step gets the next attempt number). What an upload
+ * can run the failed step again instead (its step gets the next attempt number). What an upload
  * answers is the run's `planned` event: planned after detect, queued when the lane is full, or
  * refused when the build ends before either.
  */
@@ -35,7 +35,7 @@ export function createPipeline(deps: EngineDeps) {
     async extractForQueue(run: BuildRun, zipPath: string): Promise<boolean> {
       try {
         stillWanted(run);
-        await must(ctx, run, ctx.stages.extract, { zipPath });
+        await must(ctx, run, ctx.steps.extract, { zipPath });
         stillWanted(run);
         return true;
       } catch (err) {
@@ -46,7 +46,7 @@ export function createPipeline(deps: EngineDeps) {
       }
     },
 
-    /** Run a build to its end: wait for a build slot (queued), then its stages. Never throws. */
+    /** Run a build to its end: wait for a build slot (queued), then its steps. Never throws. */
     async run(run: BuildRun, source: BuildSource): Promise<Build> {
       let release: (() => void) | undefined;
       try {
@@ -59,7 +59,7 @@ export function createPipeline(deps: EngineDeps) {
             'SYSTEM',
           );
         }
-        await runStages(ctx, run, source);
+        await runSteps(ctx, run, source);
       } catch (err) {
         // Nothing of a build that ended early is left behind, the archive it came from included.
         await dropUpload(source);

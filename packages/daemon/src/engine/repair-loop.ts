@@ -11,15 +11,15 @@ import { buildStartedAt, must, Stop, type BuildSource, type EngineContext } from
 import { diagnoseFailure } from './diagnose-failure.ts';
 import {
   failure,
-  runStage,
+  runStep,
   withProvided,
   withToolPath,
   type BuildFailure,
   type ProvisionedTools,
-  type StageContext,
-} from './stages/index.ts';
-import type { RepairDone } from './stages/repair.ts';
-import { compare, withInstallMode, type TrialRequest } from './stages/verify-repair.ts';
+  type StepContext,
+} from './steps/index.ts';
+import type { RepairDone } from './steps/repair.ts';
+import { compare, withInstallMode, type TrialRequest } from './steps/verify-repair.ts';
 import { withSourceDateEpoch } from '../capabilities/artifacts/build-epoch.ts';
 
 /** Repairs one build makes in place at most: each must move the build forward, and three is enough. */
@@ -93,7 +93,7 @@ async function repairFor(
   installMode?: InstallMode,
   trial?: TrialRequest,
 ): Promise<{ done: RepairDone; reason?: undefined } | { done: null; reason: string }> {
-  const result = await runStage(ctx.env, run, ctx.stages.repair, {
+  const result = await runStep(ctx.env, run, ctx.steps.repair, {
     diagnosis,
     blueprint: bp,
     apply,
@@ -146,13 +146,13 @@ async function attempt(
   installMode: InstallMode | undefined,
   history: Promise<void>,
 ): Promise<FailedAttempt | null> {
-  const { env, stages } = ctx;
+  const { env, steps } = ctx;
   const projectDir = ctx.layout.projectDir(run.projectName);
   if (bp.install) {
     const installDir = path.join(projectDir, bp.installDir);
     const before = installMode ? lockfileDigest(installDir) : null;
-    const r = await runStage(env, run, stages.install, installMode ? withInstallMode(bp, installMode) : bp);
-    if (!r.ok) return { failure: r.failure, bot: stages.install.bot, step: 'install' };
+    const r = await runStep(env, run, steps.install, installMode ? withInstallMode(bp, installMode) : bp);
+    if (!r.ok) return { failure: r.failure, bot: steps.install.bot, step: 'install' };
     const after = installMode ? lockfileDigest(installDir) : null;
     if (after && after.digest !== before?.digest) {
       run.log(
@@ -165,8 +165,8 @@ async function attempt(
   // The repository of the upload, made while the install ran, is there before any script reads it.
   await history;
   if (bp.build) {
-    const r = await runStage(env, run, stages.build, bp);
-    if (!r.ok) return { failure: r.failure, bot: stages.build.bot, step: 'build' };
+    const r = await runStep(env, run, steps.build, bp);
+    if (!r.ok) return { failure: r.failure, bot: steps.build.bot, step: 'build' };
     if (bp.kind !== 'server') {
       // A static build without a site to serve fails here, inside the repair loop, so a repair
       // (an outputDir in the forge config) can answer it; the build's own check runs after.
@@ -178,11 +178,11 @@ async function attempt(
   }
   if (bp.kind === 'server') {
     // A server app is "built" once it answers: start it before declaring success.
-    const r = await runStage(env, run, stages.preview, {
+    const r = await runStep(env, run, steps.preview, {
       blueprint: bp,
       root: path.join(projectDir, bp.appDir),
     });
-    if (!r.ok) return { failure: r.failure, bot: stages.preview.bot, step: 'preview' };
+    if (!r.ok) return { failure: r.failure, bot: steps.preview.bot, step: 'preview' };
   }
   return null;
 }
@@ -200,22 +200,22 @@ export async function makeWithRepairs(
   source: BuildSource,
   history: Promise<void>,
 ): Promise<{ bp: Blueprint; repaired: boolean }> {
-  const { stages } = ctx;
+  const { steps } = ctx;
   let bp = plan;
   let tools: ProvisionedTools | null = null;
   if (bp.toolchain || bp.node || bp.runtime) {
     // Every command from here on runs with the provided Node and package manager first on PATH
     // (another stack: its tool's environment, a Python virtual environment first on PATH).
-    tools = await must(ctx, run, stages.toolchain, bp);
+    tools = await must(ctx, run, steps.toolchain, bp);
     bp = withToolPath(withProvided(bp, tools), tools.path, tools.env);
   }
   // The Node the toolchain was provided for: a repair that declares another (engines.node) has
   // DependencyBot provide again before the steps run again.
   let providedFor = plan.node?.wanted ?? null;
   const replan = async (): Promise<Blueprint> => {
-    const read = await must(ctx, run, stages.detect, undefined);
+    const read = await must(ctx, run, steps.detect, undefined);
     if (read.node && read.node.wanted !== providedFor) {
-      tools = await must(ctx, run, stages.toolchain, read);
+      tools = await must(ctx, run, steps.toolchain, read);
       providedFor = read.node.wanted;
     }
     const next = withProvided(read, tools);
@@ -224,13 +224,13 @@ export async function makeWithRepairs(
     return withToolPath(withSourceDateEpoch(next), tools?.path ?? [], tools?.env);
   };
   // The plan of a scratch copy, read the same way, with this build's toolchain.
-  const planOfCopy = async (dir: string, stageCtx: StageContext): Promise<Blueprint> => {
+  const planOfCopy = async (dir: string, stepCtx: StepContext): Promise<Blueprint> => {
     const app = ctx.repo.project(run.projectName)?.app ?? undefined;
     const read = await detectBlueprint(dir, app ? { app } : {});
     let copyTools = tools;
     if (read.node && read.node.wanted !== providedFor) {
       // The copy asks for another Node: provided for the trial alone (the build's plan keeps its own).
-      const provided = await stages.toolchain.run({ ...stageCtx, record: () => {} }, read);
+      const provided = await steps.toolchain.run({ ...stepCtx, record: () => {} }, read);
       if (!provided.ok) throw new Error(provided.failure.message);
       copyTools = provided.value;
     }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Blueprint } from '@forge/shared';
 import { detectBlueprint } from './detect-blueprint.ts';
-import { denoRequest } from '../../engine/stages/stack-toolchain.ts';
+import { denoRequest } from '../../engine/steps/stack-toolchain.ts';
 
 const roots: string[] = [];
 afterAll(() => {

@@ -10,7 +10,7 @@ import { scriptSegments } from './script-commands.ts';
  * outside CI (Karma via `ng test`, `karma start`, Vitest, react-scripts) or waits for a browser would
  * hold TestBot until its timeout. So the runner the "test" script starts is recognised and given its
  * own run-once flags; the plan says which and why. TestBot adds `CI=true` and, for browser runners,
- * `CHROME_BIN` (stages/test.ts), and stops a runner that waits anyway.
+ * `CHROME_BIN` (engine/steps/test.ts), and stops a runner that waits anyway.
  */
 
 /** npm init's placeholder: a test script that only fails. */

@@ -26,7 +26,7 @@ function packagesInFrames(lines: readonly string[]): Set<string> {
 
 /**
  * INSTALL_SCRIPT_SKIPPED: npm did not run a dependency's install script (install scripts run only
- * when package.json's `allowScripts` approves them; the install stage kept npm's list beside
+ * when package.json's `allowScripts` approves them; the install step kept npm's list beside
  * node_modules), and the failure comes from that package: a frame in it or in what its script writes
  * (Prisma's generated client), or the error naming it. The script is named, and how to approve it;
  * nothing is approved on the project's behalf.

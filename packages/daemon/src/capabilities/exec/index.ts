@@ -1,4 +1,4 @@
-/** The command runner every build stage uses (see run-command.ts). */
+/** The command runner every build step uses (see run-command.ts). */
 export { runCommand } from './run-command.ts';
 export type { CancelReason, RunCommandOptions, RunOutcome, RunResult } from './run-command.ts';
 export type { OutputLine, OutputStream, OutputTotals } from './output-limiter.ts';

@@ -1,5 +1,5 @@
 /**
- * Defaults of the command runner. Named here (not inlined) so stages and tests share them; they are
+ * Defaults of the command runner. Named here (not inlined) so steps and tests share them; they are
  * daemon-internal tunables rather than protocol constants, so they stay out of @forge/shared.
  */
 

@@ -66,7 +66,7 @@ export function isInheritable(name: string): boolean {
 
 /**
  * Builds a command's environment: allow-listed variables of `parentEnv`, then `FORCED_BUILD_ENV`, then
- * `extra` (the stage's or the project's own variables; `undefined` removes one). `extra` may set any
+ * `extra` (the step's or the project's own variables; `undefined` removes one). `extra` may set any
  * name except `FORGE_*`, which is dropped.
  */
 export function scrubEnv(parentEnv: Env, extra: Env = {}): Record<string, string> {

@@ -36,7 +36,7 @@ export interface RepairPlan {
   nodeModules?: string[];
 }
 
-/** A command RepairBot runs (the caller runs it like a stage's command: sandboxed, cancellable). */
+/** A command RepairBot runs (the caller runs it like a step's command: sandboxed, cancellable). */
 export interface RepairCommand {
   argv: string[];
   /** Absolute. */

@@ -19,10 +19,10 @@ import { discardDir } from '../../fs/moves.ts';
 import { extractArchive } from '../../capabilities/extract/index.ts';
 import { builtOutput } from '../../capabilities/checks/built-output.ts';
 import { runCommand } from '../../capabilities/exec/index.ts';
-import { buildIn } from '../../engine/stages/build.ts';
-import { installIn } from '../../engine/stages/install.ts';
-import { toolchainStage, withProvided, withToolPath } from '../../engine/stages/toolchain.ts';
-import type { BuildFailure, StageContext } from '../../engine/stages/types.ts';
+import { buildIn } from '../../engine/steps/build.ts';
+import { installIn } from '../../engine/steps/install.ts';
+import { toolchainStep, withProvided, withToolPath } from '../../engine/steps/toolchain.ts';
+import type { BuildFailure, StepContext } from '../../engine/steps/types.ts';
 import { withSourceDateEpoch } from '../../capabilities/artifacts/build-epoch.ts';
 import { compareArtifacts } from '../../capabilities/artifacts/compare.ts';
 import { packArtifact, sha256File } from '../../capabilities/artifacts/pack.ts';
@@ -131,7 +131,7 @@ export function createRebuilds(deps: RebuildDeps) {
   const { layout, logger } = deps;
   /** The rebuilds running in this process; finished ones are answered from the store. */
   const jobs = new Map<string, Job>();
-  const toolchain = toolchainStage({ layout, logger });
+  const toolchain = toolchainStep({ layout, logger });
   const kept = keptRebuilds(deps.store);
 
   /** Every kept record, the named build's first. */
@@ -180,8 +180,8 @@ export function createRebuilds(deps: RebuildDeps) {
     );
   }
 
-  /** What a rebuild's commands get: the stage context of a build, bound to this rebuild's log and cancel. */
-  function contextOf(job: Job, build: Build, plan: { current: Blueprint }): StageContext {
+  /** What a rebuild's commands get: the step context of a build, bound to this rebuild's log and cancel. */
+  function contextOf(job: Job, build: Build, plan: { current: Blueprint }): StepContext {
     const settings = deps.settings();
     const say = (line: string) => job.log.push(line);
     const home = layout.buildHome(build.projectName);

@@ -26,7 +26,7 @@ import { endCancelled, endFailed, endInterrupted } from '../../engine/endings.ts
 import type { BuildRepo } from '../../engine/build-repo.ts';
 import type { JobQueue } from '../../engine/job-queue.ts';
 import type { Fleet } from '../../engine/fleet/fleet.ts';
-import { PROJECT_RESULT_STEPS } from '../../engine/stages/types.ts';
+import { PROJECT_RESULT_STEPS } from '../../engine/steps/types.ts';
 import { answerWithin, connectRedis, QUEUE_NAME, QUEUE_PREFIX } from './redis.ts';
 import { keepWorkerFailedSource } from './artifact-transfer.ts';
 

@@ -8,7 +8,7 @@ import { discardDir } from '../../fs/moves.ts';
 import { applyPlan } from '../../capabilities/repair/apply.ts';
 import { checkRelPath } from '../../fs/safe-path.ts';
 import { extractArchive } from '../../capabilities/extract/index.ts';
-import { newBackupDir } from '../../engine/stages/repair.ts';
+import { newBackupDir } from '../../engine/steps/repair.ts';
 import { zipDirToFile } from '../../capabilities/artifacts/zip-dir.ts';
 import type { RepairJournal } from '../../capabilities/repair/journal.ts';
 

@@ -17,11 +17,11 @@ export interface BuildFailure {
 }
 
 /**
- * What a stage returns. `ok: true` lets the build go on — even when the step itself did not pass
+ * What a step returns. `ok: true` lets the build go on — even when the step itself did not pass
  * (tests that fail, an output check that finds a missing asset: `stepStatus` says so, the build
  * does not stop). `ok: false` ends the build with `failure`, unless the engine repairs and retries.
  */
-export type StageResult<O> =
+export type StepResult<O> =
   | {
       ok: true;
       value: O;
@@ -32,25 +32,25 @@ export type StageResult<O> =
     }
   | { ok: false; failure: BuildFailure; detail?: string };
 
-/** A command a stage runs: what runCommand takes, less what the context supplies. */
-export type StageCommand = Pick<RunCommandOptions, 'argv' | 'cwd' | 'env' | 'timeoutMs'> & {
+/** A command a step runs: what runCommand takes, less what the context supplies. */
+export type StepCommandOptions = Pick<RunCommandOptions, 'argv' | 'cwd' | 'env' | 'timeoutMs'> & {
   /** Also called with each line (the build's log gets every line anyway). */
   onLine?: RunCommandOptions['onLine'];
   /** Folders the command may write besides its cwd when sandboxed (e.g. Forge's shared install store). */
   writable?: readonly string[];
   /** Sandboxed: cwd and the `writable` folders inside this one share one mount, so hard links between them work. */
   linkedRoot?: string;
-  /** Stops this command early (the stage's own reason, e.g. a test runner waiting for input); the build goes on. */
+  /** Stops this command early (the step's own reason, e.g. a test runner waiting for input); the build goes on. */
   signal?: AbortSignal;
-  /** Its output is an answer for the stage (a version list): given to onLine, kept out of the build's log. */
+  /** Its output is an answer for the step (a version list): given to onLine, kept out of the build's log. */
   quiet?: boolean;
 };
 
 /**
- * Everything a stage may do to its build, and nothing more: it cannot change the build's status
+ * Everything a step may do to its build, and nothing more: it cannot change the build's status
  * or stage (only the engine moves the build along its machine), it records its own fields.
  */
-export interface StageContext {
+export interface StepContext {
   readonly buildId: string;
   readonly projectName: string;
   /** Aborted when the build is cancelled (reason: user, superseded, timeout, shutdown). */
@@ -68,12 +68,12 @@ export interface StageContext {
    * machine has one, cancelled with the build, output stored and streamed, its pid kept for a crash
    * sweep, and (debugMode) recorded with its environment names, directory and timing.
    */
-  run(command: StageCommand): Promise<RunResult>;
+  run(command: StepCommandOptions): Promise<RunResult>;
   /** Record fields of the build that this step produced (blueprint, reports, preview URL…). */
   record(patch: RecordPatch): void;
 }
 
-/** The fields of a build record a stage may write. */
+/** The fields of a build record a step may write. */
 export type RecordPatch = Partial<
   Pick<
     Build,
@@ -95,22 +95,22 @@ export type RecordPatch = Partial<
 >;
 
 /**
- * Steps whose `failed` is the project's result, not the bot's (their stage returns `ok` with a
- * failed step: tests that fail, an output check that finds a missing asset, lint errors). runStage
+ * Steps whose `failed` is the project's result, not the bot's (their step returns `ok` with a
+ * failed step: tests that fail, an output check that finds a missing asset, lint errors). runStep
  * knows it from the result itself; a coordinator that sees only a worker's step statuses reads it
  * here, so TestBot's card stays healthy whichever machine ran the tests.
  */
 export const PROJECT_RESULT_STEPS: ReadonlySet<StepName> = new Set<StepName>(['test', 'check', 'lint']);
 
 /** One step of the pipeline: a unit with one signature, run by one named bot. */
-export interface Stage<I, O> {
+export interface Step<I, O> {
   /** The step it records (extract, detect, install, build, test, check, optimize, preview). */
-  readonly step: StepName;
+  readonly name: StepName;
   /** The bot of the fleet that runs it. */
   readonly bot: string;
   /** What the bot card shows while it runs, e.g. "build app". */
   label(projectName: string, input: I): string;
-  run(ctx: StageContext, input: I): Promise<StageResult<O>>;
+  run(ctx: StepContext, input: I): Promise<StepResult<O>>;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import { runScript } from '../../capabilities/detect/command-line.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 /** LintBot never waits longer than this, whatever the project's stage timeout. */
 export const LINT_TIMEOUT_MS = 3 * 60_000;
@@ -62,9 +62,9 @@ async function scriptsOf(appDir: string): Promise<Record<string, unknown>> {
  * app's folder. The result is recorded — passed, the problems counted, the last lines — and never
  * fails the build: a lint failure is the step's status only. No lint script: skipped.
  */
-export function lintStage(deps: { layout: HomeLayout }): Stage<Blueprint, LintReport> {
+export function lintStep(deps: { layout: HomeLayout }): Step<Blueprint, LintReport> {
   return {
-    step: 'lint',
+    name: 'lint',
     bot: 'LintBot',
     label: (projectName) => `lint ${projectName}`,
     async run(ctx, bp) {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Blueprint, DEFAULT_SETTINGS, type LintReport } from '@forge/shared';
 import { homeLayout } from '../../home-layout.ts';
 import { runCommand } from '../../capabilities/exec/index.ts';
-import { lintProblems, lintStage } from './lint.ts';
-import type { RecordPatch, StageContext } from './types.ts';
+import { lintProblems, lintStep } from './lint.ts';
+import type { RecordPatch, StepContext } from './types.ts';
 
 describe('counting lint problems', () => {
   it.each([
@@ -52,11 +52,11 @@ describe('LintBot', () => {
     return layout;
   }
 
-  /** A stage context that runs commands for real (unsandboxed) and keeps what the stage records. */
+  /** A step context that runs commands for real (unsandboxed) and keeps what the step records. */
   function context() {
     const recorded: RecordPatch[] = [];
     const logs: string[] = [];
-    const ctx: StageContext = {
+    const ctx: StepContext = {
       buildId: 'b1-test',
       projectName: 'app',
       signal: new AbortController().signal,
@@ -99,7 +99,7 @@ describe('LintBot', () => {
       lint: `node -e "console.log('/app/src/a.js'); console.log('  1:7  error  x is never reassigned  prefer-const'); console.log('✖ 12 problems (3 errors, 9 warnings), CI=' + process.env.CI); process.exit(1)"`,
     });
     const { ctx, recorded, logs } = context();
-    const result = await lintStage({ layout }).run(ctx, plan);
+    const result = await lintStep({ layout }).run(ctx, plan);
     expect(result).toMatchObject({
       ok: true,
       stepStatus: 'failed',
@@ -116,7 +116,7 @@ describe('LintBot', () => {
   it('records a clean lint as passed', async () => {
     const layout = home({ lint: `node -e "console.log('✔ No ESLint warnings or errors')"` });
     const { ctx } = context();
-    const result = await lintStage({ layout }).run(ctx, { ...plan, packageManager: 'npm' });
+    const result = await lintStep({ layout }).run(ctx, { ...plan, packageManager: 'npm' });
     expect(result).toMatchObject({ ok: true, stepStatus: 'succeeded' });
     expect((result as { value: LintReport }).value).toMatchObject({ ran: true, passed: true, problems: 0 });
   }, 60_000);
@@ -124,7 +124,7 @@ describe('LintBot', () => {
   it('skips a project without a lint script', async () => {
     const layout = home({ build: 'vite build' });
     const { ctx, recorded } = context();
-    const result = await lintStage({ layout }).run(ctx, plan);
+    const result = await lintStep({ layout }).run(ctx, plan);
     expect(result).toEqual({
       ok: true,
       value: { ran: false, passed: null, command: null, durationMs: 0, problems: null, outputTail: '' },

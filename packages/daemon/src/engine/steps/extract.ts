@@ -5,7 +5,7 @@ import type { HomeLayout } from '../../home-layout.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { discardDir } from '../../fs/moves.ts';
 import { extractArchive, type ExtractResult } from '../../capabilities/extract/index.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 export interface ExtractInput {
   /** The uploaded archive, on disk. */
@@ -17,10 +17,7 @@ export interface ExtractInput {
  * installed node_modules is moved aside first so DependencyBot can reuse it; a refused archive puts
  * it back and leaves the project exactly as it was.
  */
-export function extractStage(deps: {
-  layout: HomeLayout;
-  logger: Logger;
-}): Stage<ExtractInput, ExtractResult> {
+export function extractStep(deps: { layout: HomeLayout; logger: Logger }): Step<ExtractInput, ExtractResult> {
   const { layout, logger } = deps;
 
   /** Move installed dependencies aside; returns how to put them back. */
@@ -38,7 +35,7 @@ export function extractStage(deps: {
   }
 
   return {
-    step: 'extract',
+    name: 'extract',
     bot: 'ExtractBot',
     label: (projectName) => `extract ${projectName}`,
     async run(ctx, { zipPath }) {

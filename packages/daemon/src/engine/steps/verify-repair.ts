@@ -24,7 +24,7 @@ import { startServerApp } from '../../capabilities/preview/server-app.ts';
 import { buildIn } from './build.ts';
 import { installIn } from './install.ts';
 import { projectRootOf, startFailure } from './preview.ts';
-import { failure, type BuildFailure, type StageContext } from './types.ts';
+import { failure, type BuildFailure, type StepContext } from './types.ts';
 
 /** What a proposal is tried against: the step that failed, ScanBot's reading of it, how to plan the copy. */
 export interface TrialRequest {
@@ -38,7 +38,7 @@ export interface TrialRequest {
    * The build's plan for a folder (BlueprintBot again, with the toolchain the build provided): a
    * repair that changes what the plan reads (a forge config entry) is tried with the plan it makes.
    */
-  replan(dir: string, ctx: StageContext): Promise<Blueprint>;
+  replan(dir: string, ctx: StepContext): Promise<Blueprint>;
 }
 
 /** A trial's outcome: the label the proposal carries, and ScanBot's reading of the copy's failure. */
@@ -102,7 +102,7 @@ export function withInstallMode(bp: Blueprint, mode: InstallMode): Blueprint {
  * caches. The copy is removed afterwards, whatever happened.
  */
 export async function tryRepair(
-  ctx: StageContext,
+  ctx: StepContext,
   layout: HomeLayout,
   input: {
     plan: RepairPlan;
@@ -131,7 +131,7 @@ export async function tryRepair(
     const mode = plan.install ?? input.installMode;
     if (mode) bp = withInstallMode(bp, mode);
     const lines: string[] = [];
-    const capturing: StageContext = {
+    const capturing: StepContext = {
       ...ctx,
       run: (command) =>
         ctx.run({
@@ -212,7 +212,7 @@ export async function tryRepair(
  * the app answered), then stopped. Null when it answered, else the failure, worded as the step's.
  */
 async function startOnCopy(
-  ctx: StageContext,
+  ctx: StepContext,
   layout: HomeLayout,
   bp: Blueprint,
   root: string,

@@ -13,10 +13,10 @@ import { ForgeError } from '../../http/forge-error.ts';
 import { diskFullMessage, isDiskFull } from '../../fs/disk-full.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { runCommand, type RunResult } from '../../capabilities/exec/index.ts';
-import { failure, type Stage, type StageContext, type StageResult } from './types.ts';
+import { failure, type Step, type StepContext, type StepResult } from './types.ts';
 
-/** What the engine gives every stage run. */
-export interface StageEnv {
+/** What the engine gives every step it runs. */
+export interface StepEnv {
   fleet: Fleet;
   repo: Pick<BuildRepo, 'addPid' | 'removePid'>;
   /** Run commands inside bubblewrap when the machine has it. */
@@ -29,13 +29,13 @@ export interface StageEnv {
   caches?: string;
 }
 
-const cancelled = (run: BuildRun): StageResult<never> => ({
+const cancelled = (run: BuildRun): StepResult<never> => ({
   ok: false,
   failure: failure('cancelled', 'CANCELLED', `The build was cancelled (${run.cancelReason ?? 'user'}).`),
 });
 
 /** A thrown error as the step's failure: catalogue errors keep their code, anything else is INTERNAL. */
-function thrownFailure(err: unknown, run: BuildRun, env: StageEnv, step: string): StageResult<never> {
+function thrownFailure(err: unknown, run: BuildRun, env: StepEnv, step: string): StepResult<never> {
   if (run.signal.aborted) return cancelled(run);
   if (err instanceof ForgeError) {
     const details = err.details === undefined ? {} : { details: err.details };
@@ -54,51 +54,51 @@ function thrownFailure(err: unknown, run: BuildRun, env: StageEnv, step: string)
   return { ok: false, failure: failure('failed', 'INTERNAL', message), detail: message };
 }
 
-const stepStatusOf = (result: StageResult<unknown>): Exclude<StepStatus, 'running'> =>
+const stepStatusOf = (result: StepResult<unknown>): Exclude<StepStatus, 'running'> =>
   result.ok ? (result.stepStatus ?? 'succeeded') : result.failure.status;
 
 /**
- * Run one stage of a build as a job of its bot: wait for a fleet slot (cancellable), record the
+ * Run one step of a build as a job of its bot: wait for a fleet slot (cancellable), record the
  * step (attempt, time, outcome, detail; with debugMode its commands, environment names, directory
  * and timings, in the record and the log), run it with a context bound to the build, and turn
  * anything thrown into a failure with a catalogue code. Never throws; the caller decides what the
  * result means for the build (go on, repair and run it again, or end).
  */
-export async function runStage<I, O>(
-  env: StageEnv,
+export async function runStep<I, O>(
+  env: StepEnv,
   run: BuildRun,
-  stage: Stage<I, O>,
+  step: Step<I, O>,
   input: I,
-): Promise<StageResult<O>> {
+): Promise<StepResult<O>> {
   if (run.signal.aborted) return cancelled(run);
   const settings = env.settings();
   const debug = settings.debugMode;
   const requested = performance.now();
-  const job = { label: stage.label(run.projectName, input), projectName: run.projectName, buildId: run.id };
+  const job = { label: step.label(run.projectName, input), projectName: run.projectName, buildId: run.id };
   try {
     return await env.fleet.run(
-      stage.bot,
+      step.bot,
       job,
       async () => {
         const queuedMs = Math.round(performance.now() - requested);
-        const step = run.beginStep(stage.step, stage.bot);
+        const started = run.beginStep(step.name, step.bot);
         const commands: StepCommand[] = [];
-        const ctx = stageContext(env, run, stage.bot, settings, commands);
-        let result: StageResult<O>;
+        const ctx = stepContext(env, run, step.bot, settings, commands);
+        let result: StepResult<O>;
         try {
-          result = await stage.run(ctx, input);
+          result = await step.run(ctx, input);
         } catch (err) {
-          result = thrownFailure(err, run, env, stage.step);
+          result = thrownFailure(err, run, env, step.name);
         }
         // A step that returned while the build was being cancelled did not finish its job.
         if (run.signal.aborted && result.ok) result = cancelled(run);
         const detail = result.ok ? result.detail : (result.detail ?? result.failure.message);
-        const recorded = step.finish(stepStatusOf(result), detail, debug ? { queuedMs, commands } : null);
+        const recorded = started.finish(stepStatusOf(result), detail, debug ? { queuedMs, commands } : null);
         if (debug) {
           run.log(
-            stage.bot,
+            step.bot,
             'info',
-            `[debug] ${stage.step} (attempt ${step.attempt}) ${recorded.status} in ${formatDuration(recorded.durationMs ?? 0)}, after waiting ${formatDuration(queuedMs)} for a fleet slot`,
+            `[debug] ${step.name} (attempt ${started.attempt}) ${recorded.status} in ${formatDuration(recorded.durationMs ?? 0)}, after waiting ${formatDuration(queuedMs)} for a fleet slot`,
           );
         }
         return result;
@@ -115,17 +115,17 @@ export async function runStage<I, O>(
     );
   } catch (err) {
     // Cancelled while waiting for a slot, or the fleet itself failed.
-    return thrownFailure(err, run, env, stage.step);
+    return thrownFailure(err, run, env, step.name);
   }
 }
 
-function stageContext(
-  env: StageEnv,
+function stepContext(
+  env: StepEnv,
   run: BuildRun,
   bot: string,
   settings: Settings,
   commands: StepCommand[],
-): StageContext {
+): StepContext {
   return {
     buildId: run.id,
     projectName: run.projectName,
@@ -146,7 +146,7 @@ function stageContext(
         timeoutMs: command.timeoutMs,
         ...(env.home ? { home: env.home(run.projectName) } : {}),
         ...(env.caches ? { caches: env.caches } : {}),
-        // The build's cancel always stops it; a stage may also stop its own command.
+        // The build's cancel always stops it; a step may also stop its own command.
         signal: command.signal ? AbortSignal.any([run.signal, command.signal]) : run.signal,
         sandbox:
           env.sandbox && (command.writable || command.linkedRoot)

@@ -19,7 +19,7 @@ import {
 import { EXACT_VERSION } from '../../capabilities/toolchains/tools.ts';
 import { installCommand } from '../../capabilities/toolchains/system-packages.ts';
 import type { ProvisionedTools } from './provisioned-tools.ts';
-import { failure, type StageContext, type StageResult } from './types.ts';
+import { failure, type StepContext, type StepResult } from './types.ts';
 
 /** A project's Python virtual environment: FORGE_HOME/venvs/<project>, kept between its builds. */
 export const venvDir = (layout: HomeLayout, projectName: string): string =>
@@ -52,13 +52,13 @@ function venvKind(dir: string): string | null {
  * machine's mkdocs).
  */
 async function provideVenv(
-  ctx: StageContext,
+  ctx: StepContext,
   bp: Blueprint,
   layout: HomeLayout,
   tools: ProvisionedTools,
   python: FoundTool,
   systemSite: boolean,
-): Promise<StageResult<string>> {
+): Promise<StepResult<string>> {
   const runtime = bp.runtime!;
   const venv = venvDir(layout, ctx.projectName);
   tools.path = [path.join(venv, 'bin')];
@@ -167,11 +167,11 @@ export function denoRequest(runtime: Pick<StackRuntime, 'wanted' | 'minimum'>): 
  * npm registry into FORGE_HOME/toolchains (reused by every project, offline once there).
  */
 async function provideDeno(
-  ctx: StageContext,
+  ctx: StepContext,
   runtime: StackRuntime,
   machine: FoundTool | MissingTool,
   layout: HomeLayout,
-): Promise<StageResult<ProvidedDeno>> {
+): Promise<StepResult<ProvidedDeno>> {
   const request = denoRequest(runtime);
   if (!('message' in machine)) {
     const fits = EXACT_VERSION.test(request)
@@ -236,10 +236,10 @@ async function provideDeno(
  * version) first on PATH; Go its module and build caches in FORGE_HOME/caches.
  */
 export async function provideStackTool(
-  ctx: StageContext,
+  ctx: StepContext,
   bp: Blueprint,
   layout: HomeLayout,
-): Promise<StageResult<ProvisionedTools>> {
+): Promise<StepResult<ProvisionedTools>> {
   const runtime = bp.runtime!;
   const tools: ProvisionedTools = { path: [], tool: null, node: null, requirement: null, env: {} };
   const machine = await findStackTool(bp, process.env.PATH ?? '', ctx.signal);

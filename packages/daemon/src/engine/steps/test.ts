@@ -20,7 +20,7 @@ import {
 } from '../../capabilities/test-results/read-results.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { browserWrapper, findBrowser } from './test-browser.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 /** TestBot never waits longer than this, whatever the project's stage timeout. */
 export const TEST_TIMEOUT_MS = 5 * 60_000;
@@ -194,9 +194,9 @@ function outcomeText(passed: boolean, counts: TestCounts | undefined, exit: stri
  * no browser is stopped at once, with the reason in the step and the report, instead of holding the
  * step until its timeout.
  */
-export function testStage(deps: { layout: HomeLayout }): Stage<Blueprint, TestReport> {
+export function testStep(deps: { layout: HomeLayout }): Step<Blueprint, TestReport> {
   return {
-    step: 'test',
+    name: 'test',
     bot: 'TestBot',
     label: (projectName) => `test ${projectName}`,
     async run(ctx, bp) {
@@ -370,7 +370,7 @@ export function testStage(deps: { layout: HomeLayout }): Stage<Blueprint, TestRe
 
 /** The cases read, in the build's log: the count, and each failure with its message. */
 function logCases(
-  ctx: Parameters<Stage<Blueprint, TestReport>['run']>[0],
+  ctx: Parameters<Step<Blueprint, TestReport>['run']>[0],
   results: TestResults,
   source: string,
 ) {

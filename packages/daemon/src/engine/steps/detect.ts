@@ -2,15 +2,15 @@ import type { Blueprint } from '@forge/shared';
 import type { BuildRepo } from '../build-repo.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { detectBlueprint } from '../../capabilities/detect/index.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 /** BlueprintBot: work out what the project is and how to build it, each decision with its evidence. */
-export function detectStage(deps: {
+export function detectStep(deps: {
   layout: HomeLayout;
   repo: Pick<BuildRepo, 'project'>;
-}): Stage<void, Blueprint> {
+}): Step<void, Blueprint> {
   return {
-    step: 'detect',
+    name: 'detect',
     bot: 'BlueprintBot',
     label: (projectName) => `plan ${projectName}`,
     async run(ctx) {

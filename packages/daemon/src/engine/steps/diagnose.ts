@@ -2,12 +2,12 @@ import type { Blueprint, BuildError, Diagnosis, StepName } from '@forge/shared';
 import type { BuildRepo } from '../build-repo.ts';
 import type { HomeLayout } from '../../home-layout.ts';
 import { diagnose } from '../../capabilities/diagnose/index.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 /** Output lines ScanBot reads of a failed step: the newest ones, where the error is. */
 export const DIAGNOSE_MAX_LINES = 5_000;
 
-export interface DiagnoseStageInput {
+export interface DiagnoseStepInput {
   /** The step that failed, and the bot that ran it (its output lines are the ones read). */
   step: StepName | null;
   bot: string;
@@ -20,12 +20,12 @@ export interface DiagnoseStageInput {
  * ScanBot: read what the failed step printed (from the build's stored log) and the project, and
  * say what is wrong, where, and what to do — the diagnosis every failed build carries.
  */
-export function diagnoseStage(deps: {
+export function diagnoseStep(deps: {
   layout: HomeLayout;
   repo: Pick<BuildRepo, 'logs'>;
-}): Stage<DiagnoseStageInput, Diagnosis> {
+}): Step<DiagnoseStepInput, Diagnosis> {
   return {
-    step: 'diagnose',
+    name: 'diagnose',
     bot: 'ScanBot',
     label: (projectName) => `diagnose ${projectName}`,
     async run(ctx, input) {

@@ -4,13 +4,13 @@ import type { Blueprint, Diagnosis, Repair } from '@forge/shared';
 import type { HomeLayout } from '../../home-layout.ts';
 import type { RepairJournal } from '../../capabilities/repair/journal.ts';
 import { applyPlan, planRepair, type InstallMode, type RepairPlan } from '../../capabilities/repair/index.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 import { tryRepair, type TrialRequest } from './verify-repair.ts';
 
 /** How long RepairBot's own commands (resolving a version with the package manager) may take. */
 const REPAIR_COMMAND_TIMEOUT_MS = 60_000;
 
-export interface RepairStageInput {
+export interface RepairStepInput {
   diagnosis: Diagnosis;
   blueprint: Blueprint;
   /** Make the repair (autoRepair on, or `forge fix`), or only work it out and propose it. */
@@ -57,15 +57,15 @@ export const newBackupDir = (layout: HomeLayout, projectName: string): string =>
  * changes first and goes into the project's repair journal; proposed, it only goes into the build's
  * record, for FixIt's apply button and `forge fix`.
  */
-export function repairStage(deps: {
+export function repairStep(deps: {
   layout: HomeLayout;
   journal: RepairJournal;
   /** Whether the machine's sandbox is used: a server app started on a trial's copy runs in it too. */
   sandbox?: boolean;
-}): Stage<RepairStageInput, RepairDone | null> {
+}): Step<RepairStepInput, RepairDone | null> {
   const { layout, journal } = deps;
   return {
-    step: 'repair',
+    name: 'repair',
     bot: 'RepairBot',
     label: (projectName, input) => `repair ${projectName} (${input.diagnosis.repair ?? 'none'})`,
     async run(ctx, { diagnosis, blueprint, apply, installMode, trial }) {

@@ -1,10 +1,10 @@
 import type { UiCheck } from '@forge/shared';
 import { checkOutput } from '../../capabilities/checks/ui-check.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 /** UiBot: the output has an index.html and every local asset it references. Recorded, never failing the build. */
-export const checkStage: Stage<{ outputDir: string }, UiCheck> = {
-  step: 'check',
+export const checkStep: Step<{ outputDir: string }, UiCheck> = {
+  name: 'check',
   bot: 'UiBot',
   label: (projectName) => `check ${projectName}`,
   async run(ctx, { outputDir }) {

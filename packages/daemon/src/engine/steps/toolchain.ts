@@ -26,7 +26,7 @@ import { provideStackTool } from './stack-toolchain.ts';
 import type { ProvisionedTools } from './provisioned-tools.ts';
 
 export type { ProvisionedTool, ProvisionedTools } from './provisioned-tools.ts';
-import { failure, type Stage } from './types.ts';
+import { failure, type Step } from './types.ts';
 
 /** Why the plan asks for this tool, as the log says it. */
 function evidence(toolchain: Toolchain): string {
@@ -121,13 +121,13 @@ export function withToolPath(
  * TOOLCHAIN_UNAVAILABLE naming both) — and record the exact versions in the build's plan. Never
  * installs anything globally.
  */
-export function toolchainStage(deps: {
+export function toolchainStep(deps: {
   layout: HomeLayout;
   logger: Logger;
-}): Stage<Blueprint, ProvisionedTools> {
+}): Step<Blueprint, ProvisionedTools> {
   const { layout, logger } = deps;
   return {
-    step: 'toolchain',
+    name: 'toolchain',
     bot: 'DependencyBot',
     label: (projectName, bp) =>
       bp.runtime

@@ -1,6 +1,6 @@
 import { formatBytes, plural, type BundleReport } from '@forge/shared';
 import { bundleReport } from '../../capabilities/checks/bundle-report.ts';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 export interface OptimizeInput {
   outputDir: string;
@@ -9,8 +9,8 @@ export interface OptimizeInput {
 }
 
 /** OptimizationBot: the bundle report (sizes, gzip sizes, files over the threshold). Never failing the build. */
-export const optimizeStage: Stage<OptimizeInput, BundleReport> = {
-  step: 'optimize',
+export const optimizeStep: Step<OptimizeInput, BundleReport> = {
+  name: 'optimize',
   bot: 'OptimizationBot',
   label: (projectName) => `size ${projectName}`,
   async run(ctx, { outputDir, skip }) {

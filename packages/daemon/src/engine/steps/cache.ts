@@ -1,5 +1,5 @@
 import type { Build } from '@forge/shared';
-import type { Stage } from './types.ts';
+import type { Step } from './types.ts';
 
 export interface CacheInput {
   /** The earlier build whose output has the same source hash and plan. */
@@ -10,8 +10,8 @@ export interface CacheInput {
  * CacheBot: the source and plan are the same as an earlier successful build's, so its stored output
  * is this build's output; its reports carry over. Recorded as the build step, status `cached`.
  */
-export const cacheStage: Stage<CacheInput, void> = {
-  step: 'build',
+export const cacheStep: Step<CacheInput, void> = {
+  name: 'build',
   bot: 'CacheBot',
   label: (projectName) => `cache ${projectName}`,
   async run(ctx, { earlier }) {

@@ -5,12 +5,12 @@ import { OutputEvidence } from '../../capabilities/tool-output/first-error.ts';
 import { DiskFullWatch } from '../../fs/disk-full.ts';
 import { isInsideReal } from '../../fs/contain.ts';
 import { discardDir } from '../../fs/moves.ts';
-import { commandFailure, diskFullFailure, type Stage, type StageContext, type StageResult } from './types.ts';
+import { commandFailure, diskFullFailure, type Step, type StepContext, type StepResult } from './types.ts';
 
 /** BuildBot: run the project's build command in its folder. */
-export function buildStage(deps: { layout: HomeLayout }): Stage<Blueprint, void> {
+export function buildStep(deps: { layout: HomeLayout }): Step<Blueprint, void> {
   return {
-    step: 'build',
+    name: 'build',
     bot: 'BuildBot',
     label: (projectName) => `build ${projectName}`,
     run: (ctx, bp) =>
@@ -20,10 +20,10 @@ export function buildStage(deps: { layout: HomeLayout }): Stage<Blueprint, void>
 
 /** The build of the project at `root`: the project's folder, or RepairBot's scratch copy of it. */
 export async function buildIn(
-  ctx: StageContext,
+  ctx: StepContext,
   bp: Blueprint,
   where: { layout: HomeLayout; root: string },
-): Promise<StageResult<void>> {
+): Promise<StepResult<void>> {
   const deps = where;
   const argv = bp.build!;
   const text = formatCommand(argv);

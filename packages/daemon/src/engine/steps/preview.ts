@@ -4,7 +4,7 @@ import type { SiteReport } from '../../capabilities/preview/site-answers.ts';
 import type { BuildRepo } from '../build-repo.ts';
 import type { PreviewRegistry } from '../../capabilities/preview/preview-registry.ts';
 import { ServerAppStartError } from '../../capabilities/preview/server-app.ts';
-import { failure, type BuildFailure, type Stage } from './types.ts';
+import { failure, type BuildFailure, type Step } from './types.ts';
 
 export interface PreviewInput {
   blueprint: Blueprint;
@@ -34,7 +34,7 @@ export function startFailure(err: unknown): BuildFailure {
 }
 
 /** What the static preview applies, in the step's log: the fallback, the rules, those it cannot apply. */
-function logSite(ctx: Parameters<Stage<PreviewInput, string>['run']>[0], site: SiteReport): void {
+function logSite(ctx: Parameters<Step<PreviewInput, string>['run']>[0], site: SiteReport): void {
   ctx.log(
     'info',
     site.spa
@@ -58,7 +58,7 @@ const MAX_LOGGED_IGNORED = 50;
  * PORT) and wait for it to answer — on PORT, or where it was found listening when it ignores PORT
  * (the step's detail and the log say where and how it was found). Records the preview URL.
  */
-export function previewStage(deps: {
+export function previewStep(deps: {
   previews: PreviewRegistry;
   repo: Pick<BuildRepo, 'setPreviewPid'>;
   sandbox: boolean;
@@ -66,10 +66,10 @@ export function previewStage(deps: {
   home?: (projectName: string) => string;
   /** FORGE_HOME/caches, as for its build commands. */
   caches?: string;
-}): Stage<PreviewInput, string> {
+}): Step<PreviewInput, string> {
   const { previews, repo } = deps;
   return {
-    step: 'preview',
+    name: 'preview',
     bot: 'PreviewBot',
     label: (projectName) => `preview ${projectName}`,
     async run(ctx, { blueprint: bp, root }) {

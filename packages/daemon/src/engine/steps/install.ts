@@ -18,9 +18,9 @@ import {
   commandFailure,
   diskFullFailure,
   failure,
-  type Stage,
-  type StageContext,
-  type StageResult,
+  type Step,
+  type StepContext,
+  type StepResult,
 } from './types.ts';
 
 /**
@@ -28,11 +28,11 @@ import {
  * app's folder, with the failure's first error and last lines; no node_modules to keep or reuse.
  */
 async function installOtherStack(
-  ctx: StageContext,
+  ctx: StepContext,
   bp: Blueprint,
   projectDir: string,
   layout: HomeLayout,
-): Promise<StageResult<void>> {
+): Promise<StepResult<void>> {
   let argv = bp.install!;
   const text = formatCommand(argv);
   const cwd = path.join(projectDir, bp.installDir);
@@ -124,10 +124,10 @@ function readTextIfSmall(file: string): string | null {
  * (never for a workspace install, whose nested node_modules are not kept). pnpm installs — a pnpm
  * project's, or an npm project's without a lockfile — share the store in FORGE_HOME.
  */
-export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, void> {
+export function installStep(deps: { layout: HomeLayout }): Step<Blueprint, void> {
   const { layout } = deps;
   return {
-    step: 'install',
+    name: 'install',
     bot: 'DependencyBot',
     label: (projectName) => `install ${projectName}`,
     run: (ctx, bp) => installIn(ctx, bp, { layout, root: layout.projectDir(ctx.projectName), kept: true }),
@@ -139,10 +139,10 @@ export function installStage(deps: { layout: HomeLayout }): Stage<Blueprint, voi
  * `kept` is false: the node_modules ExtractBot set aside belong to the project, never to a trial).
  */
 export async function installIn(
-  ctx: StageContext,
+  ctx: StepContext,
   bp: Blueprint,
   where: { layout: HomeLayout; root: string; kept: boolean },
-): Promise<StageResult<void>> {
+): Promise<StepResult<void>> {
   const { layout } = where;
   if ((bp.stack ?? 'javascript') !== 'javascript') return installOtherStack(ctx, bp, where.root, layout);
   const argv = bp.install!;
