@@ -363,7 +363,7 @@ export class BuildRun {
   }
 
   /**
-   * Record fields a stage produced. Never status or stage: those move only through `to()`. A new
+   * Record fields a step produced. Never status or stage: those move only through `to()`. A new
    * preview URL is also broadcast (`preview-ready`) the moment it is recorded: the preview is up
    * before the build ends, and clients show it while the tests still run.
    */
