@@ -48,6 +48,16 @@ const RECORD_LAYOUTS = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
+/** Where the keys go and what covers the page: said by a failure instead of a bare timeout. */
+const pageState = (page: Page) =>
+  page.evaluate(`({
+    active: document.activeElement?.tagName + '.' + document.activeElement?.className,
+    dialogs: [...document.querySelectorAll('[role="dialog"],[role="alertdialog"]')].map(
+      (d) => d.getAttribute('aria-label') ?? d.textContent?.slice(0, 80),
+    ),
+    tabs: [...document.querySelectorAll('[role="tab"]')].map((t) => t.textContent),
+  })`);
+
 /** Close the Build Complete dialog with "Not now" and wait until it is gone. */
 async function dismissBuildComplete(page: Page): Promise<void> {
   const dialog = buildCompleteDialog(page);
@@ -136,7 +146,13 @@ describe('the dashboard in Chromium against a real daemon', () => {
       .poll(() => page.evaluate("document.activeElement?.closest('.monaco-editor') != null"), {
         timeout: 30_000,
       })
-      .toBe(true);
+      .toBe(true)
+      .catch(async (err: unknown) => {
+        await screenshot(page, 'failure-focus');
+        throw new Error(
+          `Monaco never had the focus: ${JSON.stringify(await pageState(page))} (${String(err)})`,
+        );
+      });
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n// edited in the browser');
     await expect
@@ -147,7 +163,16 @@ describe('the dashboard in Chromium against a real daemon', () => {
     // the failure then names instead of a bare timeout.
     const notifications = page.getByRole('region', { name: 'Notifications (F8)' });
     const answer = notifications.getByText('File saved').or(notifications.getByText('Unable to save file'));
-    await answer.first().waitFor({ timeout: 30_000 });
+    await answer
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(async (err: unknown) => {
+        // Say what the page was doing instead of a bare timeout: where the keys went, what covered
+        // the editor, whether the tab still had unsaved edits.
+        await screenshot(page, 'failure-save');
+        const state = await pageState(page);
+        throw new Error(`no answer to Ctrl+S: ${JSON.stringify(state)} (${String(err)})`);
+      });
     expect(await notifications.textContent()).toContain('File saved');
     const onDisk = path.join(daemon.home, 'projects', 'e2e-app', 'build.js');
     await expect.poll(() => fs.readFileSync(onDisk, 'utf8')).toContain('// edited in the browser');
