@@ -140,7 +140,13 @@ describe('the dashboard in Chromium against a real daemon', () => {
     await expect
       .poll(async () => (await editor.textContent())?.replace(/\u00a0/g, ' '))
       .toContain("require('fs')");
-    await editor.click();
+    // A click on a line Monaco has drawn, near its start: the middle of .view-lines can lie below
+    // the editor's visible area when lines wrap (as they do with another machine's fonts), and a
+    // click there does not reach the editor.
+    await editor
+      .locator('.view-line')
+      .first()
+      .click({ position: { x: 4, y: 4 } });
     // The keys go to Monaco only once it has focus; the edit is in the editor before it is saved.
     await expect
       .poll(() => page.evaluate("document.activeElement?.closest('.monaco-editor') != null"), {

@@ -23,10 +23,6 @@ const OPTIONS = {
   fontFamily: "ui-monospace, 'JetBrains Mono', 'SF Mono', 'Cascadia Code', Menlo, Consolas, monospace",
   renderLineHighlight: 'line',
   padding: { top: 8 },
-  // Monaco's classic hidden textarea, not its EditContext input: in Chromium 150 (Debian bookworm's
-  // chromium before its security updates) a click on the text never focuses the EditContext element,
-  // so nothing typed reaches the editor. The textarea works in every browser Monaco supports.
-  editContext: false,
 } as const;
 
 const darkQuery = () => window.matchMedia?.('(prefers-color-scheme: dark)');
