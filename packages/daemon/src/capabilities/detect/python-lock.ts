@@ -194,15 +194,22 @@ export function lockIndexEnv(lock: PythonLock): Record<string, string> {
  * package/distribution = true); Poetry builds one unless `package-mode = false`.
  */
 export function isPackaged(pyproject: PyProject, tool: PythonLockTool | null): boolean {
-  if (tool === 'poetry') return pyproject.tool?.poetry?.['package-mode'] !== false;
+  return notPackagedBecause(pyproject, tool) === null;
+}
+
+/** Why the project's tool would not build it ("no [build-system]", "package-mode = false"), or null when it would. */
+export function notPackagedBecause(pyproject: PyProject, tool: PythonLockTool | null): string | null {
+  if (tool === 'poetry')
+    return pyproject.tool?.poetry?.['package-mode'] === false ? 'package-mode = false' : null;
+  const key = tool === 'uv' ? 'package' : 'distribution';
   const says =
     tool === 'uv'
       ? pyproject.tool?.uv?.package
       : tool === 'pdm'
         ? pyproject.tool?.pdm?.distribution
         : undefined;
-  if (typeof says === 'boolean') return says;
-  return tool === null || pyproject['build-system'] !== undefined;
+  if (typeof says === 'boolean') return says ? null : `[tool.${tool}] ${key} = false`;
+  return tool === null || pyproject['build-system'] !== undefined ? null : 'no [build-system]';
 }
 
 /** A requirement pip can be given as an argument: PEP 508 starts with a name (never an option). */

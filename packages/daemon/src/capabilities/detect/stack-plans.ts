@@ -18,6 +18,7 @@ import {
   PYTHON_LOCKS,
   dependencySpecs,
   isPackaged,
+  notPackagedBecause,
   lockIndexEnv,
   normalizePypi,
   parsePythonLock,
@@ -164,18 +165,7 @@ async function pyprojectInstall(
     }
     targets = specs;
   }
-  const says =
-    tool === 'uv'
-      ? pyproject?.tool?.uv?.package
-      : tool === 'pdm'
-        ? pyproject?.tool?.pdm?.distribution
-        : undefined;
-  const why =
-    tool === 'poetry'
-      ? 'package-mode = false'
-      : says === false
-        ? `[tool.${tool}] ${tool === 'uv' ? 'package' : 'distribution'} = false`
-        : 'no [build-system]';
+  const why = pyproject ? notPackagedBecause(pyproject, tool) : null;
   const what = packaged
     ? 'the project and its dependencies from pyproject.toml (PEP 517)'
     : `the dependencies pyproject.toml declares (for ${tool} the project itself is not a package: ${why})`;
