@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage } from 'node:http';
@@ -32,14 +33,18 @@ function rewriteSameOrigin(proxyReq: { setHeader(name: string, value: string): v
 const BOOT_ENTRY = 'src/boot.ts';
 
 /**
- * Builds src/boot.ts as its own tiny chunk and puts it in index.html's head, inline and `async`,
- * ahead of the app's script: it runs as soon as the parser reaches it, without a request to wait
- * for, and dials /ws (before the page has asked for anything else) and asks for
- * the shell's first reads while the app's chunks are still downloading (the app adopts both:
- * lib/early-socket.ts, lib/boot-reads.ts). The daemon allows exactly this script by its hash in the
- * page's CSP (daemon features/web-app/serve-web.ts). A separate entry because every module script
- * of index.html would otherwise be merged into the app's entry chunk, which runs only once all of
- * its imports have arrived. Build only: in dev the app dials and reads for itself.
+ * Builds src/boot.ts as its own tiny chunk and puts it in index.html's head as a classic inline
+ * script, first among the page's scripts and stylesheets: the parser runs it the moment it reaches
+ * it, with no request to wait for, and it dials /ws (before the page has asked for anything else) and
+ * asks for the shell's first reads while the app's chunks are still downloading (the app adopts both:
+ * lib/early-socket.ts, lib/boot-reads.ts). Classic, not `type="module" async`: Chromium ran the async
+ * inline module only after the first frame's style, layout and paint (~90 ms later in a trace on
+ * these machines), so the socket was dialled late; a classic script ahead of the stylesheet does not
+ * wait for it either. Wrapped in a strict function so its names stay out of the page's globals. The
+ * daemon allows exactly this script by its hash in the page's CSP (daemon features/web-app/serve-web.ts).
+ * A separate entry because every module script of index.html would otherwise be merged into the
+ * app's entry chunk, which runs only once all of its imports have arrived. Build only: in dev the
+ * app dials and reads for itself.
  */
 function bootScript(): Plugin {
   return {
@@ -62,17 +67,37 @@ function bootScript(): Plugin {
             `${BOOT_ENTRY} must import and export nothing at run time; it imports ${chunk.imports.join(', ')}`,
           );
         }
-        const code = chunk.code.replace(/\n\/\/# sourceMappingURL=.*$/, '').trim();
+        const code = classicScript(chunk.code.replace(/\n\/\/# sourceMappingURL=.*$/, '').trim());
         if (/<\/script|<!--/i.test(code))
           throw new Error(`${BOOT_ENTRY} cannot be inlined: it holds </script or <!--`);
         // Inline, so nothing else serves it.
         delete ctx.bundle![chunk.fileName];
-        // Right before the app's own script: the socket is dialled before the app's chunk is asked for.
-        const tag = `<script type="module" async>${code}</script>`;
-        return html.replace(/(\n\s*)<script type="module"/, `$1${tag}$1<script type="module"`);
+        // Before the first of the app's script and stylesheets: the socket is dialled before the
+        // app's chunk is asked for, and the parser does not hold the script for a stylesheet.
+        const first = /(\n\s*)<(?:script type="module"|link rel="stylesheet")/.exec(html);
+        if (!first)
+          throw new Error('index.html has no module script or stylesheet to put the boot script before');
+        const at = first.index + first[1]!.length;
+        return `${html.slice(0, at)}<script>${code}</script>${first[1]}${html.slice(at)}`;
       },
     },
   };
+}
+
+/**
+ * The boot chunk (an ES module that imports and exports nothing) as a classic script: one strict
+ * function run at once, so its top-level names stay its own. Compiled here, not run, to refuse what a
+ * classic script cannot hold (a top-level await, import.meta) at build time instead of in the page.
+ */
+function classicScript(moduleCode: string): string {
+  const code = `(()=>{"use strict";${moduleCode}\n})();`;
+  if (/\bimport\.meta\b/.test(moduleCode)) throw new Error(`${BOOT_ENTRY} uses import.meta`);
+  try {
+    new vm.Script(code);
+  } catch (err) {
+    throw new Error(`${BOOT_ENTRY} cannot run as a classic script: ${(err as Error).message}`);
+  }
+  return code;
 }
 
 /** The dashboard's first frame (src/shell.html), without its leading comment. */

@@ -15,13 +15,13 @@ async function webApp() {
   fs.mkdirSync(`${root}/assets`);
   fs.writeFileSync(
     `${root}/index.html`,
-    `<!doctype html><head><script type="module" async>${BOOT}</script>` +
+    `<!doctype html><head><script>${BOOT}</script>` +
       `<script type="module" crossorigin src="/assets/index-abc12345.js"></script></head>` +
       `<body><div id="root"><main data-boot-shell>first frame</main></div></body>`,
   );
   fs.writeFileSync(
     `${root}/app.html`,
-    `<!doctype html><head><script type="module" async>${BOOT}</script></head><body><div id="root"></div></body>`,
+    `<!doctype html><head><script>${BOOT}</script></head><body><div id="root"></div></body>`,
   );
   fs.writeFileSync(`${root}/assets/index-abc12345.js`, 'void 0');
   const app = await startTestApp({ web: { mode: 'static', root } });
@@ -62,7 +62,7 @@ describe("the web app's first frame", () => {
     await page(app.port, '/');
     const next = `${BOOT} /* rebuilt */`;
     // A different size, so the change shows even within the file system's mtime resolution.
-    fs.writeFileSync(`${root}/index.html`, `<!doctype html><script type="module" async>${next}</script>`);
+    fs.writeFileSync(`${root}/index.html`, `<!doctype html><script>${next}</script>`);
     const csp = (await page(app.port, '/')).headers.get('content-security-policy')!;
     expect(csp).toContain(sha(next));
     expect(csp).not.toContain(sha(BOOT));

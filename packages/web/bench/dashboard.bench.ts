@@ -1,6 +1,6 @@
 // Dashboard benchmark, side by side in one run: the dashboard and a plain HTML page (a heading and a
 // file input, served by node:http on loopback), each in a fresh headless Chromium context, median of
-// FORGE_BENCH_RUNS (default 7) alternating runs.
+// FORGE_BENCH_RUNS (default 15) alternating runs.
 // - first-load JS: gzip bytes of the built files the dashboard really asked for until it was
 //   interactive, both on the page's own clock (level 9, what the build writes as .gz), against the
 //   200 KB budget;
@@ -31,7 +31,9 @@ import {
 } from '../e2e/support/first-load.ts';
 import { startDaemon } from '@forge/testing';
 
-const RUNS = Number(process.env.FORGE_BENCH_RUNS) || 7;
+// 15: on a busy 2-core machine single runs vary 2× (the socket handshake waits on the browser
+// process); seven runs moved the median by ±20 % between identical builds.
+const RUNS = Number(process.env.FORGE_BENCH_RUNS) || 15;
 const TTI_GOAL_RATIO = 2.5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

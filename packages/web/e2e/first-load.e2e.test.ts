@@ -33,4 +33,23 @@ describe('the first load of the built web app', () => {
     const gzip = jsBytes(scripts).gzip + inlineBytes().gzip;
     expect(gzip / 1024).toBeLessThanOrEqual(FIRST_LOAD_CEILING_KB);
   });
+
+  it('dials the socket from a classic inline script, ahead of the stylesheet and the app', () => {
+    // A classic inline script runs the moment the parser reaches it; an async inline module ran only
+    // after the first frame's style, layout and paint (vite.config.ts, bootScript).
+    for (const page of ['index.html', 'app.html']) {
+      const head = fs.readFileSync(path.join(WEB_DIST, page), 'utf8').split('</head>')[0]!;
+      const tags = [
+        ...head.matchAll(/<script\b[^>]*>|<link\b[^>]*rel="(?:stylesheet|modulepreload)"[^>]*>/g),
+      ].map((m) => m[0]);
+      expect(tags[0], page).toBe('<script>');
+      expect(
+        tags.slice(1).some((t) => t.startsWith('<script') && !/\bsrc=/.test(t)),
+        page,
+      ).toBe(false);
+    }
+    const [boot] = inlineScripts();
+    expect(boot).toMatch(/^\(\(\)=>\{"use strict";[\s\S]*\}\)\(\);$/);
+    expect(boot).toContain('new WebSocket(');
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * The boot script: a separate, tiny entry that index.html carries inline, `async`, ahead of the app's
- * script (vite.config.ts, bootScript). While the app's scripts are still downloading and evaluating, it
+ * The boot script: a separate, tiny entry that index.html carries inline as a classic script, first
+ * in its head (vite.config.ts, bootScript), so the parser runs it before it has asked for anything
+ * else; <body> may not be parsed yet. While the app's scripts are still downloading and evaluating, it
  * dials /ws and asks for the shell's first reads, instead of both waiting for the first render:
  * - the socket: the app adopts it and everything it received so far (lib/early-socket.ts);
  * - the reads: the GETs every screen's shell makes (BOOT_READS); the app takes their answers into
