@@ -189,15 +189,11 @@ export function lockIndexEnv(lock: PythonLock): Record<string, string> {
 }
 
 /**
- * Whether the project is a package pip can build (`pip install .`) or only a set of dependencies,
- * as its tool sees it: uv and PDM build a project only when it has a [build-system] (or says
- * package/distribution = true); Poetry builds one unless `package-mode = false`.
+ * Why the project is not a package pip can build (`pip install .`) but only a set of dependencies,
+ * as its tool sees it ("no [build-system]", "package-mode = false"), or null when it is one: uv and
+ * PDM build a project only when it has a [build-system] (or says package/distribution = true);
+ * Poetry builds one unless `package-mode = false`.
  */
-export function isPackaged(pyproject: PyProject, tool: PythonLockTool | null): boolean {
-  return notPackagedBecause(pyproject, tool) === null;
-}
-
-/** Why the project's tool would not build it ("no [build-system]", "package-mode = false"), or null when it would. */
 export function notPackagedBecause(pyproject: PyProject, tool: PythonLockTool | null): string | null {
   if (tool === 'poetry')
     return pyproject.tool?.poetry?.['package-mode'] === false ? 'package-mode = false' : null;

@@ -17,7 +17,6 @@ import {
   PINS_PLACEHOLDER,
   PYTHON_LOCKS,
   dependencySpecs,
-  isPackaged,
   notPackagedBecause,
   lockIndexEnv,
   normalizePypi,
@@ -143,7 +142,9 @@ async function pyprojectInstall(
     break;
   }
   const tool = lockTool ?? (declared === 'hatch' ? null : ((declared as PythonLockTool | undefined) ?? null));
-  const packaged = pyproject === null || isPackaged(pyproject, tool);
+  // Why the project's tool would not build it as a package, or null when it would.
+  const why = pyproject ? notPackagedBecause(pyproject, tool) : null;
+  const packaged = why === null;
   let targets = ['.'];
   if (!packaged) {
     const { specs, refused } = dependencySpecs(pyproject!);
@@ -165,7 +166,6 @@ async function pyprojectInstall(
     }
     targets = specs;
   }
-  const why = pyproject ? notPackagedBecause(pyproject, tool) : null;
   const what = packaged
     ? 'the project and its dependencies from pyproject.toml (PEP 517)'
     : `the dependencies pyproject.toml declares (for ${tool} the project itself is not a package: ${why})`;
