@@ -49,7 +49,7 @@ const RECORD_LAYOUTS = `
 `;
 
 /** Where the keys go and what covers the page: said by a failure instead of a bare timeout. */
-const pageState = (page: Page) =>
+const pageState = (page: Page): Promise<unknown> =>
   page.evaluate(`({
     active: document.activeElement?.tagName + '.' + document.activeElement?.className,
     dialogs: [...document.querySelectorAll('[role="dialog"],[role="alertdialog"]')].map(
@@ -57,6 +57,15 @@ const pageState = (page: Page) =>
     ),
     tabs: [...document.querySelectorAll('[role="tab"]')].map((t) => t.textContent),
   })`);
+
+/**
+ * What a failed wait throws: a screenshot named `shot`, then `what` with the page's state (where the
+ * keys went, what covered the editor, which tabs were open) and the wait's own error.
+ */
+const failWithState = (page: Page, shot: string, what: string) => async (err: unknown) => {
+  await screenshot(page, shot);
+  throw new Error(`${what}: ${JSON.stringify(await pageState(page))} (${String(err)})`);
+};
 
 /** Close the Build Complete dialog with "Not now" and wait until it is gone. */
 async function dismissBuildComplete(page: Page): Promise<void> {
@@ -153,12 +162,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
         timeout: 30_000,
       })
       .toBe(true)
-      .catch(async (err: unknown) => {
-        await screenshot(page, 'failure-focus');
-        throw new Error(
-          `Monaco never had the focus: ${JSON.stringify(await pageState(page))} (${String(err)})`,
-        );
-      });
+      .catch(failWithState(page, 'failure-focus', 'Monaco never had the focus'));
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n// edited in the browser');
     await expect
@@ -172,13 +176,7 @@ describe('the dashboard in Chromium against a real daemon', () => {
     await answer
       .first()
       .waitFor({ timeout: 30_000 })
-      .catch(async (err: unknown) => {
-        // Say what the page was doing instead of a bare timeout: where the keys went, what covered
-        // the editor, whether the tab still had unsaved edits.
-        await screenshot(page, 'failure-save');
-        const state = await pageState(page);
-        throw new Error(`no answer to Ctrl+S: ${JSON.stringify(state)} (${String(err)})`);
-      });
+      .catch(failWithState(page, 'failure-save', 'no answer to Ctrl+S'));
     expect(await notifications.textContent()).toContain('File saved');
     const onDisk = path.join(daemon.home, 'projects', 'e2e-app', 'build.js');
     await expect.poll(() => fs.readFileSync(onDisk, 'utf8')).toContain('// edited in the browser');
