@@ -8,6 +8,10 @@
 //   event. The dashboard: the first moment its main landmark holds the upload control and the header
 //   says Connected (the daemon's socket answered: the page shows the daemon's data), seen by a
 //   MutationObserver installed before any script. Goal: within 2.5x the plain page.
+// - the floor: the plain page plus one inline script that dials a WebSocket on its own loopback
+//   server and says Connected when it opens, seen by the same observer as the dashboard. What the
+//   socket alone costs a page that has nothing else: the line below the table says how much of the
+//   dashboard's time is its own and how much the socket's.
 // Run: pnpm bench dashboard  (builds the web first; FORGE_BENCH_NO_BUILD=1 keeps today's dist;
 // needs a built daemon, pnpm build, and /usr/bin/chromium).
 //
@@ -21,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, CDPSession } from 'playwright-core';
+import { WebSocketServer } from 'ws';
 import { launch } from '../e2e/support/browser.ts';
 import {
   FIRST_LOAD_BUDGET_KB,
@@ -114,16 +119,34 @@ const PLAIN_PAGE = `<!doctype html>
 </html>
 `;
 
-async function startPlainServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => {
+/**
+ * The floor: the plain page, plus a classic inline script that dials its server's socket and says
+ * Connected when the socket opens, as the dashboard's header does.
+ */
+const SOCKET_PAGE = PLAIN_PAGE.replace(
+  '<title>Forge</title>',
+  `<title>Forge</title><script>new WebSocket('ws://' + location.host + '/ws').onopen = () => { document.getElementById('status').textContent = 'Connected'; };</script>`,
+)
+  .replace('<p>Connected</p>', '<p id="status">Connecting…</p>')
+  .replace('<input type="file"', '<input type="file" aria-label="Project ZIP file"');
+
+/** Serves the plain page at / and the floor at /socket, with a WebSocket server at /ws. */
+async function startPlainServer(): Promise<{ url: string; socketUrl: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(PLAIN_PAGE);
+    res.end(req.url === '/socket' ? SOCKET_PAGE : PLAIN_PAGE);
   });
+  const sockets = new WebSocketServer({ server, path: '/ws' });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    socketUrl: `http://127.0.0.1:${port}/socket`,
+    close: async () => {
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      for (const client of sockets.clients) client.terminate();
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    },
   };
 }
 
@@ -225,21 +248,38 @@ async function plainRun(browser: Browser, url: string): Promise<number> {
   return load;
 }
 
+/** One run of the floor: interactive as the dashboard's is seen (main, control, Connected). */
+async function socketRun(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript({ content: MARK_INTERACTIVE });
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as { __benchInteractive?: number }).__benchInteractive);
+  const interactive = await page.evaluate(
+    () => (globalThis as { __benchInteractive?: number }).__benchInteractive!,
+  );
+  await context.close();
+  return interactive;
+}
+
 const daemon = await startDaemon();
 const plainServer = await startPlainServer();
 const browser = await launch();
 const plain: number[] = [];
+const floor: number[] = [];
 const breakdowns: Breakdown[] = [];
 const requestedSets: string[][] = [];
 try {
   // One warm-up of each (Chromium's first context pays its own start-up), then alternating runs.
   await dashboardRun(browser, daemon.url);
   await plainRun(browser, plainServer.url);
+  await socketRun(browser, plainServer.socketUrl);
   for (let i = 0; i < RUNS; i++) {
     const run = await dashboardRun(browser, daemon.url);
     breakdowns.push(run.breakdown);
     requestedSets.push(run.scripts);
     plain.push(await plainRun(browser, plainServer.url));
+    floor.push(await socketRun(browser, plainServer.socketUrl));
   }
 } finally {
   await browser.close();
@@ -257,6 +297,7 @@ const used = { raw: files.raw + inline.raw, gzip: files.gzip + inline.gzip };
 const beyond = requested.filter((f) => !declared.includes(f));
 const tti = median(breakdowns.map((b) => b.interactive));
 const ref = median(plain);
+const floorTti = median(floor);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (key: keyof Breakdown) => `${median(breakdowns.map((b) => b[key])).toFixed(0)} ms`;
 
@@ -268,6 +309,9 @@ console.log(
 );
 console.log(
   `| interactive (plain: load event; dashboard: main landmark, upload control, Connected) | ${ref.toFixed(0)} ms | ${tti.toFixed(0)} ms | ${(tti / ref).toFixed(2)}× | ≤ ${TTI_GOAL_RATIO}× |`,
+);
+console.log(
+  `\nThe floor, the plain page with one inline script that dials a socket and says Connected when it opens: ${floorTti.toFixed(0)} ms, ${(floorTti / ref).toFixed(2)}× the plain page. The dashboard is ${(tti / floorTti).toFixed(2)}× the floor: ${(tti - floorTti).toFixed(0)} ms of its ${tti.toFixed(0)} ms are its own; the floor's ${floorTti.toFixed(0)} ms any page that dials the socket pays.`,
 );
 console.log(
   `\nindex.html declares ${declared.length} first-load scripts, ${kb(declaredBytes.gzip)} gzip, and ${kb(inline.gzip)} of inline script; requested beyond them before interactive: ${beyond.length ? beyond.join(', ') : 'none'}.`,
