@@ -143,11 +143,17 @@ async function startPlainServer(): Promise<{ url: string; socketUrl: string; clo
     url: `http://127.0.0.1:${port}/`,
     socketUrl: `http://127.0.0.1:${port}/socket`,
     close: async () => {
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
       for (const client of sockets.clients) client.terminate();
-      await new Promise((resolve) => server.close(() => resolve(undefined)));
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A page in a context of its own (a cold cache and a new renderer each time), at the bench's size. */
+async function freshPage(browser: Browser) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  return { context, page: await context.newPage() };
 }
 
 /** Socket milestones from CDP's network events, on the same clock as the document's request. */
@@ -168,8 +174,7 @@ async function dashboardRun(
   browser: Browser,
   url: string,
 ): Promise<{ breakdown: Breakdown; scripts: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
+  const { context, page } = await freshPage(browser);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Performance.enable');
@@ -234,8 +239,7 @@ async function dashboardRun(
 
 /** One run of the plain page: its load event, from the navigation's start. */
 async function plainRun(browser: Browser, url: string): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
+  const { context, page } = await freshPage(browser);
   await page.goto(url);
   // Typed loosely, as above: this runs in the page, but is compiled against Node's types.
   const load = await page.evaluate(() => {
@@ -250,8 +254,7 @@ async function plainRun(browser: Browser, url: string): Promise<number> {
 
 /** One run of the floor: interactive as the dashboard's is seen (main, control, Connected). */
 async function socketRun(browser: Browser, url: string): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
+  const { context, page } = await freshPage(browser);
   await page.addInitScript({ content: MARK_INTERACTIVE });
   await page.goto(url);
   await page.waitForFunction(() => (globalThis as { __benchInteractive?: number }).__benchInteractive);
