@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -6,6 +7,11 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two test files at a time even on a 2-core machine (Vitest's default there is one): most files
+    // wait on child processes, installs and sockets rather than on the CPU, and one at a time made the
+    // suite take most of an hour. The projects that set fileParallelism: false still run one file at
+    // a time, after the others.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         test: {
@@ -76,8 +82,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // CLI tests spawn real daemons; keep them from fighting over CPU on 2-core CI.
-          fileParallelism: false,
         },
       },
       {

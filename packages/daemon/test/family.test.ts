@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, BotInfo, FamilyAccount, FamilyChatMessage, FamilySession } from '@forge/shared';
 import { makeZip } from '@forge/testing';
 import { STORE_FILE } from '../src/store/store.ts';
@@ -11,6 +11,11 @@ import { cleanup, openSocket, startTestApp, type TestApp, type TestSocket } from
 // endpoint and on the memory cells, the family chat over /ws, and the audit log.
 
 afterEach(cleanup);
+
+// Every account and login here runs a real scrypt at the product's cost (N=2^17, 128 MiB): a few
+// hundred ms on an idle core, seconds on a busy 2-core machine next to another test file's build,
+// and a test makes up to ten of them.
+vi.setConfig({ testTimeout: 120_000 });
 
 const T0 = Date.parse('2025-06-01T08:00:00Z');
 const MINUTE = 60_000;
