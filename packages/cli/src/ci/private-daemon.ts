@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DAEMON_LOG_FILE, LOG_DIR } from '@forge/shared';
 import { formatLogLine, readLastLines } from '../daemon/logs.ts';
-import { START_TIMEOUT_MS } from '../daemon/start.ts';
 import { STOP_TIMEOUT_MS } from '../daemon/stop.ts';
 import { CliError, EXIT } from '../output.ts';
 
@@ -22,6 +21,12 @@ const SCRUBBED_ENV = [
 /** Lines of the daemon's stderr kept for an error message. */
 const STDERR_LINES = 20;
 const KILL_WAIT_MS = 3_000;
+/**
+ * How long forge ci waits for its own daemon to say it listens. Longer than an interactive `forge
+ * daemon start` (15 s): this daemon is our child, watched for its exit, and a busy CI runner can take
+ * tens of seconds to start a process; the bound only catches a daemon that hangs without exiting.
+ */
+export const PRIVATE_START_TIMEOUT_MS = 120_000;
 
 /** forge ci's own daemon: in a temporary FORGE_HOME, on a free loopback port, with a random token. */
 export interface PrivateDaemon {
@@ -43,6 +48,8 @@ export interface PrivateDaemonInput {
   env: NodeJS.ProcessEnv;
   /** Aborts the start (Ctrl+C): the daemon is stopped and the promise rejects with the reason. */
   signal?: AbortSignal;
+  /** How long to wait for it to listen (PRIVATE_START_TIMEOUT_MS). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -123,7 +130,7 @@ export async function startPrivateDaemon(input: PrivateDaemonInput): Promise<Pri
   };
 
   try {
-    const url = await readyUrl(child, input.signal);
+    const url = await readyUrl(child, input.signal, input.startTimeoutMs ?? PRIVATE_START_TIMEOUT_MS);
     return { url, pid: child.pid!, home, token, stop };
   } catch (err) {
     const lines = details();
@@ -138,7 +145,7 @@ export async function startPrivateDaemon(input: PrivateDaemonInput): Promise<Pri
 }
 
 /** The URL of "Forge is running at <url>" on the daemon's stdout; rejects if it exits or stalls first. */
-function readyUrl(child: ChildProcess, signal: AbortSignal | undefined): Promise<string> {
+function readyUrl(child: ChildProcess, signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const done = (fn: () => void) => {
@@ -161,8 +168,8 @@ function readyUrl(child: ChildProcess, signal: AbortSignal | undefined): Promise
     const onError = (err: Error) => done(() => reject(err));
     const onAbort = () => done(() => reject(signal?.reason));
     const timer = setTimeout(
-      () => done(() => reject(new Error(`it did not answer within ${START_TIMEOUT_MS / 1000} s`))),
-      START_TIMEOUT_MS,
+      () => done(() => reject(new Error(`it did not answer within ${timeoutMs / 1000} s`))),
+      timeoutMs,
     );
     child.stdout?.setEncoding('utf8').on('data', onData);
     child.once('exit', onExit);
