@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // Two test files at a time even on a 2-core machine (Vitest's default there is one): most files
+    // Two test files at a time even on a 2-core machine (Vitest's default there is one): many files
     // wait on child processes, installs and sockets rather than on the CPU, and one at a time made the
     // suite take most of an hour. The projects that set fileParallelism: false still run one file at
     // a time, after the others.
@@ -82,6 +82,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // CLI tests spawn real daemons, forge ci a private one per run: one file at a time, as two
+          // beside the daemon's files starved a daemon's start on a loaded 2-core machine.
+          fileParallelism: false,
         },
       },
       {
